@@ -1,0 +1,239 @@
+// Package fastapi reproduces, byte for byte, what a FastAPI (Starlette,
+// pydantic v2) application puts on the wire: its JSON encoding, its
+// validation error items and their messages, pydantic's lax integer parsing,
+// Starlette's form parsing, and the framework's own error bodies.
+//
+// It knows nothing of any particular API; callers bring the schema.
+package fastapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string the way Python's
+// json.dumps(ensure_ascii=False) writes it, which is what Starlette's
+// JSONResponse sends: non-ASCII raw, only '"', '\\' and control characters
+// escaped (short forms for \b \f \n \r \t, \u00xx for the rest). Unlike
+// encoding/json it leaves <, >, & and U+2028/U+2029 alone. Invalid UTF-8
+// becomes U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, "\ufffd"...)
+				i++
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"':
+			dst = append(dst, '\\', '"')
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// KV is one member of an ordered JSON object.
+type KV struct {
+	Key   string
+	Value any
+}
+
+// AppendValue appends v as compact Python-style JSON. It takes what
+// encoding/json decodes (nil, bool, float64, json.Number, string, []any,
+// map[string]any) plus int, int64, []string, []KV (an object in the given
+// order) and json.RawMessage (re-encoded compactly). Map keys are sorted.
+func AppendValue(dst []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...)
+	case bool:
+		return strconv.AppendBool(dst, x)
+	case string:
+		return AppendString(dst, x)
+	case int:
+		return strconv.AppendInt(dst, int64(x), 10)
+	case int64:
+		return strconv.AppendInt(dst, x, 10)
+	case float64:
+		return appendFloat(dst, x)
+	case json.Number:
+		return append(dst, x...)
+	case []string:
+		dst = append(dst, '[')
+		for i, s := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendString(dst, s)
+		}
+		return append(dst, ']')
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendValue(dst, e)
+		}
+		return append(dst, ']')
+	case []KV:
+		dst = append(dst, '{')
+		for i, kv := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendString(dst, kv.Key)
+			dst = append(dst, ':')
+			dst = AppendValue(dst, kv.Value)
+		}
+		return append(dst, '}')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendString(dst, k)
+			dst = append(dst, ':')
+			dst = AppendValue(dst, x[k])
+		}
+		return append(dst, '}')
+	case json.RawMessage:
+		out, err := AppendCompact(dst, x)
+		if err != nil {
+			return append(dst, "null"...)
+		}
+		return out
+	default:
+		return AppendString(dst, fmt.Sprint(x))
+	}
+}
+
+// appendFloat writes a float the way Python's float repr does for the values
+// JSON can carry: integral values keep a ".0", exponents use "e+XX".
+func appendFloat(dst []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return append(dst, "null"...)
+	}
+	abs := math.Abs(f)
+	if abs != 0 && (abs < 1e-4 || abs >= 1e16) {
+		b := strconv.AppendFloat(nil, f, 'e', -1, 64)
+		// Go writes e+16 / e-05, Python e+16 / e-05: same. Go omits a
+		// mantissa dot ("1e+16"), as Python does.
+		return append(dst, b...)
+	}
+	b := strconv.AppendFloat(nil, f, 'f', -1, 64)
+	if bytes.IndexByte(b, '.') < 0 {
+		b = append(b, '.', '0')
+	}
+	return append(dst, b...)
+}
+
+// AppendCompact re-encodes the JSON text raw compactly in Python style,
+// keeping object members in their order and numbers as written.
+func AppendCompact(dst []byte, raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	dst, err := appendCompactValue(dst, dec)
+	if err != nil {
+		return dst, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return dst, fmt.Errorf("trailing data after JSON value")
+	}
+	return dst, nil
+}
+
+func appendCompactValue(dst []byte, dec *json.Decoder) ([]byte, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return dst, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			dst = append(dst, '{')
+			for first := true; dec.More(); first = false {
+				if !first {
+					dst = append(dst, ',')
+				}
+				key, err := dec.Token()
+				if err != nil {
+					return dst, err
+				}
+				dst = AppendString(dst, key.(string))
+				dst = append(dst, ':')
+				if dst, err = appendCompactValue(dst, dec); err != nil {
+					return dst, err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return dst, err
+			}
+			return append(dst, '}'), nil
+		case '[':
+			dst = append(dst, '[')
+			for first := true; dec.More(); first = false {
+				if !first {
+					dst = append(dst, ',')
+				}
+				if dst, err = appendCompactValue(dst, dec); err != nil {
+					return dst, err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return dst, err
+			}
+			return append(dst, ']'), nil
+		}
+		return dst, fmt.Errorf("unexpected %v", t)
+	default:
+		return AppendValue(dst, t), nil
+	}
+}

@@ -1,0 +1,102 @@
+package fastapi
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// LaxInt is a string pydantic v2 accepted as an int in lax mode.
+type LaxInt struct {
+	Int64 int64 // the value, when Fits
+	Fits  bool  // false for values beyond int64: valid for pydantic, never a stored id
+	Float float64
+	Text  string // canonical decimal form: "12", "-1", "99999999999999999999999"
+}
+
+// ParseLaxInt parses s as pydantic-core does when a str is validated as int
+// in lax mode (path, query and form values always are): surrounding Unicode
+// white space is stripped, then an optional sign, ASCII digits with single
+// underscores between them, and an optional fraction made only of zeros
+// ("12.000"). No size limit. Anything else (1.5, 1e3, 0x10, "", non-ASCII
+// digits) is an int_parsing error. Checked against pydantic 2.13.
+func ParseLaxInt(s string) (LaxInt, bool) {
+	t := strings.TrimSpace(s) // Unicode White_Space, as Rust's str::trim
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg = t[0] == '-'
+		t = t[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(t, ".")
+	if hasFrac {
+		if frac == "" || strings.Trim(frac, "0") != "" {
+			return LaxInt{}, false
+		}
+	}
+	if intPart == "" {
+		return LaxInt{}, false
+	}
+	digits := make([]byte, 0, len(intPart))
+	for i := 0; i < len(intPart); i++ {
+		c := intPart[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits = append(digits, c)
+		case c == '_' && i > 0 && i+1 < len(intPart) && isDigit(intPart[i-1]) && isDigit(intPart[i+1]):
+		default:
+			return LaxInt{}, false
+		}
+	}
+	d := strings.TrimLeft(string(digits), "0")
+	if d == "" {
+		return LaxInt{Fits: true, Text: "0"}, true
+	}
+	text := d
+	if neg {
+		text = "-" + d
+	}
+	li := LaxInt{Text: text}
+	if v, err := strconv.ParseInt(text, 10, 64); err == nil {
+		li.Int64, li.Fits, li.Float = v, true, float64(v)
+		return li, true
+	}
+	f, _ := new(big.Float).SetString(text)
+	li.Float, _ = f.Float64()
+	if math.IsInf(li.Float, 0) {
+		li.Float = math.Copysign(math.MaxFloat64, li.Float)
+	}
+	return li, true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// ParseLaxFloat parses s as pydantic's lax float from a string: Python's
+// float() syntax after stripping white space (inf and nan included; pydantic
+// then allows them for a plain float).
+func ParseLaxFloat(s string) (float64, bool) {
+	t := strings.TrimSpace(s)
+	if t == "" || strings.ContainsAny(t, "xXpP") || strings.Contains(t, "__") ||
+		strings.HasPrefix(t, "_") || strings.HasSuffix(t, "_") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(t, "_", ""), 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return f, true
+		}
+		return 0, false
+	}
+	return f, true
+}
+
+// ParseLaxBool parses s as pydantic's lax bool from a string.
+func ParseLaxBool(s string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "0", "off", "f", "false", "n", "no":
+		return false, true
+	case "1", "on", "t", "true", "y", "yes":
+		return true, true
+	}
+	return false, false
+}
