@@ -114,11 +114,7 @@ func (s *Spec) PropertyOrder(ref *openapi3.SchemaRef) []string {
 		return nil
 	}
 	if name, ok := strings.CutPrefix(ref.Ref, "#/components/schemas/"); ok {
-		if node := lookup(s.root, "components", "schemas", name, "properties"); node != nil && node.Kind == yaml.MappingNode {
-			names := make([]string, 0, len(node.Content)/2)
-			for i := 0; i < len(node.Content); i += 2 {
-				names = append(names, node.Content[i].Value)
-			}
+		if names := s.KeyOrder("components", "schemas", name, "properties"); names != nil {
 			return names
 		}
 	}
@@ -127,6 +123,20 @@ func (s *Spec) PropertyOrder(ref *openapi3.SchemaRef) []string {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	return names
+}
+
+// KeyOrder lists the keys of the mapping at path in the document as written,
+// or nil when there is none.
+func (s *Spec) KeyOrder(path ...string) []string {
+	node := lookup(s.root, path...)
+	if node == nil || node.Kind != yaml.MappingNode {
+		return nil
+	}
+	names := make([]string, 0, len(node.Content)/2)
+	for i := 0; i < len(node.Content); i += 2 {
+		names = append(names, node.Content[i].Value)
+	}
 	return names
 }
 

@@ -1,0 +1,202 @@
+package spec
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+func mustEmbedded(t testing.TB) *Spec {
+	t.Helper()
+	sp, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// The contract loads and passes kin-openapi's own validation (examples
+// included) as OpenAPI 3.1.0.
+func TestEmbeddedContractIsValid(t *testing.T) {
+	t.Parallel()
+	sp := mustEmbedded(t)
+	if sp.Doc.OpenAPI != "3.1.0" || sp.Doc.Info.Version != "0.0.0" {
+		t.Fatalf("openapi %q version %q", sp.Doc.OpenAPI, sp.Doc.Info.Version)
+	}
+	if err := sp.Doc.Validate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(sp.JSON(), &doc); err != nil {
+		t.Fatalf("JSON() is not JSON: %v", err)
+	}
+	if !strings.HasPrefix(string(sp.JSON()), `{"openapi":"3.1.0","info":`) {
+		t.Errorf("JSON() lost the document's key order: %.40s", sp.JSON())
+	}
+}
+
+// What the interface description fixes, checked in the loaded document.
+func TestContractDescribesTheInterface(t *testing.T) {
+	t.Parallel()
+	sp := mustEmbedded(t)
+	ops := map[string]string{}
+	for path, item := range sp.Doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			ops[method+" "+path] = op.OperationID
+		}
+	}
+	want := map[string]string{
+		"GET /person/{person_id}": "getPerson", "POST /auth/login": "login",
+		"GET /reviews/{review_id}": "getReview", "GET /reviews": "listReviews",
+	}
+	if len(ops) != len(want) {
+		t.Errorf("operations = %v, want %v", ops, want)
+	}
+	for k, v := range want {
+		if ops[k] != v {
+			t.Errorf("%s: operationId %q, want %q", k, ops[k], v)
+		}
+	}
+	person := sp.Doc.Paths.Value("/person/{person_id}").Get
+	if !slices.Equal(person.Tags, []string{"People"}) {
+		t.Errorf("getPerson tags = %v", person.Tags)
+	}
+	for _, path := range []string{"/person/{person_id}", "/reviews/{review_id}"} {
+		if sp.Doc.Paths.Value(path).Get.Responses.Value("422") == nil {
+			t.Errorf("%s declares no 422", path)
+		}
+	}
+	form := sp.Schema("Body_login_auth_login_post")
+	if got := form.Properties["grant_type"].Value.AnyOf[0].Value.Pattern; got != "^password$" {
+		t.Errorf("grant_type pattern = %q", got)
+	}
+	if got := form.Properties["scope"].Value.Default; got != "" {
+		t.Errorf("scope default = %#v", got)
+	}
+	if !slices.Equal(form.Required, []string{"username", "password"}) {
+		t.Errorf("form required = %v", form.Required)
+	}
+	if got := sp.Schema("Person").Properties["known_for"].Value.Default; !slices.Equal(got.([]any), []any{}) {
+		t.Errorf("known_for default = %#v", got)
+	}
+	verr := sp.Schema("ValidationError")
+	if !slices.Equal(verr.Required, []string{"loc", "msg", "type"}) || verr.Properties["input"] == nil || verr.Properties["ctx"] == nil {
+		t.Errorf("ValidationError = %+v", verr)
+	}
+}
+
+func TestPropertyOrderFollowsTheDocument(t *testing.T) {
+	t.Parallel()
+	sp := mustEmbedded(t)
+	ref := &openapi3.SchemaRef{Ref: "#/components/schemas/Body_login_auth_login_post", Value: sp.Schema("Body_login_auth_login_post")}
+	want := []string{"grant_type", "username", "password", "scope", "client_id", "client_secret"}
+	if got := sp.PropertyOrder(ref); !slices.Equal(got, want) {
+		t.Errorf("PropertyOrder = %v, want %v (OAuth2PasswordRequestForm's declaration order)", got, want)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	sp := mustEmbedded(t)
+	person := sp.Schema("Person")
+	review := sp.Schema("Review")
+	for _, tc := range []struct {
+		name   string
+		schema *openapi3.Schema
+		value  string
+		fields []string // failing fields, in order; nil: valid
+	}{
+		{"full person", person, `{"id":1,"name":"A","biography":"b","birthday":"1963-12-18","known_for":["x"]}`, nil},
+		{"nulls allowed", person, `{"id":1,"name":"A","biography":null,"birthday":null,"deathday":null}`, nil},
+		{"required missing", person, `{"name":"A"}`, []string{"id"}},
+		{"impossible date", person, `{"id":1,"name":"A","birthday":"1999-02-30"}`, []string{"birthday"}},
+		{"wrong type in nullable", person, `{"id":1,"name":"A","biography":5}`, []string{"biography"}},
+		{"array of null", person, `{"id":1,"name":"A","known_for":null}`, []string{"known_for"}},
+		{"id not an integer", person, `{"id":1.5,"name":"A"}`, []string{"id"}},
+		{"review date-time", review, `{"created_at":"2024-01-02 03:04:05"}`, []string{"created_at"}},
+		{"nested author", review, `{"author":{"id":"x"}}`, []string{"author.id"}},
+		{"several at once", review, `{"author_id":"1","reactions":[]}`, []string{"author_id", "reactions"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var v any
+			if err := json.Unmarshal([]byte(tc.value), &v); err != nil {
+				t.Fatal(err)
+			}
+			viols := Violations(sp.Validate(tc.schema, v, true))
+			var fields []string
+			for _, vi := range viols {
+				fields = append(fields, vi.Field)
+			}
+			slices.Sort(fields)
+			if !slices.Equal(fields, tc.fields) {
+				t.Errorf("violations %v, want fields %q", viols, tc.fields)
+			}
+		})
+	}
+}
+
+// The fast path (kin-openapi's built-in validator) must judge the contract's
+// schemas as kin-openapi's JSON Schema 2020-12 validator does.
+func TestFastPathAgreesWith2020Validator(t *testing.T) {
+	t.Parallel()
+	sp := mustEmbedded(t)
+	values := []string{
+		`{"id":1,"name":"A"}`, `{"id":1,"name":"A","biography":null}`, `{"id":"1","name":"A"}`,
+		`{"id":1,"name":"A","birthday":null,"poster":7}`, `{"name":null}`, `{}`, `[]`, `"x"`,
+		`{"access_token":"t","token_type":"bearer"}`, `{"access_token":1}`,
+		`{"detail":[{"loc":["path",1],"msg":"m","type":"t","input":null,"ctx":{}}]}`,
+		`{"detail":[{"loc":[true],"msg":"m","type":"t"}]}`, `{"detail":"Not Found"}`,
+		`{"id":"r","movie_id":"m","author_id":1,"content":"c","author":{"id":1,"username":"u","avatar":"a","role":"r"},"reactions":{}}`,
+		`{"grant_type":"password","username":"u","password":"p"}`, `{"grant_type":null,"username":"u","password":"p"}`,
+		`{"grant_type":"Password","username":"u","password":"p"}`,
+	}
+	for name, ref := range sp.Doc.Components.Schemas {
+		if sp.mode(ref.Value) != modeVisitor {
+			t.Errorf("%s: expected the fast path for the contract's own schemas", name)
+		}
+		for _, raw := range values {
+			var v any
+			json.Unmarshal([]byte(raw), &v)
+			fast := ref.Value.VisitJSON(v, openapi3.EnableFormatValidation(), formatValidators)
+			slow := ref.Value.VisitJSON(v, openapi3.EnableFormatValidation(), formatValidators, openapi3.EnableJSONSchema2020())
+			if (fast == nil) != (slow == nil) {
+				t.Errorf("%s on %s: fast path says %v, 2020 validator says %v", name, raw, fast, slow)
+			}
+		}
+	}
+}
+
+func TestLoadRejectsBadDocuments(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, doc, want string }{
+		{"not YAML", "{", "parse bad"},
+		{"not a mapping", "- 1", "not an OpenAPI document"},
+		{"swagger 2", `{"swagger":"2.0","info":{"title":"x","version":"1"},"paths":{}}`, "bad"},
+		{"broken ref", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Nope"}}}}}}}}}`, "bad"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Load([]byte(tc.doc), "bad")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func BenchmarkValidateReview(b *testing.B) {
+	sp := mustEmbedded(b)
+	review := sp.Schema("Review")
+	var v any
+	json.Unmarshal([]byte(`{"id":"r","movie_id":"m","author_id":1,"content":"c","author":{"id":1,"username":"u","avatar":"a","role":"r"},"created_at":"2024-01-02T03:04:05Z","updated_at":"2024-01-02T03:04:05Z","reactions":{"like":1}}`), &v)
+	for b.Loop() {
+		if err := sp.Validate(review, v, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

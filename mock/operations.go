@@ -1,0 +1,189 @@
+package mock
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fastapi"
+)
+
+// The endpoints. Each gets inputs the contract already validated; what is
+// left is the application's own logic, and its HTTPExceptions.
+
+// bufPool holds response buffers, so a request allocates none.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+func writePooled(w http.ResponseWriter, status int, render func([]byte) []byte) {
+	bp := bufPool.Get().(*[]byte)
+	body := render((*bp)[:0])
+	fastapi.WriteJSON(w, status, body)
+	if cap(body) <= 64<<10 {
+		*bp = body
+		bufPool.Put(bp)
+	}
+}
+
+func (s *Server) getPerson(w http.ResponseWriter, r *http.Request, args argList) {
+	id := args.get("person_id").num
+	// An id pydantic accepts but no record can have (beyond int64) is simply
+	// not found, as in the backend.
+	p, ok := s.data.Person(id.Int64)
+	if !id.Fits || !ok {
+		fastapi.WriteDetail(w, http.StatusNotFound, "Person not found")
+		return
+	}
+	writePooled(w, http.StatusOK, func(b []byte) []byte { return fixtures.AppendPerson(b, p) })
+}
+
+func (s *Server) getReview(w http.ResponseWriter, r *http.Request, args argList) {
+	rev, ok := s.data.Review(args.get("review_id").str)
+	if !ok {
+		fastapi.WriteDetail(w, http.StatusNotFound, "Review not found")
+		return
+	}
+	writePooled(w, http.StatusOK, func(b []byte) []byte { return s.data.AppendReview(b, rev) })
+}
+
+// listCacheLimit is the largest GET /reviews body kept rendered in memory;
+// larger lists are streamed.
+const listCacheLimit = 4 << 20
+
+// streamChunk is how much of a streamed list is rendered before it is
+// written out.
+const streamChunk = 64 << 10
+
+// listReviews returns every review in data set order. A small list is
+// rendered once and served from memory with a Content-Length; a large one is
+// rendered chunk by chunk as it is written (chunked transfer encoding), so
+// no second copy of the data set is ever held.
+func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, args argList) {
+	s.listOnce.Do(func() { s.listBody = renderList(s.data, listCacheLimit) })
+	if s.listBody != nil {
+		fastapi.WriteJSON(w, http.StatusOK, s.listBody)
+		return
+	}
+	w.Header()["Content-Type"] = []string{"application/json"}
+	w.WriteHeader(http.StatusOK)
+	bp := bufPool.Get().(*[]byte)
+	buf := append((*bp)[:0], '[')
+	for i := range s.data.Reviews() {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = s.data.AppendReview(buf, &s.data.Reviews()[i])
+		if len(buf) >= streamChunk {
+			if _, err := w.Write(buf); err != nil {
+				return // the client went away
+			}
+			buf = buf[:0]
+		}
+	}
+	w.Write(append(buf, ']'))
+}
+
+// renderList renders the whole review list, or returns nil once it grows
+// past limit.
+func renderList(d *fixtures.Dataset, limit int) []byte {
+	body := []byte{'['}
+	for i := range d.Reviews() {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = d.AppendReview(body, &d.Reviews()[i])
+		if len(body) > limit {
+			return nil
+		}
+	}
+	return append(body, ']')
+}
+
+// login is FastAPI's OAuth2 password flow: the form is already validated
+// (username, password present; grant_type "password" or absent), so what is
+// left is checking the credentials and issuing a JWT.
+func (s *Server) login(w http.ResponseWriter, r *http.Request, args argList) {
+	username, password := args.get("username").str, args.get("password").str
+	u, ok := s.data.UserByName(username)
+	if !ok || subtle.ConstantTimeCompare([]byte(u.Password), []byte(password)) != 1 {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailWrongLogin)
+		return
+	}
+	token, err := s.tokens.issue(u.Username)
+	if err != nil {
+		panic(err) // HS256 with a []byte key cannot fail; if it does, FastAPI's 500
+	}
+	body := make([]byte, 0, len(token)+48)
+	body = append(body, `{"access_token":`...)
+	body = fastapi.AppendString(body, token)
+	body = append(body, `,"token_type":"bearer"}`...)
+	fastapi.WriteJSON(w, http.StatusOK, body)
+}
+
+func (s *Server) openapiJSON(w http.ResponseWriter, r *http.Request) {
+	fastapi.WriteJSON(w, http.StatusOK, s.spec.JSON())
+}
+
+func (s *Server) openapiYAML(w http.ResponseWriter, r *http.Request) {
+	body := s.spec.YAML()
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
+// swaggerUI is the page FastAPI serves at /docs (Swagger UI from its CDN).
+func (s *Server) swaggerUI(w http.ResponseWriter, r *http.Request) {
+	title := s.spec.Doc.Info.Title + " - Swagger UI"
+	page := `<!DOCTYPE html>
+<html>
+<head>
+<link type="text/css" rel="stylesheet" href="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css">
+<link rel="shortcut icon" href="https://fastapi.tiangolo.com/img/favicon.png">
+<title>` + htmlEscape(title) + `</title>
+</head>
+<body>
+<div id="swagger-ui">
+</div>
+<script src="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
+<script>
+const ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    "dom_id": "#swagger-ui",
+    "layout": "BaseLayout",
+    "deepLinking": true,
+    "showExtensions": true,
+    "showCommonExtensions": true,
+    presets: [
+        SwaggerUIBundle.presets.apis,
+        SwaggerUIBundle.SwaggerUIStandalonePreset
+    ],
+})
+</script>
+</body>
+</html>
+`
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+	w.Write([]byte(page))
+}
+
+func htmlEscape(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '<':
+			out = append(out, "&lt;"...)
+		case '>':
+			out = append(out, "&gt;"...)
+		case '&':
+			out = append(out, "&amp;"...)
+		case '"':
+			out = append(out, "&#34;"...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}

@@ -1,0 +1,344 @@
+package mock
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Defaults of Config.
+const (
+	// DefaultJWTSecret signs tokens when no secret is configured. It is a
+	// documented development secret: anyone can forge tokens with it.
+	DefaultJWTSecret = "moviemock-development-secret-do-not-use-in-production"
+	// DefaultTokenLifetime is FastAPI's usual ACCESS_TOKEN_EXPIRE_MINUTES.
+	DefaultTokenLifetime = 30 * time.Minute
+	// DefaultMaxBodyBytes bounds a login form.
+	DefaultMaxBodyBytes = 1 << 20
+)
+
+// Config is what a Server is built from. The zero value serves the embedded
+// contract and data with FastAPI's defaults.
+type Config struct {
+	Spec          *spec.Spec        // nil: the embedded openapi.yaml
+	Data          *fixtures.Dataset // nil: the embedded default data
+	Now           func() time.Time  // nil: time.Now; the clock of tokens
+	JWTSecret     []byte            // nil: DefaultJWTSecret
+	TokenLifetime time.Duration     // 0: DefaultTokenLifetime
+	// RequireAuth makes every operation but login demand a bearer token this
+	// mock issued and that has not expired.
+	RequireAuth bool
+	// CORSOrigins lists the origins allowed to call from a browser; nil or
+	// containing "*" allows any. DisableCORS turns CORS handling off.
+	CORSOrigins []string
+	DisableCORS bool
+	Logger      *slog.Logger // nil: no request log
+	// MaxBodyBytes bounds a request body; 0: DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// Server is the mock: an http.Handler answering the contract's operations
+// exactly as the FastAPI backend does. Build it with New; it is safe for
+// concurrent use.
+type Server struct {
+	cfg     Config
+	spec    *spec.Spec
+	data    *fixtures.Dataset
+	tokens  tokens
+	handler http.Handler
+
+	paths    []pathRoute // every path the router knows, for 405 and 307
+	listOnce sync.Once
+	listBody []byte // GET /reviews, rendered once when small
+}
+
+// pathRoute is one path template and the methods its routes answer.
+type pathRoute struct {
+	route   *mux.Route // matches the path only
+	methods []string
+}
+
+// operation binds a contract operation to the code that answers it.
+type operation struct {
+	id     string
+	inputs inputs
+	public bool // reachable without a token even with RequireAuth
+	handle func(s *Server, w http.ResponseWriter, r *http.Request, args argList)
+}
+
+// implementations answer the contract's operations, by operationId. New
+// refuses a contract with an operation missing here, and an entry here the
+// contract does not have.
+var implementations = map[string]struct {
+	handle func(s *Server, w http.ResponseWriter, r *http.Request, args argList)
+	public bool
+}{
+	"getPerson":   {handle: (*Server).getPerson},
+	"login":       {handle: (*Server).login, public: true},
+	"getReview":   {handle: (*Server).getReview},
+	"listReviews": {handle: (*Server).listReviews},
+}
+
+// New builds a Server from cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.Spec == nil {
+		sp, err := spec.Embedded()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Spec = sp
+	}
+	if cfg.Data == nil {
+		d, err := fixtures.Default()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Data = d
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.JWTSecret == nil {
+		cfg.JWTSecret = []byte(DefaultJWTSecret)
+	}
+	if cfg.TokenLifetime == 0 {
+		cfg.TokenLifetime = DefaultTokenLifetime
+	}
+	if cfg.TokenLifetime < 0 {
+		return nil, fmt.Errorf("token lifetime %v is negative", cfg.TokenLifetime)
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	s := &Server{
+		cfg:    cfg,
+		spec:   cfg.Spec,
+		data:   cfg.Data,
+		tokens: tokens{secret: cfg.JWTSecret, lifetime: cfg.TokenLifetime, now: cfg.Now},
+	}
+	router, err := s.routes()
+	if err != nil {
+		return nil, err
+	}
+	var h http.Handler = router
+	if !cfg.DisableCORS {
+		h = cors(cfg.CORSOrigins, h)
+	}
+	h = recoverPanics(cfg.Logger, h)
+	if cfg.Logger != nil {
+		h = logRequests(cfg.Logger, h)
+	}
+	s.handler = h
+	return s, nil
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// routes registers every operation of the contract, then the documents
+// FastAPI itself serves.
+func (s *Server) routes() (*mux.Router, error) {
+	// Starlette matches the raw decoded path: no cleaning of // or /./, no
+	// redirect of its own.
+	router := mux.NewRouter().SkipClean(true)
+	paths := mux.NewRouter().SkipClean(true)
+	seen := map[string]bool{}
+	for _, tmpl := range s.pathOrder() {
+		item := s.spec.Doc.Paths.Value(tmpl)
+		var methods []string
+		for _, method := range []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"} {
+			op := item.GetOperation(method)
+			if op == nil {
+				continue
+			}
+			impl, ok := implementations[op.OperationID]
+			if !ok {
+				return nil, fmt.Errorf("%s %s: operation %q has no implementation in the mock", method, tmpl, op.OperationID)
+			}
+			seen[op.OperationID] = true
+			ins, err := compileInputs(s.spec, op, item)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
+			}
+			o := &operation{id: op.OperationID, inputs: ins, public: impl.public, handle: impl.handle}
+			// Path before Methods: gorilla/mux v1.8.1 clears an earlier
+			// route's method mismatch when a later route's method matcher
+			// succeeds first, turning a 405 into a 404.
+			router.Path(tmpl).Methods(method).Handler(s.operationHandler(o))
+			methods = append(methods, method)
+		}
+		s.paths = append(s.paths, pathRoute{route: paths.Path(tmpl), methods: methods})
+	}
+	for id := range implementations {
+		if !seen[id] {
+			return nil, fmt.Errorf("the contract has no operation %q, which the mock implements", id)
+		}
+	}
+	for _, doc := range []struct {
+		path string
+		h    http.HandlerFunc
+	}{
+		{"/openapi.json", s.openapiJSON},
+		{"/openapi.yaml", s.openapiYAML},
+		{"/docs", s.swaggerUI},
+	} {
+		router.Path(doc.path).Methods("GET").Handler(doc.h)
+		s.paths = append(s.paths, pathRoute{route: paths.Path(doc.path), methods: []string{"GET"}})
+	}
+	router.NotFoundHandler = http.HandlerFunc(s.notFound)
+	router.MethodNotAllowedHandler = http.HandlerFunc(s.methodNotAllowed)
+	return router, nil
+}
+
+// pathOrder lists the contract's paths as written (kin-openapi keeps them in
+// a map); Starlette tries routes in declaration order and the first wins.
+func (s *Server) pathOrder() []string {
+	order := s.spec.KeyOrder("paths")
+	if len(order) == s.spec.Doc.Paths.Len() {
+		return order
+	}
+	return s.spec.Doc.Paths.InMatchingOrder()
+}
+
+// argList gives an operation its validated inputs by name.
+type argList struct {
+	ins  *inputs
+	args []arg
+}
+
+func (a argList) get(name string) arg {
+	for i := range a.ins.list {
+		if a.ins.list[i].name == name {
+			return a.args[i]
+		}
+	}
+	return arg{}
+}
+
+// operationHandler runs what FastAPI runs before an endpoint: the security
+// dependency (401 before any 422), then parameter and body validation.
+func (s *Server) operationHandler(o *operation) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.RequireAuth && !o.public {
+			if detail, ok := s.authenticate(r); !ok {
+				writeUnauthorized(w, detail)
+				return
+			}
+		}
+		var buf [8]arg
+		args := buf[:0]
+		if n := len(o.inputs.list); n > len(buf) {
+			args = make([]arg, n)
+		} else {
+			args = buf[:n]
+		}
+		items, err := s.validate(r, &o.inputs, args)
+		if err != nil {
+			writeBodyError(w, err)
+			return
+		}
+		if len(items) > 0 {
+			fastapi.WriteValidation(w, items)
+			return
+		}
+		o.handle(s, w, r, argList{ins: &o.inputs, args: args})
+	})
+}
+
+func writeBodyError(w http.ResponseWriter, err error) {
+	if fe, ok := err.(*fastapi.FormError); ok {
+		fastapi.WriteDetail(w, fe.Status, fe.Detail)
+		return
+	}
+	if err == errTooLarge {
+		fastapi.WriteDetail(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large")
+		return
+	}
+	fastapi.WriteDetail(w, http.StatusBadRequest, fastapi.DetailBodyParse)
+}
+
+// methodNotAllowed answers a known path with the wrong method as Starlette
+// does: 405 with the route's methods in Allow.
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	var match mux.RouteMatch
+	for _, p := range s.paths {
+		if p.route.Match(r, &match) {
+			w.Header().Set("Allow", strings.Join(p.methods, ", "))
+			break
+		}
+	}
+	fastapi.WriteDetail(w, http.StatusMethodNotAllowed, fastapi.DetailMethodNotAllowed)
+}
+
+// notFound answers a path no route matches. Like Starlette's
+// redirect_slashes, a path that would match with its trailing slashes
+// removed (or one added) is redirected there with 307, whatever the method.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; p != "/" && p != "" {
+		alt := p + "/"
+		if strings.HasSuffix(p, "/") {
+			alt = strings.TrimRight(p, "/")
+		}
+		if s.pathKnown(r, alt) {
+			w.Header().Set("Location", redirectURL(r, alt))
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusTemporaryRedirect)
+			return
+		}
+	}
+	fastapi.WriteDetail(w, http.StatusNotFound, fastapi.DetailNotFound)
+}
+
+func (s *Server) pathKnown(r *http.Request, path string) bool {
+	r2 := *r
+	u := *r.URL
+	u.Path, u.RawPath = path, ""
+	r2.URL = &u
+	var match mux.RouteMatch
+	return slices.ContainsFunc(s.paths, func(p pathRoute) bool { return p.route.Match(&r2, &match) })
+}
+
+// redirectURL builds Starlette's RedirectResponse location: absolute, from
+// the request's scheme and Host header, query kept, quoted with Python's
+// urllib.parse.quote and Starlette's safe characters.
+func redirectURL(r *http.Request, path string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	u := scheme + "://" + host + path
+	if r.URL.RawQuery != "" {
+		u += "?" + r.URL.RawQuery
+	}
+	return pyQuote(u, ":/%#?=@[]!$&'()*+,;")
+}
+
+// pyQuote is Python's urllib.parse.quote(s, safe): every byte but ASCII
+// letters, digits, "_.-~" and safe is percent-encoded (upper-case hex).
+func pyQuote(s, safe string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '.' || c == '-' || c == '~' || (c < 0x80 && strings.IndexByte(safe, c) >= 0) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&0xF])
+	}
+	return b.String()
+}
