@@ -71,6 +71,9 @@ func Load(data []byte, source string) (*Spec, error) {
 	if err := doc.Validate(context.Background()); err != nil {
 		return nil, fmt.Errorf("validate %s: %w", source, err)
 	}
+	if doc.IsOpenAPI31OrLater() {
+		permitNullWhereUntyped(doc)
+	}
 
 	yamlDoc := data
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{') {
@@ -200,6 +203,66 @@ func (s *Spec) mode(schema *openapi3.Schema) validationMode {
 	}
 	s.modes.Store(schema, m)
 	return m
+}
+
+// permitNullWhereUntyped marks every schema that constrains no type (such as
+// ValidationError's "input": {"title": "Input"}) as nullable. In JSON Schema
+// 2020-12 such a schema accepts null; kin-openapi v0.152.0's built-in
+// validator, which it also falls back to for 3.1 schemas with $refs, rejects
+// null unless "nullable" is set. The 2020-12 validator ignores "nullable", so
+// setting it changes nothing there. The served document is rendered from the
+// text as written, so this never reaches a client.
+func permitNullWhereUntyped(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(ref *openapi3.SchemaRef)
+	walk = func(ref *openapi3.SchemaRef) {
+		if ref == nil || ref.Value == nil || seen[ref.Value] {
+			return
+		}
+		v := ref.Value
+		seen[v] = true
+		if len(v.Type.Slice()) == 0 && len(v.AnyOf) == 0 && len(v.OneOf) == 0 && len(v.AllOf) == 0 &&
+			v.Not == nil && len(v.Enum) == 0 && v.Const == nil {
+			v.Nullable = true
+		}
+		for _, p := range v.Properties {
+			walk(p)
+		}
+		for _, list := range [][]*openapi3.SchemaRef{v.AnyOf, v.OneOf, v.AllOf, v.PrefixItems} {
+			for _, s := range list {
+				walk(s)
+			}
+		}
+		walk(v.Items)
+		walk(v.Not)
+		walk(v.AdditionalProperties.Schema)
+	}
+	if doc.Components != nil {
+		for _, s := range doc.Components.Schemas {
+			walk(s)
+		}
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, p := range append(slices.Clone(item.Parameters), op.Parameters...) {
+				if p.Value != nil {
+					walk(p.Value.Schema)
+				}
+			}
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				for _, mt := range op.RequestBody.Value.Content {
+					walk(mt.Schema)
+				}
+			}
+			for _, resp := range op.Responses.Map() {
+				if resp.Value != nil {
+					for _, mt := range resp.Value.Content {
+						walk(mt.Schema)
+					}
+				}
+			}
+		}
+	}
 }
 
 // Nullable reports whether schema admits null: nullable: true (3.0), a type
