@@ -99,7 +99,6 @@ func assertConforms(t *testing.T, req *http.Request, rec *httptest.ResponseRecor
 	}
 }
 
-
 type request struct {
 	method, target string
 	header         http.Header
@@ -250,7 +249,7 @@ func TestLoginIssuesRealJWT(t *testing.T) {
 	for _, req := range []request{
 		form("username=alice&password=wonderland"),
 		form("grant_type=password&username=alice&password=wonderland&scope=a+b&client_id=x&client_secret=y&unknown=z"),
-		form("grant_type=&username=alice&password=wonderland"), // empty optional field: its default
+		form("grant_type=&username=alice&password=wonderland"),  // empty optional field: its default
 		form("username=bob&username=alice&password=wonderland"), // last value wins
 		multipartLogin(map[string]string{"username": "alice", "password": "wonderland"}),
 		form("username=zo%C3%AB&password=p%C3%A4ssw%C3%B6rd"), // non-ASCII credentials

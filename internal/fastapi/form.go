@@ -103,19 +103,29 @@ func parseOptionsHeader(v string) (string, map[string]string) {
 // UTF-8 but raw non-ASCII bytes are not.
 func ParseURLEncoded(body []byte) Form {
 	form := Form{}
+	// nextAmp is the first '&' at or after i (-1: none left). Tracking it,
+	// rather than searching the rest of the body for every field as
+	// python-multipart does, keeps the parse linear for a body of many
+	// ';'-separated fields.
+	nextAmp := bytes.IndexByte(body, '&')
 	i := 0
 	for i < len(body) {
 		if body[i] == '&' || body[i] == ';' {
 			i++
 			continue
 		}
-		sep := bytes.IndexByte(body[i:], '&')
-		if sep < 0 {
-			sep = bytes.IndexByte(body[i:], ';')
+		if nextAmp >= 0 && nextAmp < i {
+			if nextAmp = bytes.IndexByte(body[i:], '&'); nextAmp >= 0 {
+				nextAmp += i
+			}
 		}
-		end := len(body)
-		if sep >= 0 {
-			end = i + sep
+		end := nextAmp
+		if end < 0 {
+			if semi := bytes.IndexByte(body[i:], ';'); semi >= 0 {
+				end = i + semi
+			} else {
+				end = len(body)
+			}
 		}
 		field := body[i:end]
 		name, value, _ := bytes.Cut(field, []byte{'='})

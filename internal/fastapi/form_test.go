@@ -125,3 +125,12 @@ func FuzzParseURLEncoded(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseURLEncodedManyFields is the worst case for a parser that
+// searches the rest of the body for '&' at every field.
+func BenchmarkParseURLEncodedManyFields(b *testing.B) {
+	body := []byte(strings.Repeat("a=1;", 1<<18))
+	for b.Loop() {
+		ParseURLEncoded(body)
+	}
+}

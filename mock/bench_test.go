@@ -1,0 +1,98 @@
+package mock_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/mock"
+)
+
+// discard is a ResponseWriter that keeps nothing, so benchmarks measure the
+// handler and not a recorder's buffer.
+type discard struct{ h http.Header }
+
+func (d *discard) Header() http.Header         { return d.h }
+func (d *discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discard) WriteHeader(int)             {}
+
+func benchHandler(b *testing.B, srv http.Handler, newReq func() *http.Request) {
+	b.ReportAllocs()
+	w := &discard{h: http.Header{}}
+	for b.Loop() {
+		clear(w.h)
+		srv.ServeHTTP(w, newReq())
+	}
+}
+
+// BenchmarkEndpoints drives each endpoint through the full handler
+// (routing, validation, rendering; no logging).
+func BenchmarkEndpoints(b *testing.B) {
+	srv := newServer(b, mock.Config{})
+	get := func(target string) func() *http.Request {
+		r := httptest.NewRequest("GET", target, nil)
+		return func() *http.Request { return r }
+	}
+	b.Run("GET /person/{id}", func(b *testing.B) { benchHandler(b, srv, get("/person/1")) })
+	b.Run("GET /person/{id} 422", func(b *testing.B) { benchHandler(b, srv, get("/person/abc")) })
+	b.Run("GET /reviews/{id}", func(b *testing.B) { benchHandler(b, srv, get("/reviews/b42bfd96-9925-4da9-8c96-eed6b998b81f")) })
+	b.Run("GET /reviews", func(b *testing.B) { benchHandler(b, srv, get("/reviews")) })
+	b.Run("POST /auth/login", func(b *testing.B) {
+		benchHandler(b, srv, func() *http.Request {
+			r := httptest.NewRequest("POST", "/auth/login", strings.NewReader("username=alice&password=wonderland"))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			return r
+		})
+	})
+	b.Run("POST /auth/login 422", func(b *testing.B) {
+		benchHandler(b, srv, func() *http.Request {
+			r := httptest.NewRequest("POST", "/auth/login", strings.NewReader("grant_type=x"))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			return r
+		})
+	})
+}
+
+// BenchmarkMillionReviews generates 1,000,000 reviews, writes them as a
+// fixture directory, loads it back (schema validation included) and serves
+// single reads and the streamed list from it.
+func BenchmarkMillionReviews(b *testing.B) {
+	if testing.Short() {
+		b.Skip("-short")
+	}
+	opts := fixtures.GenerateOptions{Seed: 1, Persons: 10_000, Users: 1_000, Reviews: 1_000_000}
+	var d *fixtures.Dataset
+	b.Run("generate", func(b *testing.B) {
+		for b.Loop() {
+			var err error
+			if d, err = fixtures.Generate(opts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	dir := b.TempDir()
+	if err := fixtures.WriteDir(d, dir); err != nil {
+		b.Fatal(err)
+	}
+	sp, _ := contractRouter(b)
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			var err error
+			if d, err = fixtures.LoadDir(dir, sp); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	srv := newServer(b, mock.Config{Data: d})
+	last := d.Reviews()[len(d.Reviews())-1].ID
+	b.Run("GET /reviews/{id}", func(b *testing.B) {
+		r := httptest.NewRequest("GET", "/reviews/"+last, nil)
+		benchHandler(b, srv, func() *http.Request { return r })
+	})
+	b.Run("GET /reviews", func(b *testing.B) {
+		r := httptest.NewRequest("GET", "/reviews", nil)
+		benchHandler(b, srv, func() *http.Request { return r })
+	})
+}
