@@ -81,7 +81,9 @@ func TestServeEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tok struct{ AccessToken string `json:"access_token"` }
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
 	json.NewDecoder(resp.Body).Decode(&tok)
 	resp.Body.Close()
 	if resp.StatusCode != 200 || strings.Count(tok.AccessToken, ".") != 2 {
