@@ -177,6 +177,15 @@ func appendFloat(dst []byte, f float64) []byte {
 // AppendCompact re-encodes the JSON text raw compactly in Python style,
 // keeping object members in their order and numbers as written.
 func AppendCompact(dst []byte, raw []byte) ([]byte, error) {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		// No escapes: every string is already as Python writes it, so
+		// removing insignificant white space is all there is to do.
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil {
+			return dst, err
+		}
+		return append(dst, buf.Bytes()...), nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	dst, err := appendCompactValue(dst, dec)
