@@ -114,7 +114,7 @@ func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Sch
 	// FastAPI writes Optional[X] as anyOf: [X, {type: null}]; a raw string
 	// is never null, so X alone constrains it.
 	value := s
-	if sp.Nullable(s) {
+	if spec.Nullable(s) {
 		for _, alt := range s.AnyOf {
 			if alt.Value != nil && !alt.Value.Type.Is("null") {
 				value = alt.Value
@@ -145,9 +145,6 @@ func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Sch
 	v.schema = value
 	return v, nil
 }
-
-// errTooLarge marks a form over the body limit.
-var errTooLarge = fastapi.ErrBodyTooLarge
 
 // validate reads and checks every input of the request, as FastAPI does:
 // all errors are collected, in order. args is filled position by position.

@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -255,12 +256,14 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 	})
 }
 
+// writeBodyError answers a body that could not be read as a form.
 func writeBodyError(w http.ResponseWriter, err error) {
-	if fe, ok := err.(*fastapi.FormError); ok {
+	var fe *fastapi.FormError
+	if errors.As(err, &fe) {
 		fastapi.WriteDetail(w, fe.Status, fe.Detail)
 		return
 	}
-	if err == errTooLarge {
+	if errors.Is(err, fastapi.ErrBodyTooLarge) {
 		fastapi.WriteDetail(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large")
 		return
 	}

@@ -267,7 +267,7 @@ func permitNullWhereUntyped(doc *openapi3.T) {
 
 // Nullable reports whether schema admits null: nullable: true (3.0), a type
 // list with "null", or FastAPI's anyOf: [X, {type: "null"}] (3.1).
-func (s *Spec) Nullable(schema *openapi3.Schema) bool {
+func Nullable(schema *openapi3.Schema) bool {
 	if schema == nil {
 		return false
 	}
