@@ -27,7 +27,7 @@ func writePooled(w http.ResponseWriter, status int, render func([]byte) []byte) 
 }
 
 func (s *Server) getPerson(w http.ResponseWriter, r *http.Request, args argList) {
-	id := args.get("person_id").num
+	id := args.get("person_id").Int
 	// An id pydantic accepts but no record can have (beyond int64) is simply
 	// not found, as in the backend.
 	p, ok := s.data.Person(id.Int64)
@@ -39,7 +39,7 @@ func (s *Server) getPerson(w http.ResponseWriter, r *http.Request, args argList)
 }
 
 func (s *Server) getReview(w http.ResponseWriter, r *http.Request, args argList) {
-	rev, ok := s.data.Review(args.get("review_id").str)
+	rev, ok := s.data.Review(args.get("review_id").Str)
 	if !ok {
 		fastapi.WriteDetail(w, http.StatusNotFound, "Review not found")
 		return
@@ -104,7 +104,7 @@ func renderList(d *fixtures.Dataset, limit int) []byte {
 // (username, password present; grant_type "password" or absent), so what is
 // left is checking the credentials and issuing a JWT.
 func (s *Server) login(w http.ResponseWriter, r *http.Request, args argList) {
-	username, password := args.get("username").str, args.get("password").str
+	username, password := args.get("username").Str, args.get("password").Str
 	u, ok := s.data.UserByName(username)
 	if !ok || subtle.ConstantTimeCompare([]byte(u.Password), []byte(password)) != 1 {
 		w.Header().Set("WWW-Authenticate", "Bearer")

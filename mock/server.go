@@ -72,7 +72,7 @@ type pathRoute struct {
 // operation binds a contract operation to the code that answers it.
 type operation struct {
 	id     string
-	inputs inputs
+	inputs fastapi.Inputs
 	public bool // reachable without a token even with RequireAuth
 	handle func(s *Server, w http.ResponseWriter, r *http.Request, args argList)
 }
@@ -167,7 +167,7 @@ func (s *Server) routes() (*mux.Router, error) {
 				return nil, fmt.Errorf("%s %s: operation %q has no implementation in the mock", method, tmpl, op.OperationID)
 			}
 			seen[op.OperationID] = true
-			ins, err := compileInputs(s.spec, op, item)
+			ins, err := fastapi.CompileInputs(s.spec, op, item)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
 			}
@@ -213,17 +213,17 @@ func (s *Server) pathOrder() []string {
 
 // argList gives an operation its validated inputs by name.
 type argList struct {
-	ins  *inputs
-	args []arg
+	ins  *fastapi.Inputs
+	vals []fastapi.Value
 }
 
-func (a argList) get(name string) arg {
-	for i := range a.ins.list {
-		if a.ins.list[i].name == name {
-			return a.args[i]
+func (a argList) get(name string) fastapi.Value {
+	for i := range a.ins.List {
+		if a.ins.List[i].Name == name {
+			return a.vals[i]
 		}
 	}
-	return arg{}
+	return fastapi.Value{}
 }
 
 // operationHandler runs what FastAPI runs before an endpoint: the security
@@ -236,14 +236,14 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 				return
 			}
 		}
-		var buf [8]arg
-		args := buf[:0]
-		if n := len(o.inputs.list); n > len(buf) {
-			args = make([]arg, n)
+		var buf [8]fastapi.Value
+		vals := buf[:0]
+		if n := len(o.inputs.List); n > len(buf) {
+			vals = make([]fastapi.Value, n)
 		} else {
-			args = buf[:n]
+			vals = buf[:n]
 		}
-		items, err := s.validate(r, &o.inputs, args)
+		items, err := s.validate(r, &o.inputs, vals)
 		if err != nil {
 			writeBodyError(w, err)
 			return
@@ -252,7 +252,7 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 			fastapi.WriteValidation(w, items)
 			return
 		}
-		o.handle(s, w, r, argList{ins: &o.inputs, args: args})
+		o.handle(s, w, r, argList{ins: &o.inputs, vals: vals})
 	})
 }
 

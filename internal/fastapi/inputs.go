@@ -1,0 +1,245 @@
+package fastapi
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Kind is how a raw string is coerced before schema checks, as pydantic
+// coerces strings in lax mode.
+type Kind uint8
+
+// The kinds of input value.
+const (
+	String Kind = iota
+	Integer
+	Number
+	Boolean
+)
+
+// Input is one request value an operation declares, compiled once from the
+// contract: where it comes from, how FastAPI treats its absence, how its
+// string is coerced and which schema constrains it.
+type Input struct {
+	In       string // path, query, header, cookie, body
+	Name     string
+	Loc      []any
+	Required bool
+	Kind     Kind
+	Schema   *openapi3.Schema // constraints of the non-null alternative
+}
+
+// Value is an input's value after validation.
+type Value struct {
+	Set bool // false: absent and optional (the default applies)
+	Str string
+	Int LaxInt // for integers
+}
+
+// Inputs is everything one operation validates, in FastAPI's order: path,
+// query, header and cookie parameters, then form fields in declaration order.
+type Inputs struct {
+	List     []Input
+	Form     bool // the body is a form (urlencoded or multipart)
+	HasQuery bool
+}
+
+var inOrder = map[string]int{"path": 0, "query": 1, "header": 2, "cookie": 3}
+
+// CompileInputs reads an operation's parameters and form body from the
+// contract. An operation whose body cannot be read as FastAPI would read it
+// (only form bodies are implemented) is refused here, not at a request.
+func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem) (Inputs, error) {
+	var ins Inputs
+	params := slices.Clone(pathItem.Parameters)
+	for _, p := range op.Parameters {
+		params = slices.DeleteFunc(params, func(q *openapi3.ParameterRef) bool {
+			return q.Value.In == p.Value.In && q.Value.Name == p.Value.Name
+		})
+		params = append(params, p)
+	}
+	slices.SortStableFunc(params, func(a, b *openapi3.ParameterRef) int {
+		return inOrder[a.Value.In] - inOrder[b.Value.In]
+	})
+	for _, ref := range params {
+		p := ref.Value
+		if p.Schema == nil || p.Schema.Value == nil {
+			return ins, fmt.Errorf("parameter %q in %s: no schema", p.Name, p.In)
+		}
+		in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema.Value)
+		if err != nil {
+			return ins, fmt.Errorf("parameter %q in %s: %w", p.Name, p.In, err)
+		}
+		ins.HasQuery = ins.HasQuery || p.In == "query"
+		ins.List = append(ins.List, in)
+	}
+	if op.RequestBody == nil || op.RequestBody.Value == nil {
+		return ins, nil
+	}
+	body := op.RequestBody.Value
+	var media *openapi3.MediaType
+	for _, ct := range []string{"application/x-www-form-urlencoded", "multipart/form-data"} {
+		if media = body.Content.Get(ct); media != nil {
+			break
+		}
+	}
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return ins, fmt.Errorf("request body: only form bodies (application/x-www-form-urlencoded, multipart/form-data) are implemented")
+	}
+	ins.Form = true
+	schema := media.Schema.Value
+	for _, name := range sp.PropertyOrder(media.Schema) {
+		field := schema.Properties[name]
+		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field.Value)
+		if err != nil {
+			return ins, fmt.Errorf("form field %q: %w", name, err)
+		}
+		ins.List = append(ins.List, in)
+	}
+	return ins, nil
+}
+
+func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Schema) (Input, error) {
+	v := Input{In: in, Name: name, Loc: []any{in, name}, Required: required}
+	// FastAPI writes Optional[X] as anyOf: [X, {type: null}]; a raw string
+	// is never null, so X alone constrains it.
+	value := s
+	if spec.Nullable(s) {
+		for _, alt := range s.AnyOf {
+			if alt.Value != nil && !alt.Value.Type.Is("null") {
+				value = alt.Value
+				break
+			}
+		}
+	}
+	types := slices.DeleteFunc(slices.Clone(value.Type.Slice()), func(t string) bool { return t == "null" })
+	switch {
+	case len(types) == 0 || slices.Equal(types, []string{"string"}):
+		v.Kind = String
+	case slices.Equal(types, []string{"integer"}):
+		v.Kind = Integer
+	case slices.Equal(types, []string{"number"}):
+		v.Kind = Number
+	case slices.Equal(types, []string{"boolean"}):
+		v.Kind = Boolean
+	default:
+		return v, fmt.Errorf("type %v: only scalar parameters are implemented", types)
+	}
+	if value.Format != "" {
+		// pydantic does not check a str field's format (password is only a
+		// hint to documentation), so neither does the mock.
+		clone := *value
+		clone.Format = ""
+		value = &clone
+	}
+	v.Schema = value
+	return v, nil
+}
+
+// Check applies FastAPI's rules to one raw value of in (present false: the
+// request did not carry it). An absent or (for a form field) empty value is
+// "missing" when required, else the default applies; a present one is
+// coerced as pydantic coerces strings, then held to the schema's
+// constraints. The item is nil when FastAPI would accept the value.
+func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorItem) {
+	if in.In == "body" && raw == "" {
+		present = false // FastAPI reads an empty form value as absent
+	}
+	if !present {
+		if in.Required {
+			item := Missing(in.Loc...)
+			return Value{}, &item
+		}
+		return Value{}, nil
+	}
+	v := Value{Set: true, Str: raw}
+	var value any = raw
+	switch in.Kind {
+	case Integer:
+		n, ok := ParseLaxInt(raw)
+		if !ok {
+			item := IntParsing(raw, in.Loc...)
+			return Value{}, &item
+		}
+		v.Int, value = n, n.Float
+	case Number:
+		f, ok := ParseLaxFloat(raw)
+		if !ok {
+			item := FloatParsing(raw, in.Loc...)
+			return Value{}, &item
+		}
+		value = f
+	case Boolean:
+		b, ok := ParseLaxBool(raw)
+		if !ok {
+			item := BoolParsing(raw, in.Loc...)
+			return Value{}, &item
+		}
+		value = b
+	}
+	if hasConstraints(in.Schema) {
+		if err := sp.Validate(in.Schema, value, false); err != nil {
+			item := constraintItem(err, in, raw)
+			return Value{}, &item
+		}
+	}
+	return v, nil
+}
+
+// hasConstraints skips the schema validator for a bare typed value, the
+// common case (an integer id, a free string): coercion already checked it.
+func hasConstraints(s *openapi3.Schema) bool {
+	return s.Pattern != "" || s.MinLength != 0 || s.MaxLength != nil || s.Min != nil || s.Max != nil ||
+		s.MultipleOf != nil || len(s.Enum) > 0 || s.Const != nil ||
+		s.ExclusiveMin.IsSet() || s.ExclusiveMax.IsSet()
+}
+
+// constraintItem turns the schema validator's complaint about one value into
+// pydantic's error item for the same constraint.
+func constraintItem(err error, in *Input, raw string) ErrorItem {
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		s := in.Schema
+		var limit any
+		switch se.SchemaField {
+		case "pattern":
+			limit = s.Pattern
+		case "minLength":
+			limit = s.MinLength
+		case "maxLength":
+			if s.MaxLength != nil {
+				limit = *s.MaxLength
+			}
+		case "minimum":
+			limit = deref(s.Min)
+		case "maximum":
+			limit = deref(s.Max)
+		case "exclusiveMinimum":
+			limit = deref(s.ExclusiveMin.Value)
+		case "exclusiveMaximum":
+			limit = deref(s.ExclusiveMax.Value)
+		case "multipleOf":
+			limit = deref(s.MultipleOf)
+		case "enum":
+			limit = s.Enum
+		}
+		if item, ok := Constraint(se.SchemaField, limit, raw, in.Loc...); ok {
+			return item
+		}
+		return ErrorItem{Type: "value_error", Loc: in.Loc, Msg: "Value error, " + strings.TrimSpace(se.Reason), Input: raw}
+	}
+	return ErrorItem{Type: "value_error", Loc: in.Loc, Msg: "Value error, " + err.Error(), Input: raw}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
