@@ -2,7 +2,6 @@ package mock_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"mime/multipart"
 	"net/http"
@@ -13,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/golden"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
@@ -54,26 +53,23 @@ func contractRouter(t testing.TB) (*spec.Spec, routers.Router) {
 	return sp, router
 }
 
-// assertConforms checks a response against openapi.yaml: a status the
-// operation declares must match its schema; any other status must be one
-// FastAPI itself produces, with FastAPI's body for it.
+// assertConforms checks a response against openapi.yaml with the contract
+// runner's own check: a status the operation declares must match its
+// schema; any other status must be one FastAPI itself produces, with
+// FastAPI's body for it.
 func assertConforms(t *testing.T, req *http.Request, rec *httptest.ResponseRecorder) {
 	t.Helper()
 	sp, router := contractRouter(t)
 	body := rec.Body.Bytes()
-	route, params, err := router.FindRoute(req)
-	if err == nil && route.Operation.Responses.Value(strconv.Itoa(rec.Code)) != nil {
-		in := &openapi3filter.ResponseValidationInput{
-			RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
-			Status:                 rec.Code,
-			Header:                 rec.Header(),
-			Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+	route, _, err := router.FindRoute(req)
+	if err == nil {
+		declared, err := contract.BodyConforms(sp, route.Operation, rec.Code, rec.Header().Get("Content-Type"), body)
+		if declared {
+			if err != nil {
+				t.Errorf("response violates the contract: %v", err)
+			}
+			return
 		}
-		in.SetBodyBytes(body)
-		if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-			t.Errorf("response violates the contract: %v", err)
-		}
-		return
 	}
 	switch {
 	case rec.Code == 422:

@@ -44,6 +44,7 @@ Usage:
   moviemock serve [flags]              run the mock (default 127.0.0.1:8000)
   moviemock fixtures generate [flags]  write a generated fixture directory
   moviemock fixtures check DIR         validate a fixture directory
+  moviemock contract --base-url URL    check a live server against the contract
   moviemock version                    print the version
 
 Run 'moviemock COMMAND --help' for a command's flags.
@@ -60,6 +61,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runServe(ctx, args[1:], getenv, stdout, stderr)
 	case "fixtures":
 		return runFixtures(ctx, args[1:], stdout, stderr)
+	case "contract":
+		return runContract(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "moviemock", version())
 		return nil

@@ -1,0 +1,595 @@
+package contract
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// CheckResult is one check applied to one case.
+type CheckResult struct {
+	Check    string `json:"check"`
+	Passed   bool   `json:"passed"`
+	Expected string `json:"expected,omitempty"`
+	Got      string `json:"got,omitempty"`
+}
+
+// Result is a case, its response and the checks that applied.
+type Result struct {
+	Case     *Case         `json:"case"`
+	Response Response      `json:"response"`
+	Checks   []CheckResult `json:"checks"`
+}
+
+// Failed reports whether any check failed.
+func (r *Result) Failed() bool {
+	return slices.ContainsFunc(r.Checks, func(c CheckResult) bool { return !c.Passed })
+}
+
+// check is one named check. apply returns nil when it does not apply to the
+// case, else the failure ("" expected and got mean it passed).
+type check struct {
+	name, about string
+	apply       func(x *checkInput) *verdict
+}
+
+type verdict struct{ expected, got string }
+
+var pass = &verdict{}
+
+func fail(expected, got string, args ...any) *verdict {
+	return &verdict{expected: expected, got: fmt.Sprintf(got, args...)}
+}
+
+// checkInput is everything a check may look at.
+type checkInput struct {
+	r    *runner
+	res  *Result
+	json any // the body, decoded, when it is JSON
+	// consistency: for a list response, each listed item's single read.
+	itemReads map[string]*Result
+	now       time.Time
+}
+
+func (x *checkInput) resp() *Response { return &x.res.Response }
+func (x *checkInput) c() *Case        { return x.res.Case }
+
+// Checks lists every check, in the order reports show them.
+var Checks = []check{
+	{"not_a_server_error", "the server answers, and never with a 5xx", checkNotServerError},
+	{"status_code_conformance", "the status is declared for the operation, or one FastAPI itself answers with (--framework-statuses)", checkStatus},
+	{"content_type_conformance", "the Content-Type is the declared media type (application/json for FastAPI's own answers)", checkContentType},
+	{"response_schema_conformance", "the body matches the declared schema for its status", checkSchema},
+	{"response_headers_conformance", "declared headers are present and valid; 401 has WWW-Authenticate, 405 has Allow", checkHeaders},
+	{"negative_data_rejection", "input FastAPI rejects is answered with a 4xx", checkNegative},
+	{"positive_data_acceptance", "valid input is accepted (2xx), generated valid input never answered as invalid", checkPositive},
+	{"validation_error_shape", "a 422 is an HTTPValidationError whose loc names the offending input", checkValidationShape},
+	{"jwt_wellformed", "access_token is a JWT with a known alg, exp in the future, signature verified with --jwt-secret", checkJWT},
+	{"token_type_bearer", "token_type is \"bearer\"", checkTokenType},
+	{"list_item_consistency", "every listed item equals its single read", checkListConsistency},
+	{"unique_ids", "the ids in a list are unique", checkUniqueIDs},
+	{"author_consistency", "wherever x_id and x are given, x_id equals x.id (author_id == author.id)", checkIDConsistency},
+	{"unknown_id_not_found", "an id no record has is a 404", checkUnknownID},
+	{"wrong_credentials_rejected", "a login with wrong credentials is a 401 or 400", checkWrongCredentials},
+	{"max_response_time", "every response arrives within --max-response-time", checkResponseTime},
+}
+
+// Name is the check's name, as --checks takes it.
+func (c check) Name() string { return c.name }
+
+// About says what the check requires.
+func (c check) About() string { return c.about }
+
+func checkByName(name string) *check {
+	for i := range Checks {
+		if Checks[i].name == name {
+			return &Checks[i]
+		}
+	}
+	return nil
+}
+
+// enabled lists the checks the configuration selects.
+func (cfg *Config) enabled() []*check {
+	var out []*check
+	for i := range Checks {
+		c := &Checks[i]
+		if (len(cfg.Checks) == 0 || slices.Contains(cfg.Checks, c.name)) && !slices.Contains(cfg.ExcludeChecks, c.name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// check applies the enabled checks to every result.
+func (r *runner) check(report *Report, ops []*operation) {
+	checks := r.cfg.enabled()
+	// Single reads of listed items, by operation and id, for consistency.
+	reads := map[*operation]map[string]*Result{}
+	for _, res := range report.Results {
+		o := res.Case.op
+		if o.listOf == nil || res.Case.Kind != Positive || res.Response.Status != http.StatusOK {
+			continue
+		}
+		var body any
+		if json.Unmarshal(res.Response.Body, &body) == nil {
+			if id, ok := idOf(body); ok {
+				if reads[o.listOf] == nil {
+					reads[o.listOf] = map[string]*Result{}
+				}
+				reads[o.listOf][id] = res
+			}
+		}
+	}
+	now := r.cfg.Now()
+	for _, res := range report.Results {
+		x := &checkInput{r: r, res: res, itemReads: reads[res.Case.op], now: now}
+		if isJSON(res.Response.Header) && len(res.Response.Body) > 0 {
+			var v any
+			if json.Unmarshal(res.Response.Body, &v) == nil {
+				x.json = v
+			}
+		}
+		for _, c := range checks {
+			v := c.apply(x)
+			if v == nil {
+				continue
+			}
+			res.Checks = append(res.Checks, CheckResult{Check: c.name, Passed: v == pass, Expected: v.expected, Got: v.got})
+		}
+	}
+}
+
+func isJSON(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// answered is true when a status line came back.
+func (x *checkInput) answered() bool { return x.resp().Status != 0 }
+
+func statusText(r *Response) string {
+	if r.Status == 0 {
+		return "no response: " + r.Error
+	}
+	s := fmt.Sprintf("%d %s", r.Status, http.StatusText(r.Status))
+	if len(r.Body) > 0 {
+		s += " " + snippet(r.Body)
+	}
+	return s
+}
+
+// snippet is the start of a body, for messages.
+func snippet(b []byte) string {
+	const max = 200
+	if len(b) > max {
+		return strconv.Quote(string(b[:max])) + "…"
+	}
+	return string(b)
+}
+
+func checkNotServerError(x *checkInput) *verdict {
+	r := x.resp()
+	switch {
+	case r.Status == 0:
+		return fail("a response", "no response: %s", r.Error)
+	case r.Error != "":
+		return fail("a complete response", "%d, then: %s", r.Status, r.Error)
+	case r.Status >= 500:
+		return fail("no 5xx", "%s", statusText(r))
+	}
+	return pass
+}
+
+func (x *checkInput) declared() bool {
+	op := x.c().op.op
+	return op.Responses.Value(strconv.Itoa(x.resp().Status)) != nil || op.Responses.Default() != nil
+}
+
+func checkStatus(x *checkInput) *verdict {
+	if !x.answered() {
+		return nil
+	}
+	if x.declared() || slices.Contains(x.r.cfg.FrameworkStatuses, x.resp().Status) {
+		return pass
+	}
+	var declared []string
+	for code := range x.c().op.op.Responses.Map() {
+		declared = append(declared, code)
+	}
+	slices.Sort(declared)
+	return fail(fmt.Sprintf("a declared status (%s) or one of %v", strings.Join(declared, ", "), x.r.cfg.FrameworkStatuses), "%s", statusText(x.resp()))
+}
+
+func checkContentType(x *checkInput) *verdict {
+	r := x.resp()
+	if !x.answered() || len(r.Body) == 0 || r.Status == http.StatusTemporaryRedirect {
+		return nil
+	}
+	got, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	var want []string
+	if resp := x.c().op.op.Responses.Value(strconv.Itoa(r.Status)); resp != nil && resp.Value != nil && len(resp.Value.Content) > 0 {
+		for mt := range resp.Value.Content {
+			want = append(want, mt)
+		}
+	} else if r.Status < 500 {
+		want = []string{"application/json"} // FastAPI's own answers
+	} else {
+		return nil // a 5xx is not_a_server_error's business
+	}
+	slices.Sort(want)
+	if slices.Contains(want, got) {
+		return pass
+	}
+	return fail("Content-Type "+strings.Join(want, " or "), "Content-Type %q", r.Header.Get("Content-Type"))
+}
+
+func checkSchema(x *checkInput) *verdict {
+	r := x.resp()
+	if !x.answered() || r.Truncated || r.Error != "" {
+		return nil
+	}
+	declared, err := BodyConforms(x.r.sp, x.c().op.op, r.Status, r.Header.Get("Content-Type"), r.Body)
+	if !declared {
+		return nil
+	}
+	if err != nil {
+		return fail("a body matching the "+strconv.Itoa(r.Status)+" schema", "%s", describeSchemaError(err))
+	}
+	return pass
+}
+
+// describeSchemaError lists what broke the schema, field by field.
+func describeSchemaError(err error) string {
+	viols := spec.Violations(err)
+	var parts []string
+	for _, v := range viols {
+		if v.Field == "" && strings.Contains(v.Reason, "\n") {
+			v.Reason = strings.SplitN(v.Reason, "\n", 2)[0]
+		}
+		parts = append(parts, v.String())
+		if len(parts) == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(viols)-5))
+			break
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func checkHeaders(x *checkInput) *verdict {
+	r := x.resp()
+	if !x.answered() {
+		return nil
+	}
+	switch {
+	case r.Status == http.StatusUnauthorized && r.Header.Get("WWW-Authenticate") == "":
+		return fail("a WWW-Authenticate header with a 401", "none")
+	case r.Status == http.StatusMethodNotAllowed && r.Header.Get("Allow") == "":
+		return fail("an Allow header with a 405", "none")
+	case r.Status == http.StatusTemporaryRedirect && r.Header.Get("Location") == "":
+		return fail("a Location header with a 307", "none")
+	}
+	if resp := x.c().op.op.Responses.Value(strconv.Itoa(r.Status)); resp != nil && resp.Value != nil {
+		for name, h := range resp.Value.Headers {
+			if h.Value != nil && h.Value.Required && r.Header.Get(name) == "" {
+				return fail("header "+name, "none")
+			}
+		}
+	}
+	return pass
+}
+
+func checkNegative(x *checkInput) *verdict {
+	if x.c().Expect != ExpectRejection || !x.answered() {
+		return nil
+	}
+	if s := x.resp().Status; s >= 400 && s < 500 {
+		return pass
+	}
+	return fail("a 4xx rejection (FastAPI: 422)", "%s", statusText(x.resp()))
+}
+
+func checkPositive(x *checkInput) *verdict {
+	r := x.resp()
+	if !x.answered() {
+		return nil
+	}
+	switch x.c().Expect {
+	case ExpectSuccess:
+		if r.Status/100 == 2 {
+			return pass
+		}
+		return fail("2xx", "%s", statusText(r))
+	case ExpectNotRejected:
+		if r.Status != http.StatusUnprocessableEntity && r.Status != http.StatusBadRequest {
+			return pass
+		}
+		return fail("valid input not answered as invalid", "%s", statusText(r))
+	}
+	return nil
+}
+
+func checkValidationShape(x *checkInput) *verdict {
+	r := x.resp()
+	c := x.c()
+	if !x.answered() || (r.Status != http.StatusUnprocessableEntity && c.Expect != ExpectRejection) {
+		return nil
+	}
+	if r.Status >= 500 {
+		return nil // not_a_server_error reports it
+	}
+	want := "a 422 HTTPValidationError"
+	if c.Field != nil {
+		want += " whose loc is " + locString(c.Field)
+	}
+	if r.Status != http.StatusUnprocessableEntity {
+		return fail(want, "%s", statusText(r))
+	}
+	if x.json == nil {
+		return fail(want, "a body that is not JSON: %s", snippet(r.Body))
+	}
+	sp := x.r.sp
+	if schema := sp.Schema("HTTPValidationError"); schema != nil {
+		if err := sp.Validate(schema, x.json, true); err != nil {
+			return fail(want, "%s", describeSchemaError(err))
+		}
+	}
+	var body struct {
+		Detail []struct {
+			Loc []any `json:"loc"`
+		} `json:"detail"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil || body.Detail == nil {
+		return fail(want, "no detail list: %s", snippet(r.Body))
+	}
+	if c.Field == nil {
+		return pass
+	}
+	var locs []string
+	for _, d := range body.Detail {
+		if locString(d.Loc) == locString(c.Field) {
+			return pass
+		}
+		locs = append(locs, locString(d.Loc))
+	}
+	return fail(want, "loc %s", strings.Join(locs, ", "))
+}
+
+func locString(loc []any) string {
+	b, _ := json.Marshal(loc)
+	return string(b)
+}
+
+// tokenBody is the body of a 2xx from a token endpoint.
+func (x *checkInput) token() (map[string]any, bool) {
+	if !x.c().op.tokenEndpoint || x.resp().Status/100 != 2 {
+		return nil, false
+	}
+	m, ok := x.json.(map[string]any)
+	return m, ok
+}
+
+var knownAlgs = []string{"HS256", "HS384", "HS512", "RS256", "RS384", "RS512", "ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "EdDSA"}
+
+func checkJWT(x *checkInput) *verdict {
+	body, ok := x.token()
+	if !ok {
+		return nil
+	}
+	token, _ := body["access_token"].(string)
+	const want = "a JWT: three base64url parts, a known alg, exp in the future"
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return fail(want, "%d dot-separated parts in %q", len(parts), short(token))
+	}
+	var header struct {
+		Alg string `json:"alg"`
+	}
+	var claims map[string]any
+	for i, dst := range []any{&header, &claims} {
+		raw, err := base64.RawURLEncoding.DecodeString(parts[i])
+		if err != nil {
+			return fail(want, "part %d is not base64url: %v", i+1, err)
+		}
+		if err := json.Unmarshal(raw, dst); err != nil {
+			return fail(want, "part %d is not a JSON object: %s", i+1, snippet(raw))
+		}
+	}
+	if !slices.Contains(knownAlgs, header.Alg) {
+		return fail(want, "alg %q", header.Alg)
+	}
+	exp, ok := claims["exp"].(float64)
+	if !ok {
+		return fail(want, "no numeric exp claim")
+	}
+	if expAt := time.Unix(int64(exp), 0); !expAt.After(x.now) {
+		return fail(want, "exp %s is not in the future (now %s)", expAt.UTC().Format(time.RFC3339), x.now.UTC().Format(time.RFC3339))
+	}
+	if secret := x.r.cfg.JWTSecret; secret != nil {
+		_, err := jwt.Parse(token, func(*jwt.Token) (any, error) { return secret, nil },
+			jwt.WithValidMethods([]string{"HS256", "HS384", "HS512"}), jwt.WithTimeFunc(func() time.Time { return x.now }))
+		if err != nil {
+			return fail("a JWT signed with --jwt-secret", "%v", err)
+		}
+	}
+	return pass
+}
+
+func short(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+func checkTokenType(x *checkInput) *verdict {
+	body, ok := x.token()
+	if !ok {
+		return nil
+	}
+	if t, _ := body["token_type"].(string); strings.EqualFold(t, "bearer") {
+		return pass
+	}
+	return fail(`token_type "bearer"`, "token_type %v", quoteAny(body["token_type"]))
+}
+
+func quoteAny(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func checkListConsistency(x *checkInput) *verdict {
+	items, ok := x.json.([]any)
+	if !ok || x.itemReads == nil || x.resp().Status != http.StatusOK {
+		return nil
+	}
+	for i, item := range items {
+		id, ok := idOf(item)
+		if !ok {
+			continue
+		}
+		read, ok := x.itemReads[id]
+		if !ok {
+			continue
+		}
+		var single any
+		json.Unmarshal(read.Response.Body, &single)
+		if !reflect.DeepEqual(item, single) {
+			return fail(fmt.Sprintf("item %d (id %q) equal to %s", i, id, read.Case.Request.URL), "%s", firstDifference(item, single, ""))
+		}
+	}
+	return pass
+}
+
+// firstDifference names the first field where the list item a and the
+// single read b differ.
+func firstDifference(a, b any, path string) string {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		for _, k := range sortedKeys(am) {
+			if !reflect.DeepEqual(am[k], bm[k]) {
+				return firstDifference(am[k], bm[k], strings.TrimPrefix(path+"."+k, "."))
+			}
+		}
+		for _, k := range sortedKeys(bm) {
+			if _, ok := am[k]; !ok {
+				return fmt.Sprintf("%s is missing from the list item", strings.TrimPrefix(path+"."+k, "."))
+			}
+		}
+	}
+	if path == "" {
+		path = "the item"
+	}
+	return fmt.Sprintf("%s is %s in the list but %s in the single read", path, quoteAny(a), quoteAny(b))
+}
+
+func checkUniqueIDs(x *checkInput) *verdict {
+	items, ok := x.json.([]any)
+	if !ok || x.resp().Status/100 != 2 {
+		return nil
+	}
+	seen := map[string]int{}
+	for i, item := range items {
+		id, ok := idOf(item)
+		if !ok {
+			continue
+		}
+		if j, dup := seen[id]; dup {
+			return fail("unique ids", "id %q at positions %d and %d", id, j, i)
+		}
+		seen[id] = i
+	}
+	return pass
+}
+
+// checkIDConsistency walks a JSON body for objects holding both x_id and
+// an object x with an id, and requires them equal.
+func checkIDConsistency(x *checkInput) *verdict {
+	if x.json == nil || x.resp().Status/100 != 2 {
+		return nil
+	}
+	found := false
+	var problem string
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch t := v.(type) {
+		case []any:
+			for i, e := range t {
+				walk(e, fmt.Sprintf("%s[%d]", path, i))
+			}
+		case map[string]any:
+			for _, k := range sortedKeys(t) {
+				name, ok := strings.CutSuffix(k, "_id")
+				if !ok {
+					continue
+				}
+				obj, ok := t[name].(map[string]any)
+				if !ok {
+					continue
+				}
+				inner, ok := obj["id"]
+				if !ok {
+					continue
+				}
+				found = true
+				if !reflect.DeepEqual(t[k], inner) && problem == "" {
+					problem = fmt.Sprintf("%s%s is %s but %s.id is %s", path, k, quoteAny(t[k]), path+name, quoteAny(inner))
+				}
+			}
+			for _, k := range sortedKeys(t) {
+				walk(t[k], path+k+".")
+			}
+		}
+	}
+	walk(x.json, "")
+	if !found {
+		return nil
+	}
+	if problem != "" {
+		return fail("x_id equal to x.id", "%s", problem)
+	}
+	return pass
+}
+
+func checkUnknownID(x *checkInput) *verdict {
+	if x.c().Expect != ExpectNotFound || !x.answered() {
+		return nil
+	}
+	if x.resp().Status == http.StatusNotFound {
+		return pass
+	}
+	return fail("404", "%s", statusText(x.resp()))
+}
+
+func checkWrongCredentials(x *checkInput) *verdict {
+	if x.c().Expect != ExpectUnauthorized || !x.answered() {
+		return nil
+	}
+	if s := x.resp().Status; s == http.StatusUnauthorized || s == http.StatusBadRequest {
+		return pass
+	}
+	return fail("401 or 400", "%s", statusText(x.resp()))
+}
+
+func checkResponseTime(x *checkInput) *verdict {
+	r := x.resp()
+	if !x.answered() {
+		return nil
+	}
+	if r.Duration <= x.r.cfg.MaxResponseTime {
+		return pass
+	}
+	return fail("a response within "+x.r.cfg.MaxResponseTime.String(), "%v", r.Duration.Round(time.Millisecond))
+}

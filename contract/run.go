@@ -1,0 +1,498 @@
+package contract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Defaults of Config.
+const (
+	DefaultTimeout         = 5 * time.Second
+	DefaultMaxResponseTime = 2 * time.Second
+	DefaultExamples        = 10
+	DefaultWorkers         = 1
+	// MaxBodyBytes is the most of a response body the runner reads.
+	MaxBodyBytes = 16 << 20
+	// maxItemReads bounds how many listed items list_item_consistency reads.
+	maxItemReads = 100
+)
+
+// DefaultFrameworkStatuses are statuses a FastAPI server answers although
+// the contract does not declare them: bad body, unauthorised, not found,
+// wrong method, too large, validation error.
+var DefaultFrameworkStatuses = []int{400, 401, 404, 405, 413, 422}
+
+// Config is a contract run.
+type Config struct {
+	BaseURL string
+	Spec    *spec.Spec // nil: the embedded openapi.yaml
+	// Username and Password log in with the contract's login form, for the
+	// positive login case, the wrong-credentials cases and a bearer token
+	// sent with every other request.
+	Username, Password string
+	Seed               uint64
+	Checks             []string // nil: all
+	ExcludeChecks      []string
+	Examples           int // generated cases per operation
+	Workers            int
+	Timeout            time.Duration // per request
+	MaxResponseTime    time.Duration
+	// IDs gives known ids by path parameter name ("person_id": ["1"]).
+	IDs               map[string][]string
+	Header            http.Header // sent with every request
+	JWTSecret         []byte      // verifies tokens' signatures when set
+	FrameworkStatuses []int       // nil: DefaultFrameworkStatuses
+	Progress          io.Writer   // a character per finished case; nil: none
+	Client            *http.Client
+	Now               func() time.Time
+	// MaxBodyBytes is the most of a response body read; 0: MaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// ErrUnreachable means the target could not be connected to at all.
+var ErrUnreachable = errors.New("target unreachable")
+
+// Run derives cases from the contract, sends them to cfg.BaseURL, and checks
+// every response. It fails only when it cannot run: bad configuration, or a
+// target nothing answers at (wrapping ErrUnreachable). Everything the target
+// does wrong is in the report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
+	r := &runner{cfg: &cfg, sp: cfg.Spec}
+	if err := probe(ctx, cfg.BaseURL, cfg.Timeout); err != nil {
+		return nil, err
+	}
+	start := cfg.Now()
+	report := r.run(ctx)
+	report.Started = start
+	report.Duration = cfg.Now().Sub(start)
+	return report, nil
+}
+
+func (cfg *Config) fill() error {
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("contract: base URL %q is not an http(s) URL with a host", cfg.BaseURL)
+	}
+	if cfg.Spec == nil {
+		if cfg.Spec, err = spec.Embedded(); err != nil {
+			return err
+		}
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxResponseTime <= 0 {
+		cfg.MaxResponseTime = DefaultMaxResponseTime
+	}
+	if cfg.FrameworkStatuses == nil {
+		cfg.FrameworkStatuses = DefaultFrameworkStatuses
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = MaxBodyBytes
+	}
+	if cfg.Examples < 0 {
+		return errors.New("contract: examples must not be negative")
+	}
+	for _, list := range [][]string{cfg.Checks, cfg.ExcludeChecks} {
+		for _, name := range list {
+			if checkByName(name) == nil {
+				return fmt.Errorf("contract: unknown check %q (see --help for the list)", name)
+			}
+		}
+	}
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{
+			Timeout: cfg.Timeout,
+			// A redirect is an answer to check, not to follow.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+			Transport: &http.Transport{
+				Proxy:                 http.ProxyFromEnvironment,
+				DialContext:           (&net.Dialer{Timeout: cfg.Timeout}).DialContext,
+				MaxIdleConnsPerHost:   cfg.Workers,
+				ResponseHeaderTimeout: cfg.Timeout,
+				TLSHandshakeTimeout:   cfg.Timeout,
+			},
+		}
+	}
+	return nil
+}
+
+// probe tells an unreachable target (nothing listens, no such host) from a
+// misbehaving one: only the first is an error of the run.
+func probe(ctx context.Context, base string, timeout time.Duration) error {
+	u, _ := url.Parse(base)
+	host := u.Host
+	if u.Port() == "" {
+		if u.Scheme == "https" {
+			host = net.JoinHostPort(u.Hostname(), "443")
+		} else {
+			host = net.JoinHostPort(u.Hostname(), "80")
+		}
+	}
+	d := net.Dialer{Timeout: timeout}
+	conn, err := d.DialContext(ctx, "tcp", host)
+	if err != nil {
+		return fmt.Errorf("contract: %w: %s: %v", ErrUnreachable, base, err)
+	}
+	conn.Close()
+	return nil
+}
+
+type runner struct {
+	cfg *Config
+	sp  *spec.Spec
+}
+
+// Response is what came back for a case.
+type Response struct {
+	Status    int           `json:"status,omitempty"`
+	Header    http.Header   `json:"headers,omitempty"`
+	Body      []byte        `json:"-"`
+	Truncated bool          `json:"truncated,omitempty"` // the body was longer than MaxBodyBytes
+	Duration  time.Duration `json:"-"`
+	Error     string        `json:"error,omitempty"` // no complete response: why
+}
+
+// send performs req with the runner's client.
+func (r *runner) send(ctx context.Context, req Request) Response {
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, req.URL, strings.NewReader(req.Body))
+	if err != nil {
+		return Response{Error: "cannot build the request: " + err.Error()}
+	}
+	hreq.Header = req.Header.Clone()
+	if hreq.Header == nil {
+		hreq.Header = http.Header{}
+	}
+	start := time.Now()
+	resp, err := r.cfg.Client.Do(hreq)
+	if err != nil {
+		return Response{Error: describeTransportError(err, r.cfg.Timeout), Duration: time.Since(start)}
+	}
+	defer resp.Body.Close()
+	limit := r.cfg.MaxBodyBytes
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	out := Response{Status: resp.StatusCode, Header: resp.Header, Body: body, Duration: time.Since(start)}
+	if int64(len(body)) > limit {
+		out.Body, out.Truncated = body[:limit], true
+		out.Error = fmt.Sprintf("response body larger than %d bytes: stopped reading", limit)
+	} else if err != nil {
+		out.Error = "the body broke off after " + fmt.Sprint(len(body)) + " bytes: " + describeTransportError(err, r.cfg.Timeout)
+	}
+	return out
+}
+
+// describeTransportError says in plain words why no (complete) response came.
+func describeTransportError(err error, timeout time.Duration) string {
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout(), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("no complete response within the %v timeout (%v)", timeout, unwrapURLError(err))
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the connection closed before a complete response (" + unwrapURLError(err).Error() + ")"
+	case strings.Contains(err.Error(), "connection reset"):
+		return "the connection was reset (" + unwrapURLError(err).Error() + ")"
+	case strings.Contains(err.Error(), "malformed HTTP"):
+		return "the answer is not HTTP (" + unwrapURLError(err).Error() + ")"
+	}
+	return unwrapURLError(err).Error()
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// run is the whole suite: log in, discover ids, build and send the cases,
+// check the responses.
+func (r *runner) run(ctx context.Context) *Report {
+	report := &Report{BaseURL: r.cfg.BaseURL, Spec: r.sp.Source(), Seed: r.cfg.Seed}
+	ops := operations(r.sp, &report.Notes)
+	b := &builder{
+		cfg: r.cfg, sp: r.sp, notes: &report.Notes,
+		rng:        rand.New(rand.NewPCG(r.cfg.Seed, 0x6d6f7669656d6f63)),
+		ids:        map[string][]string{},
+		formValues: map[string]string{},
+		headers:    r.cfg.Header.Clone(),
+	}
+	for name, ids := range r.cfg.IDs {
+		if len(ids) > 0 {
+			b.ids[name] = append([]string(nil), ids...)
+		}
+	}
+	// The contract's examples are only candidates: the target may not have
+	// those records or accounts, and a correct server must not fail for it.
+	candidates := r.learnExamples(ops, b)
+	trustedLogin := r.cfg.Username != "" || r.cfg.Password != ""
+	if trustedLogin {
+		b.formValues["username"], b.formValues["password"] = r.cfg.Username, r.cfg.Password
+	}
+
+	// Discovery runs first and in order: a token for the other requests,
+	// then the lists, whose ids the item reads use, then probes for ids
+	// nothing listed.
+	for _, o := range ops {
+		if o.tokenEndpoint {
+			r.logIn(ctx, o, b, report, trustedLogin)
+		}
+	}
+	for _, o := range ops {
+		for _, it := range ops {
+			if it.listOf != o {
+				continue
+			}
+			for _, item := range r.discoverList(ctx, o, b) {
+				if id, ok := idOf(item); ok && len(b.ids[it.itemParam]) < maxItemReads && !slices.Contains(b.ids[it.itemParam], id) {
+					b.ids[it.itemParam] = append(b.ids[it.itemParam], id)
+				}
+			}
+			break
+		}
+	}
+	r.probeIDs(ctx, ops, b, candidates, report)
+
+	b.build(ops)
+	// list_item_consistency: read every listed item (bounded).
+	for _, it := range ops {
+		if it.listOf == nil {
+			continue
+		}
+		base, _ := b.validValues(it)
+		for _, id := range b.ids[it.itemParam] {
+			v := clone(base)
+			if v == nil {
+				v = values{}
+			}
+			v[it.itemParam] = id
+			b.add(it, Positive, ExpectSuccess, fmt.Sprintf("%s=%q (listed by %s)", it.itemParam, id, it.listOf.id), v, nil)
+		}
+	}
+
+	report.Results = r.execute(ctx, b.cases)
+	r.check(report, ops)
+	return report
+}
+
+// learnExamples reads the contract's examples: candidate ids for path
+// parameters (parameter examples, the id of an item read's example
+// response), and form values (the login form's example) into b.formValues.
+func (r *runner) learnExamples(ops []*operation, b *builder) map[string][]string {
+	candidates := map[string][]string{}
+	for _, o := range ops {
+		for _, in := range o.inputs.List {
+			if in.In != "path" {
+				continue
+			}
+			for _, p := range append(o.item.Parameters, o.op.Parameters...) {
+				if p.Value != nil && p.Value.Name == in.Name && p.Value.Example != nil {
+					candidates[in.Name] = append(candidates[in.Name], fmt.Sprint(p.Value.Example))
+				}
+			}
+			if resp := o.op.Responses.Value("200"); resp != nil && resp.Value != nil && strings.HasSuffix(o.path, "{"+in.Name+"}") {
+				if mt := resp.Value.Content.Get("application/json"); mt != nil {
+					for _, name := range sortedKeys(mt.Examples) {
+						if ex := mt.Examples[name]; ex.Value != nil {
+							if id, ok := idOf(ex.Value.Value); ok {
+								candidates[in.Name] = append(candidates[in.Name], id)
+							}
+						}
+					}
+				}
+			}
+		}
+		if o.inputs.Form && o.op.RequestBody != nil && o.op.RequestBody.Value != nil {
+			for _, mt := range o.op.RequestBody.Value.Content {
+				for _, name := range sortedKeys(mt.Examples) {
+					if ex := mt.Examples[name]; ex.Value != nil {
+						if m, ok := ex.Value.Value.(map[string]any); ok {
+							for k, v := range m {
+								if _, set := b.formValues[k]; !set {
+									b.formValues[k] = fmt.Sprint(v)
+								}
+							}
+						}
+					}
+				}
+				if m, ok := mt.Example.(map[string]any); ok {
+					for k, v := range m {
+						if _, set := b.formValues[k]; !set {
+							b.formValues[k] = fmt.Sprint(v)
+						}
+					}
+				}
+			}
+		}
+	}
+	return candidates
+}
+
+// logIn posts the known credentials once; a token that comes back is sent
+// as a bearer token with every request after, unless the user set an
+// Authorization header. Credentials from the contract's example that the
+// target refuses are forgotten: only --username/--password are owed a login.
+func (r *runner) logIn(ctx context.Context, o *operation, b *builder, report *Report, trusted bool) {
+	vals, _ := b.validValues(o)
+	if vals == nil {
+		return
+	}
+	resp := r.send(ctx, b.request(o, vals))
+	if resp.Status != http.StatusOK {
+		if !trusted {
+			delete(b.formValues, "username")
+			delete(b.formValues, "password")
+			report.Notes = append(report.Notes, fmt.Sprintf("%s: the contract's example credentials were refused (%d); give --username and --password to test a successful login", o.id, resp.Status))
+		}
+		return
+	}
+	if b.headers.Get("Authorization") != "" {
+		return
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+		TokenType   string `json:"token_type"`
+	}
+	if json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
+		if b.headers == nil {
+			b.headers = http.Header{}
+		}
+		b.headers.Set("Authorization", "Bearer "+tok.AccessToken)
+		report.Notes = append(report.Notes, fmt.Sprintf("logged in with %s as %q; every other request carries its bearer token", o.id, vals["username"]))
+	}
+}
+
+func (r *runner) discoverList(ctx context.Context, o *operation, b *builder) []any {
+	resp := r.send(ctx, b.request(o, values{}))
+	var items []any
+	if resp.Status/100 == 2 && json.Unmarshal(resp.Body, &items) == nil {
+		return items
+	}
+	return nil
+}
+
+// probeIDs finds records for path parameters no id is trusted for: it
+// reads each candidate (the contract's examples, then ids 1 to 5 for an
+// integer) and keeps those the target answers 200 for.
+func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, candidates map[string][]string, report *Report) {
+	for _, o := range ops {
+		if o.method != "GET" {
+			continue
+		}
+		for _, in := range o.inputs.List {
+			if in.In != "path" || len(b.ids[in.Name]) > 0 {
+				continue
+			}
+			try := candidates[in.Name]
+			if in.Kind == fastapi.Integer {
+				try = append(try, "1", "2", "3", "4", "5")
+			}
+			base := b.fillAnything(o)
+			var found []string
+			for _, id := range try {
+				if slices.Contains(found, id) {
+					continue
+				}
+				v := clone(base)
+				v[in.Name] = id
+				if resp := r.send(ctx, b.request(o, v)); resp.Status == http.StatusOK {
+					found = append(found, id)
+				}
+			}
+			b.ids[in.Name] = found
+			if len(found) > 0 {
+				report.Notes = append(report.Notes, fmt.Sprintf("%s: %s %v found by trying %v", o.id, in.Name, found, try))
+			}
+		}
+	}
+}
+
+// execute sends every case with cfg.Workers workers; results keep case order.
+func (r *runner) execute(ctx context.Context, cases []*Case) []*Result {
+	results := make([]*Result, len(cases))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var progress sync.Mutex
+	for w := 0; w < r.cfg.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = &Result{Case: cases[i], Response: r.send(ctx, cases[i].Request)}
+				if r.cfg.Progress != nil {
+					progress.Lock()
+					io.WriteString(r.cfg.Progress, ".")
+					progress.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range cases {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if r.cfg.Progress != nil {
+		io.WriteString(r.cfg.Progress, "\n")
+	}
+	for i, res := range results {
+		if res == nil { // cancelled before it was sent
+			results[i] = &Result{Case: cases[i], Response: Response{Error: "not sent: the run was cancelled"}}
+		}
+	}
+	return results
+}
+
+func idOf(v any) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	switch id := m["id"].(type) {
+	case string:
+		return id, id != ""
+	case float64:
+		return fmt.Sprint(int64(id)), id == float64(int64(id))
+	case json.Number:
+		return id.String(), true
+	}
+	return "", false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
