@@ -587,4 +587,3 @@ func BenchmarkDefaultSuite(b *testing.B) {
 		}
 	}
 }
-

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -210,6 +211,60 @@ func TestHelpAndVersion(t *testing.T) {
 	for _, want := range []string{"Examples:", "--require-auth", "MOVIEMOCK_ADDR", "-cors-origin"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("serve --help lacks %q", want)
+		}
+	}
+}
+
+// The contract command's exit codes: 0 all passed, 1 a check failed, 2 a
+// usage error, an unreadable contract or an unreachable target.
+func TestContractCommand(t *testing.T) {
+	base, _ := serve(t, noEnv, "--quiet")
+	dir := t.TempDir()
+	junit := filepath.Join(dir, "report.xml")
+
+	var out, errOut strings.Builder
+	err := run(context.Background(), []string{"contract", "--base-url", base, "--spec", base + "/openapi.json",
+		"--username", "alice", "--password", "wonderland", "--format", "junit", "--output", junit}, noEnv, &out, &errOut)
+	if code := exitCode(err, io.Discard); code != 0 {
+		t.Fatalf("against the mock: exit %d (%v)\n%s", code, err, errOut.String())
+	}
+	xmlReport, err := os.ReadFile(junit)
+	if err != nil || !strings.Contains(string(xmlReport), "<testsuites") || !strings.Contains(errOut.String(), "report written to") {
+		t.Fatalf("JUnit report: %v %.100s", err, xmlReport)
+	}
+
+	// A server that breaks the contract: exit 1 and a report naming it.
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":"not an integer"}`))
+	}))
+	defer broken.Close()
+	out.Reset()
+	err = run(context.Background(), []string{"contract", "--base-url", broken.URL, "--person-id", "1"}, noEnv, &out, io.Discard)
+	if code := exitCode(err, io.Discard); code != 1 {
+		t.Fatalf("against a broken server: exit %d (%v)", code, err)
+	}
+	if !strings.Contains(out.String(), "FAIL response_schema_conformance") || !strings.Contains(out.String(), "reproduce: curl") {
+		t.Errorf("text report:\n%s", out.String())
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"contract"}, "--base-url URL is required"},
+		{[]string{"contract", "--base-url", base, "--format", "yaml"}, "use text, json or junit"},
+		{[]string{"contract", "--base-url", base, "--checks", "nope"}, `unknown check "nope"`},
+		{[]string{"contract", "--base-url", base, "--username", "alice"}, "together"},
+		{[]string{"contract", "--base-url", base, "--spec", filepath.Join(dir, "missing.yaml")}, "no such file"},
+		{[]string{"contract", "--base-url", base, "--spec", base + "/nope.json"}, "404"},
+		{[]string{"contract", "--base-url", base, "--header", "novalue"}, "not 'Name: value'"},
+		{[]string{"contract", "--base-url", "http://127.0.0.1:1"}, "unreachable"},
+	} {
+		var stderr strings.Builder
+		err := run(context.Background(), tc.args, noEnv, io.Discard, &stderr)
+		if code := exitCode(err, &stderr); code != 2 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr.String(), tc.want)
 		}
 	}
 }
