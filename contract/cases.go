@@ -291,7 +291,7 @@ func describe(vals values, order []fastapi.Input) string {
 	var parts []string
 	for _, in := range order {
 		if v, ok := vals[in.Name]; ok {
-			if in.Schema != nil && in.Schema.Format == "password" || strings.Contains(in.Name, "password") || strings.Contains(in.Name, "secret") {
+			if strings.Contains(in.Name, "password") || strings.Contains(in.Name, "secret") {
 				v = "***"
 			}
 			parts = append(parts, in.Name+"="+strconv.Quote(v))

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
@@ -215,9 +216,10 @@ func describeTransportError(err error, timeout time.Duration) string {
 		return fmt.Sprintf("no complete response within the %v timeout (%v)", timeout, unwrapURLError(err))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return "the connection closed before a complete response (" + unwrapURLError(err).Error() + ")"
-	case strings.Contains(err.Error(), "connection reset"):
+	case errors.Is(err, syscall.ECONNRESET):
 		return "the connection was reset (" + unwrapURLError(err).Error() + ")"
 	case strings.Contains(err.Error(), "malformed HTTP"):
+		// net/http exports no error value for a response that is not HTTP.
 		return "the answer is not HTTP (" + unwrapURLError(err).Error() + ")"
 	}
 	return unwrapURLError(err).Error()
@@ -329,25 +331,23 @@ func (r *runner) learnExamples(ops []*operation, b *builder) map[string][]string
 			}
 		}
 		if o.inputs.Form && o.op.RequestBody != nil && o.op.RequestBody.Value != nil {
-			for _, mt := range o.op.RequestBody.Value.Content {
-				for _, name := range sortedKeys(mt.Examples) {
-					if ex := mt.Examples[name]; ex.Value != nil {
-						if m, ok := ex.Value.Value.(map[string]any); ok {
-							for k, v := range m {
-								if _, set := b.formValues[k]; !set {
-									b.formValues[k] = fmt.Sprint(v)
-								}
-							}
-						}
-					}
-				}
-				if m, ok := mt.Example.(map[string]any); ok {
+			// Fields not set yet take the form's example values.
+			learn := func(example any) {
+				if m, ok := example.(map[string]any); ok {
 					for k, v := range m {
 						if _, set := b.formValues[k]; !set {
 							b.formValues[k] = fmt.Sprint(v)
 						}
 					}
 				}
+			}
+			for _, mt := range o.op.RequestBody.Value.Content {
+				for _, name := range sortedKeys(mt.Examples) {
+					if ex := mt.Examples[name]; ex.Value != nil {
+						learn(ex.Value.Value)
+					}
+				}
+				learn(mt.Example)
 			}
 		}
 	}
