@@ -80,12 +80,8 @@ type values map[string]string
 // compiled inputs. An operation the runner cannot drive (a JSON body) is
 // reported in notes and left out.
 func operations(sp *spec.Spec, notes *[]string) []*operation {
-	paths := sp.KeyOrder("paths")
-	if len(paths) != sp.Doc.Paths.Len() {
-		paths = sp.Doc.Paths.InMatchingOrder()
-	}
 	var ops []*operation
-	for _, path := range paths {
+	for _, path := range sp.Paths() {
 		item := sp.Doc.Paths.Value(path)
 		for _, method := range []string{"GET", "PUT", "POST", "DELETE", "PATCH"} {
 			op := item.GetOperation(method)

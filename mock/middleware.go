@@ -62,7 +62,10 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 // 500, text/plain, "Internal Server Error" (when nothing was sent yet).
 func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &statusWriter{ResponseWriter: w}
+		sw, ok := w.(*statusWriter) // logRequests' writer, when logging is on
+		if !ok {
+			sw = &statusWriter{ResponseWriter: w}
+		}
 		defer func() {
 			v := recover()
 			if v == nil {

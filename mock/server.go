@@ -154,7 +154,7 @@ func (s *Server) routes() (*mux.Router, error) {
 	router := mux.NewRouter().SkipClean(true)
 	paths := mux.NewRouter().SkipClean(true)
 	seen := map[string]bool{}
-	for _, tmpl := range s.pathOrder() {
+	for _, tmpl := range s.spec.Paths() {
 		item := s.spec.Doc.Paths.Value(tmpl)
 		var methods []string
 		for _, method := range []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"} {
@@ -199,16 +199,6 @@ func (s *Server) routes() (*mux.Router, error) {
 	router.NotFoundHandler = http.HandlerFunc(s.notFound)
 	router.MethodNotAllowedHandler = http.HandlerFunc(s.methodNotAllowed)
 	return router, nil
-}
-
-// pathOrder lists the contract's paths as written (kin-openapi keeps them in
-// a map); Starlette tries routes in declaration order and the first wins.
-func (s *Server) pathOrder() []string {
-	order := s.spec.KeyOrder("paths")
-	if len(order) == s.spec.Doc.Paths.Len() {
-		return order
-	}
-	return s.spec.Doc.Paths.InMatchingOrder()
 }
 
 // argList gives an operation its validated inputs by name.

@@ -136,7 +136,7 @@ func (l *listFlag) Set(v string) error {
 	return nil
 }
 
-// durationFlag rejects negative durations.
+// parseDuration reads a positive duration, explaining a missing unit.
 func parseDuration(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil {

@@ -82,7 +82,6 @@ func BoolParsing(input string, loc ...any) ErrorItem {
 // bool is false for a keyword pydantic has no error type for.
 func Constraint(keyword string, limit any, input any, loc ...any) (ErrorItem, bool) {
 	it := ErrorItem{Loc: loc, Input: input}
-	num := func(v any) string { return pyNumber(v) }
 	switch keyword {
 	case "pattern":
 		p := fmt.Sprint(limit)
@@ -94,15 +93,15 @@ func Constraint(keyword string, limit any, input any, loc ...any) (ErrorItem, bo
 		n := toInt(limit)
 		it.Type, it.Msg, it.Ctx = "string_too_long", "String should have at most "+plural(n, "character"), []KV{{"max_length", n}}
 	case "minimum":
-		it.Type, it.Msg, it.Ctx = "greater_than_equal", "Input should be greater than or equal to "+num(limit), []KV{{"ge", limit}}
+		it.Type, it.Msg, it.Ctx = "greater_than_equal", "Input should be greater than or equal to "+pyNumber(limit), []KV{{"ge", limit}}
 	case "maximum":
-		it.Type, it.Msg, it.Ctx = "less_than_equal", "Input should be less than or equal to "+num(limit), []KV{{"le", limit}}
+		it.Type, it.Msg, it.Ctx = "less_than_equal", "Input should be less than or equal to "+pyNumber(limit), []KV{{"le", limit}}
 	case "exclusiveMinimum":
-		it.Type, it.Msg, it.Ctx = "greater_than", "Input should be greater than "+num(limit), []KV{{"gt", limit}}
+		it.Type, it.Msg, it.Ctx = "greater_than", "Input should be greater than "+pyNumber(limit), []KV{{"gt", limit}}
 	case "exclusiveMaximum":
-		it.Type, it.Msg, it.Ctx = "less_than", "Input should be less than "+num(limit), []KV{{"lt", limit}}
+		it.Type, it.Msg, it.Ctx = "less_than", "Input should be less than "+pyNumber(limit), []KV{{"lt", limit}}
 	case "multipleOf":
-		it.Type, it.Msg, it.Ctx = "multiple_of", "Input should be a multiple of "+num(limit), []KV{{"multiple_of", limit}}
+		it.Type, it.Msg, it.Ctx = "multiple_of", "Input should be a multiple of "+pyNumber(limit), []KV{{"multiple_of", limit}}
 	case "enum":
 		expected := enumExpected(limit)
 		it.Type, it.Msg, it.Ctx = "enum", "Input should be "+expected, []KV{{"expected", expected}}

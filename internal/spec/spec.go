@@ -129,6 +129,16 @@ func (s *Spec) PropertyOrder(ref *openapi3.SchemaRef) []string {
 	return names
 }
 
+// Paths lists the document's path templates in the order written:
+// kin-openapi keeps them in a map, and Starlette tries routes in declaration
+// order, the first match winning.
+func (s *Spec) Paths() []string {
+	if order := s.KeyOrder("paths"); len(order) == s.Doc.Paths.Len() {
+		return order
+	}
+	return s.Doc.Paths.InMatchingOrder()
+}
+
 // KeyOrder lists the keys of the mapping at path in the document as written,
 // or nil when there is none.
 func (s *Spec) KeyOrder(path ...string) []string {
