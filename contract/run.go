@@ -33,9 +33,8 @@ const (
 )
 
 // DefaultFrameworkStatuses are statuses a FastAPI server answers although
-// the contract does not declare them: bad body, unauthorised, not found,
-// wrong method, too large, validation error.
-var DefaultFrameworkStatuses = []int{400, 401, 404, 405, 413, 422}
+// the contract does not declare them (fastapi.FrameworkStatuses).
+var DefaultFrameworkStatuses = fastapi.FrameworkStatuses
 
 // Config is a contract run.
 type Config struct {

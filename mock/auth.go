@@ -57,7 +57,7 @@ func (s *Server) authenticate(r *http.Request) (string, bool) {
 	if !ok {
 		return fastapi.DetailBadCredentials, false
 	}
-	if _, ok := s.data.UserByName(username); !ok {
+	if _, ok := s.data().UserByName(username); !ok {
 		return fastapi.DetailBadCredentials, false
 	}
 	return "", true

@@ -9,33 +9,8 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/status"
 )
-
-// statusWriter remembers the status and size of a response.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	bytes  int64
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	n, err := w.ResponseWriter.Write(b)
-	w.bytes += int64(n)
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach the connection (flush, hijack).
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // logRequests writes one line per request: method, path, status, bytes,
 // duration. It never logs headers, query strings or bodies, so no password
@@ -43,16 +18,13 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := status.Wrap(w)
 		next.ServeHTTP(sw, r)
-		if sw.status == 0 {
-			sw.status = http.StatusOK
-		}
 		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
-			slog.Int("status", sw.status),
-			slog.Int64("bytes", sw.bytes),
+			slog.Int("status", sw.Status()),
+			slog.Int64("bytes", sw.Bytes),
 			slog.Duration("duration", time.Since(start)),
 		)
 	})
@@ -62,10 +34,7 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 // 500, text/plain, "Internal Server Error" (when nothing was sent yet).
 func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw, ok := w.(*statusWriter) // logRequests' writer, when logging is on
-		if !ok {
-			sw = &statusWriter{ResponseWriter: w}
-		}
+		sw := status.Wrap(w) // logRequests' writer, when logging is on
 		defer func() {
 			v := recover()
 			if v == nil {
@@ -77,7 +46,7 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 			if log != nil {
 				log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v))
 			}
-			if sw.status == 0 {
+			if sw.Code == 0 {
 				fastapi.WriteServerError(w)
 			}
 		}()

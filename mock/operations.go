@@ -30,21 +30,22 @@ func (s *Server) getPerson(w http.ResponseWriter, r *http.Request, args argList)
 	id := args.get("person_id").Int
 	// An id pydantic accepts but no record can have (beyond int64) is simply
 	// not found, as in the backend.
-	p, ok := s.data.Person(id.Int64)
+	p, ok := s.data().Person(id.Int64)
 	if !id.Fits || !ok {
-		fastapi.WriteDetail(w, http.StatusNotFound, "Person not found")
+		fastapi.WriteDetail(w, http.StatusNotFound, detailPersonNotFound)
 		return
 	}
 	writePooled(w, http.StatusOK, func(b []byte) []byte { return fixtures.AppendPerson(b, p) })
 }
 
 func (s *Server) getReview(w http.ResponseWriter, r *http.Request, args argList) {
-	rev, ok := s.data.Review(args.get("review_id").Str)
+	data := s.data()
+	rev, ok := data.Review(args.get("review_id").Str)
 	if !ok {
-		fastapi.WriteDetail(w, http.StatusNotFound, "Review not found")
+		fastapi.WriteDetail(w, http.StatusNotFound, detailReviewNotFound)
 		return
 	}
-	writePooled(w, http.StatusOK, func(b []byte) []byte { return s.data.AppendReview(b, rev) })
+	writePooled(w, http.StatusOK, func(b []byte) []byte { return data.AppendReview(b, rev) })
 }
 
 // listCacheLimit is the largest GET /reviews body kept rendered in memory;
@@ -60,20 +61,22 @@ const streamChunk = 64 << 10
 // rendered chunk by chunk as it is written (chunked transfer encoding), so
 // no second copy of the data set is ever held.
 func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, args argList) {
-	s.listOnce.Do(func() { s.listBody = renderList(s.data, listCacheLimit) })
-	if s.listBody != nil {
-		fastapi.WriteJSON(w, http.StatusOK, s.listBody)
+	v := s.view.Load()
+	v.listOnce.Do(func() { v.listBody = renderList(v.data, listCacheLimit) })
+	if v.listBody != nil {
+		fastapi.WriteJSON(w, http.StatusOK, v.listBody)
 		return
 	}
+	data := v.data
 	w.Header()["Content-Type"] = []string{"application/json"}
 	w.WriteHeader(http.StatusOK)
 	bp := bufPool.Get().(*[]byte)
 	buf := append((*bp)[:0], '[')
-	for i := range s.data.Reviews() {
+	for i := range data.Reviews() {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = s.data.AppendReview(buf, &s.data.Reviews()[i])
+		buf = data.AppendReview(buf, &data.Reviews()[i])
 		if len(buf) >= streamChunk {
 			if _, err := w.Write(buf); err != nil {
 				return // the client went away
@@ -105,7 +108,7 @@ func renderList(d *fixtures.Dataset, limit int) []byte {
 // left is checking the credentials and issuing a JWT.
 func (s *Server) login(w http.ResponseWriter, r *http.Request, args argList) {
 	username, password := args.get("username").Str, args.get("password").Str
-	u, ok := s.data.UserByName(username)
+	u, ok := s.data().UserByName(username)
 	if !ok || subtle.ConstantTimeCompare([]byte(u.Password), []byte(password)) != 1 {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 		fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailWrongLogin)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -15,6 +16,7 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/scenarios"
 )
 
 // Defaults of Config.
@@ -46,6 +48,21 @@ type Config struct {
 	Logger      *slog.Logger // nil: no request log
 	// MaxBodyBytes bounds a request body; 0: DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+
+	// Scenarios can script any answer (nil: the shipped scenarios, checked
+	// against Spec and Data). Scenario is active for every request from the
+	// start ("": none); requests choose their own with X-Mock-Scenario and
+	// X-Mock-Session, and the control API under /__mock/ switches them.
+	Scenarios *scenarios.Set
+	Scenario  string
+	// DisableAdmin turns the control API off; AdminToken lets callers
+	// beyond loopback use it.
+	DisableAdmin bool
+	AdminToken   string
+	MaxSessions  int           // 0: scenarios.DefaultMaxSessions
+	SessionTTL   time.Duration // 0: scenarios.DefaultSessionTTL
+	JournalSize  int           // 0: scenarios.DefaultJournalSize; negative: no journal
+	Seed         uint64        // random delays and generated answers; 0: 1
 }
 
 // Server is the mock: an http.Handler answering the contract's operations
@@ -54,14 +71,27 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	spec    *spec.Spec
-	data    *fixtures.Dataset
+	view    atomic.Pointer[dataView]
+	engine  *scenarios.Engine
 	tokens  tokens
 	handler http.Handler
 
-	paths    []pathRoute // every path the router knows, for 405 and 307
+	paths []pathRoute // every path the router knows, for 405 and 307
+}
+
+// dataView is the data set being served, with what is derived from it.
+// Reload swaps it whole.
+type dataView struct {
+	data     *fixtures.Dataset
 	listOnce sync.Once
 	listBody []byte // GET /reviews, rendered once when small
 }
+
+// data is the data set requests are answered from now.
+func (s *Server) data() *fixtures.Dataset { return s.view.Load().data }
+
+// Data is the data set the server answers from now.
+func (s *Server) Data() *fixtures.Dataset { return s.data() }
 
 // pathRoute is one path template and the methods its routes answer.
 type pathRoute struct {
@@ -81,14 +111,20 @@ type operation struct {
 // refuses a contract with an operation missing here, and an entry here the
 // contract does not have.
 var implementations = map[string]struct {
-	handle func(s *Server, w http.ResponseWriter, r *http.Request, args argList)
-	public bool
+	handle   func(s *Server, w http.ResponseWriter, r *http.Request, args argList)
+	public   bool
+	notFound string // the detail of the endpoint's own 404
 }{
-	"getPerson":   {handle: (*Server).getPerson},
+	"getPerson":   {handle: (*Server).getPerson, notFound: detailPersonNotFound},
 	"login":       {handle: (*Server).login, public: true},
-	"getReview":   {handle: (*Server).getReview},
+	"getReview":   {handle: (*Server).getReview, notFound: detailReviewNotFound},
 	"listReviews": {handle: (*Server).listReviews},
 }
+
+const (
+	detailPersonNotFound = "Person not found"
+	detailReviewNotFound = "Review not found"
+)
 
 // New builds a Server from cfg.
 func New(cfg Config) (*Server, error) {
@@ -124,14 +160,52 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg:    cfg,
 		spec:   cfg.Spec,
-		data:   cfg.Data,
 		tokens: tokens{secret: cfg.JWTSecret, lifetime: cfg.TokenLifetime, now: cfg.Now},
 	}
+	s.view.Store(&dataView{data: cfg.Data})
 	router, err := s.routes()
 	if err != nil {
 		return nil, err
 	}
-	var h http.Handler = router
+	if cfg.Scenarios == nil {
+		// The shipped scenarios are written for the embedded contract.
+		var sources []scenarios.Source
+		if embedded, _ := spec.Embedded(); cfg.Spec == embedded {
+			sources = append(sources, scenarios.Shipped())
+		}
+		set, err := scenarios.Load(cfg.Spec, cfg.Data, sources...)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Scenarios = set
+		s.cfg.Scenarios = set
+	}
+	notFound := map[string]string{}
+	for id, impl := range implementations {
+		notFound[id] = impl.notFound
+	}
+	s.engine, err = scenarios.New(cfg.Scenarios, scenarios.Options{
+		Scenario:    cfg.Scenario,
+		MaxSessions: cfg.MaxSessions,
+		SessionTTL:  cfg.SessionTTL,
+		JournalSize: cfg.JournalSize,
+		MaxBody:     cfg.MaxBodyBytes,
+		Now:         cfg.Now,
+		Seed:        cfg.Seed,
+		NotFound:    notFound,
+		Logger:      cfg.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	h := s.engine.Handler(router)
+	if !cfg.DisableAdmin {
+		admin, err := s.engine.Admin(cfg.AdminToken)
+		if err != nil {
+			return nil, err
+		}
+		h = mountAdmin(admin, h)
+	}
 	if !cfg.DisableCORS {
 		h = cors(cfg.CORSOrigins, h)
 	}
@@ -141,6 +215,34 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.handler = h
 	return s, nil
+}
+
+// mountAdmin sends requests under scenarios.AdminPrefix to the control API,
+// the rest to next.
+func mountAdmin(admin, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, scenarios.AdminPrefix) {
+			admin.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Engine is the scenario engine: what the control API drives, for Go tests
+// that would rather call it directly.
+func (s *Server) Engine() *scenarios.Engine { return s.engine }
+
+// Reload swaps in a new data set and scenarios (either nil: unchanged),
+// as after an edit of their files; requests in flight finish on the old
+// ones. The scenarios must have been loaded against the new data.
+func (s *Server) Reload(data *fixtures.Dataset, set *scenarios.Set) {
+	if data != nil {
+		s.view.Store(&dataView{data: data})
+	}
+	if set != nil {
+		s.engine.Swap(set)
+	}
 }
 
 // ServeHTTP answers one request.

@@ -9,11 +9,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
-	"github.com/moviemock/moviemock/fixtures"
-	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
+	"github.com/moviemock/moviemock/scenarios"
 )
 
 const (
@@ -26,6 +26,7 @@ const (
 	readHeaderTimeout = 10 * time.Second
 	idleTimeout       = 120 * time.Second
 	maxHeaderBytes    = 64 << 10
+	watchInterval     = time.Second
 )
 
 const serveUsage = `Usage: moviemock serve [flags]
@@ -41,6 +42,16 @@ Examples:
   moviemock serve --generate --seed 42 --reviews 100000
   moviemock serve --require-auth --token-lifetime 5m
   moviemock serve --cors-origin http://localhost:5173
+  moviemock serve --scenario flaky-connection      every request by a scenario
+  moviemock serve --scenarios ./scenarios          your own scenario files too
+
+Scenarios: a request can choose one with the header X-Mock-Scenario: NAME,
+keep a state machine of its own with X-Mock-Session: ID, and pick an answer
+Prism-style with Prefer: code=404 | example=NAME | dynamic=true. The
+control API under /__mock/ (see /__mock/openapi.json) switches scenarios,
+resets state and reads the request journal. Fixture and scenario folders are
+watched: an edit is loaded without a restart, a broken edit is logged and
+the previous files keep serving.
 
 Every flag can also be set by the environment variable named after it.
 
@@ -54,6 +65,10 @@ var serveEnv = map[string]string{
 	"reviews": "MOVIEMOCK_REVIEWS", "movies": "MOVIEMOCK_MOVIES", "jwt-secret": "MOVIEMOCK_JWT_SECRET",
 	"token-lifetime": "MOVIEMOCK_TOKEN_LIFETIME", "require-auth": "MOVIEMOCK_REQUIRE_AUTH",
 	"cors-origin": "MOVIEMOCK_CORS_ORIGIN", "no-cors": "MOVIEMOCK_NO_CORS", "quiet": "MOVIEMOCK_QUIET",
+	"scenario": "MOVIEMOCK_SCENARIO", "scenarios": "MOVIEMOCK_SCENARIOS", "no-admin": "MOVIEMOCK_NO_ADMIN",
+	"admin-token": "MOVIEMOCK_ADMIN_TOKEN", "max-sessions": "MOVIEMOCK_MAX_SESSIONS",
+	"session-ttl": "MOVIEMOCK_SESSION_TTL", "journal-size": "MOVIEMOCK_JOURNAL_SIZE",
+	"watch-interval": "MOVIEMOCK_WATCH_INTERVAL",
 }
 
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -72,6 +87,22 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.Var(&origins, "cors-origin", "allow only this browser `origin` (repeatable, comma-separated; default any) ($MOVIEMOCK_CORS_ORIGIN)")
 	noCORS := fs.Bool("no-cors", false, "answer no CORS headers and no preflights ($MOVIEMOCK_NO_CORS)")
 	quiet := fs.Bool("quiet", false, "no request log ($MOVIEMOCK_QUIET)")
+	scenario := fs.String("scenario", "", "scenario `name` active for every request from the start ($MOVIEMOCK_SCENARIO)")
+	scenarioDir := fs.String("scenarios", "", "load the scenario files of `directory` beside the shipped ones ($MOVIEMOCK_SCENARIOS)")
+	noAdmin := fs.Bool("no-admin", false, "turn the control API under /__mock/ off ($MOVIEMOCK_NO_ADMIN)")
+	adminToken := fs.String("admin-token", "", "let callers beyond loopback use the control API with this `token` ($MOVIEMOCK_ADMIN_TOKEN)")
+	maxSessions := fs.Int("max-sessions", scenarios.DefaultMaxSessions, "X-Mock-Session state machines kept at once ($MOVIEMOCK_MAX_SESSIONS)")
+	sessionTTL := scenarios.DefaultSessionTTL
+	fs.Func("session-ttl", "forget a session idle this long ($MOVIEMOCK_SESSION_TTL) (default 30m0s)", func(v string) (err error) {
+		sessionTTL, err = parseDuration(v)
+		return err
+	})
+	journalSize := fs.Int("journal-size", scenarios.DefaultJournalSize, "requests the journal keeps; 0 keeps none ($MOVIEMOCK_JOURNAL_SIZE)")
+	interval := watchInterval
+	fs.Func("watch-interval", "how often fixture and scenario folders are checked for edits; 0 stops watching ($MOVIEMOCK_WATCH_INTERVAL) (default 1s)", func(v string) (err error) {
+		interval, err = parseDuration(v)
+		return err
+	})
 
 	help, err := parseFlags(fs, args)
 	if help {
@@ -93,10 +124,32 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := gen.check(fs); err != nil {
 		return err
 	}
+	if *maxSessions <= 0 {
+		return usagef("serve: --max-sessions must be at least 1")
+	}
+	if *journalSize < 0 {
+		return usagef("serve: --journal-size must not be negative")
+	}
+	if *journalSize == 0 {
+		*journalSize = -1 // Config's 0 means the default
+	}
+	if sessionTTL <= 0 {
+		return usagef("serve: --session-ttl must be longer than 0")
+	}
 
-	data, source, err := loadData(*dir, gen)
+	files := &sources{fixtures: *dir, scenarios: *scenarioDir, gen: gen}
+	data, source, err := files.data()
 	if err != nil {
 		return err
+	}
+	set, err := files.scenarioSet(data)
+	if err != nil {
+		return err
+	}
+	if *scenario != "" {
+		if _, ok := set.Get(*scenario); !ok {
+			return usagef("serve: --scenario %q: no such scenario (known: %s)", *scenario, strings.Join(set.Names(), ", "))
+		}
 	}
 	cfg := mock.Config{
 		Data:          data,
@@ -104,12 +157,21 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		RequireAuth:   *requireAuth,
 		CORSOrigins:   origins,
 		DisableCORS:   *noCORS,
+		Scenarios:     set,
+		Scenario:      *scenario,
+		DisableAdmin:  *noAdmin,
+		AdminToken:    *adminToken,
+		MaxSessions:   *maxSessions,
+		SessionTTL:    sessionTTL,
+		JournalSize:   *journalSize,
+		Seed:          gen.seed,
 	}
 	if *secret != "" {
 		cfg.JWTSecret = []byte(*secret)
 	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	if !*quiet {
-		cfg.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+		cfg.Logger = logger
 	}
 	handler, err := mock.New(cfg)
 	if err != nil {
@@ -124,7 +186,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		fmt.Fprintf(stderr, "moviemock: warning: listening on %s beyond loopback with the public development JWT secret: anyone who can reach it can forge tokens; set --jwt-secret\n", ln.Addr())
 	}
 	srv := &http.Server{
-		Handler:           handler,
+		Handler: handler,
+		// Requests end with the server: a scripted hang or delay must not
+		// hold a shutdown up.
+		BaseContext:       func(net.Listener) context.Context { return ctx },
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
@@ -135,6 +200,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	if interval > 0 && (*dir != "" || *scenarioDir != "") {
+		go files.watch(ctx, interval, handler, logger)
+	}
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
@@ -149,24 +217,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
-}
-
-// loadData picks the data set: a fixture directory, generated, or embedded.
-func loadData(dir string, gen *generateOpts) (*fixtures.Dataset, string, error) {
-	switch {
-	case dir != "":
-		sp, err := spec.Embedded()
-		if err != nil {
-			return nil, "", err
-		}
-		d, err := fixtures.LoadDir(dir, sp)
-		return d, "fixtures from " + dir, err
-	case gen.enabled:
-		d, err := fixtures.Generate(gen.options())
-		return d, fmt.Sprintf("generated data (seed %d)", gen.seed), err
-	}
-	d, err := fixtures.Default()
-	return d, "the embedded default data", err
 }
 
 func isLoopback(a net.Addr) bool {

@@ -175,6 +175,12 @@ const (
 	DetailMissingBoundary  = "Missing boundary in multipart."
 )
 
+// FrameworkStatuses are statuses a FastAPI server answers although its
+// OpenAPI document does not declare them: bad body, unauthorised, not
+// found, wrong method, too large, validation error. Each comes with an
+// HTTPException's {"detail": …} body.
+var FrameworkStatuses = []int{400, 401, 404, 405, 413, 422}
+
 // AppendDetail appends {"detail":"…"}, the body of every HTTPException.
 func AppendDetail(dst []byte, detail string) []byte {
 	dst = append(dst, `{"detail":`...)

@@ -139,6 +139,18 @@ func (s *Spec) Paths() []string {
 	return s.Doc.Paths.InMatchingOrder()
 }
 
+// RawJSON renders the value at path in the document as written (members in
+// written order, which kin-openapi's maps lose), or false when there is
+// none.
+func (s *Spec) RawJSON(path ...string) ([]byte, bool) {
+	node := lookup(s.root, path...)
+	if node == nil {
+		return nil, false
+	}
+	b, err := NodeJSON(node)
+	return b, err == nil
+}
+
 // KeyOrder lists the keys of the mapping at path in the document as written,
 // or nil when there is none.
 func (s *Spec) KeyOrder(path ...string) []string {

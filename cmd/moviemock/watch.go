@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
+	"github.com/moviemock/moviemock/scenarios"
+)
+
+// sources are the files serve answers from: fixtures (or generated or
+// embedded data) and scenarios (shipped, plus a folder).
+type sources struct {
+	fixtures  string
+	scenarios string
+	gen       *generateOpts
+}
+
+// data loads the data set: a fixture directory, generated, or embedded.
+func (s *sources) data() (*fixtures.Dataset, string, error) {
+	switch {
+	case s.fixtures != "":
+		sp, err := spec.Embedded()
+		if err != nil {
+			return nil, "", err
+		}
+		d, err := fixtures.LoadDir(s.fixtures, sp)
+		return d, "fixtures from " + s.fixtures, err
+	case s.gen.enabled:
+		d, err := fixtures.Generate(s.gen.options())
+		return d, fmt.Sprintf("generated data (seed %d)", s.gen.seed), err
+	}
+	d, err := fixtures.Default()
+	return d, "the embedded default data", err
+}
+
+// scenarioSet loads the shipped scenarios and the folder's, checked
+// against data.
+func (s *sources) scenarioSet(data *fixtures.Dataset) (*scenarios.Set, error) {
+	sp, err := spec.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	srcs := []scenarios.Source{scenarios.Shipped()}
+	if s.scenarios != "" {
+		src, err := scenarios.Dir(s.scenarios)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, src)
+	}
+	return scenarios.Load(sp, data, srcs...)
+}
+
+// watch polls the fixture and scenario folders every interval and reloads
+// what changed into srv. A change that does not load is logged with where
+// it went wrong; the previous files keep serving.
+func (s *sources) watch(ctx context.Context, interval time.Duration, srv *mock.Server, log *slog.Logger) {
+	fixturesSeen, scenariosSeen := stamp(s.fixtures), stamp(s.scenarios)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		f, sc := stamp(s.fixtures), stamp(s.scenarios)
+		if f == fixturesSeen && sc == scenariosSeen {
+			continue
+		}
+		var data *fixtures.Dataset
+		if f != fixturesSeen {
+			d, _, err := s.data()
+			if err != nil {
+				log.Error("reload failed; still serving the previous files", "error", err.Error())
+				fixturesSeen, scenariosSeen = f, sc // until the next edit
+				continue
+			}
+			data = d
+		}
+		set, err := s.scenarioSet(orCurrent(data, srv))
+		if err != nil {
+			log.Error("reload failed; still serving the previous files", "error", err.Error())
+			fixturesSeen, scenariosSeen = f, sc
+			continue
+		}
+		srv.Reload(data, set)
+		log.Info("reloaded", "fixtures", f != fixturesSeen, "scenarios", sc != scenariosSeen, "scenario_count", len(set.Scenarios()))
+		fixturesSeen, scenariosSeen = f, sc
+	}
+}
+
+func orCurrent(d *fixtures.Dataset, srv *mock.Server) *fixtures.Dataset {
+	if d != nil {
+		return d
+	}
+	return srv.Data()
+}
+
+// stamp sums up a folder's data files: names, sizes and modification
+// times. "" for no folder. Contents are not read: a fixture file may be
+// hundreds of megabytes.
+func stamp(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	var lines []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			lines = append(lines, path+" "+err.Error())
+			return nil
+		}
+		if d.IsDir() && path != dir {
+			return fs.SkipDir
+		}
+		ext := filepath.Ext(path)
+		if d.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
+			return nil
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			lines = append(lines, path+" "+err.Error())
+			return nil
+		}
+		lines = append(lines, fmt.Sprintf("%s %d %d", path, info.Size(), info.ModTime().UnixNano()))
+		return nil
+	})
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}

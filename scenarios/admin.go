@@ -1,0 +1,427 @@
+package scenarios
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	_ "embed"
+
+	"github.com/gorilla/mux"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// AdminPrefix is where the control API lives.
+const AdminPrefix = "/__mock/"
+
+//go:embed control/openapi.yaml
+var adminYAML []byte
+
+var adminSpec = sync.OnceValues(func() (*spec.Spec, error) {
+	return spec.Load(adminYAML, "scenarios/control/openapi.yaml")
+})
+
+// AdminSpec is the control API's OpenAPI document.
+func AdminSpec() (*spec.Spec, error) { return adminSpec() }
+
+// Admin is the control API (see control/openapi.yaml). It answers loopback
+// callers; others only when token is set and they send it (as a bearer
+// token or in X-Mock-Admin-Token).
+func (e *Engine) Admin(token string) (http.Handler, error) {
+	sp, err := AdminSpec()
+	if err != nil {
+		return nil, err
+	}
+	a := &admin{e: e, sp: sp}
+	r := mux.NewRouter()
+	r.HandleFunc("/__mock/health", a.health).Methods("GET")
+	r.HandleFunc("/__mock/reset", a.resetAll).Methods("POST")
+	r.HandleFunc("/__mock/scenarios", a.listScenarios).Methods("GET")
+	r.HandleFunc("/__mock/scenarios/{name}", a.getScenario).Methods("GET")
+	r.HandleFunc("/__mock/active", a.getActive).Methods("GET")
+	r.HandleFunc("/__mock/active", a.activate).Methods("PUT")
+	r.HandleFunc("/__mock/active", a.deactivate).Methods("DELETE")
+	r.HandleFunc("/__mock/active/reset", a.resetActive).Methods("POST")
+	r.HandleFunc("/__mock/sessions", a.listSessions).Methods("GET")
+	r.HandleFunc("/__mock/sessions/{id}", a.getSession).Methods("GET")
+	r.HandleFunc("/__mock/sessions/{id}", a.activateSession).Methods("PUT")
+	r.HandleFunc("/__mock/sessions/{id}", a.endSession).Methods("DELETE")
+	r.HandleFunc("/__mock/sessions/{id}/reset", a.resetSession).Methods("POST")
+	r.HandleFunc("/__mock/journal", a.journal).Methods("GET")
+	r.HandleFunc("/__mock/journal", a.clearJournal).Methods("DELETE")
+	r.HandleFunc("/__mock/openapi.json", func(w http.ResponseWriter, r *http.Request) { writeRaw(w, "application/json", sp.JSON()) }).Methods("GET")
+	r.HandleFunc("/__mock/openapi.yaml", func(w http.ResponseWriter, r *http.Request) { writeRaw(w, "application/yaml", sp.YAML()) }).Methods("GET")
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, apiError{"no such control endpoint: " + r.URL.Path + " (see /__mock/openapi.json)"})
+	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, apiError{r.Method + " is not allowed on " + r.URL.Path})
+	})
+	return guard(token, r), nil
+}
+
+// guard lets loopback callers through, and others with the token.
+func guard(token string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopback(r.RemoteAddr) {
+			sent := r.Header.Get("X-Mock-Admin-Token")
+			if scheme, param, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "bearer") {
+				sent = param
+			}
+			if token == "" {
+				writeJSON(w, http.StatusForbidden, apiError{"the control API answers loopback callers only; start moviemock with --admin-token to allow others"})
+				return
+			}
+			if subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
+				w.Header().Set("WWW-Authenticate", "Bearer")
+				writeJSON(w, http.StatusUnauthorized, apiError{"the control API needs the admin token (Authorization: Bearer … or X-Mock-Admin-Token)"})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func loopback(remoteAddr string) bool {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+type admin struct {
+	e  *Engine
+	sp *spec.Spec
+}
+
+type apiError struct {
+	Detail string `json:"detail"`
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeRawStatus(w, code, "application/json", body)
+}
+
+func writeRaw(w http.ResponseWriter, ct string, body []byte) { writeRawStatus(w, http.StatusOK, ct, body) }
+
+func writeRawStatus(w http.ResponseWriter, code int, ct string, body []byte) {
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(code)
+	w.Write(body)
+}
+
+type health struct {
+	Status    string  `json:"status"`
+	Uptime    float64 `json:"uptime_seconds"`
+	Scenarios int     `json:"scenarios"`
+	Active    *string `json:"active"`
+	Sessions  int     `json:"sessions"`
+	Journal   int     `json:"journal"`
+}
+
+func (a *admin) health(w http.ResponseWriter, r *http.Request) {
+	e := a.e
+	e.mu.Lock()
+	e.expire(e.opts.Now())
+	n := len(e.sessions)
+	e.mu.Unlock()
+	e.journal.mu.Lock()
+	held := len(e.journal.ring)
+	e.journal.mu.Unlock()
+	writeJSON(w, http.StatusOK, health{
+		Status:    "ok",
+		Uptime:    e.opts.Now().Sub(e.started).Seconds(),
+		Scenarios: len(e.Set().list),
+		Active:    nullable(e.Active()),
+		Sessions:  n,
+		Journal:   held,
+	})
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func (a *admin) resetAll(w http.ResponseWriter, r *http.Request) {
+	a.e.Reset()
+	a.health(w, r)
+}
+
+type scenarioSummary struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	File        string   `json:"file"`
+	Initial     string   `json:"initial"`
+	States      []string `json:"states"`
+	Rules       int      `json:"rules"`
+}
+
+func summary(sc *Scenario) scenarioSummary {
+	return scenarioSummary{sc.Name, sc.Description, sc.File, sc.Initial, sc.States, len(sc.Rules)}
+}
+
+func (a *admin) listScenarios(w http.ResponseWriter, r *http.Request) {
+	out := []scenarioSummary{}
+	for _, sc := range a.e.Set().list {
+		out = append(out, summary(sc))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type ruleView struct {
+	Label   string   `json:"label"`
+	Line    int      `json:"line"`
+	Methods []string `json:"methods,omitempty"`
+	Path    string   `json:"path,omitempty"`
+	States  []string `json:"states,omitempty"`
+	Times   int      `json:"times,omitempty"`
+	Every   int      `json:"every,omitempty"`
+	Delay   string   `json:"delay,omitempty"`
+	Answer  string   `json:"answer"`
+	Status  int      `json:"status,omitempty"`
+	Fault   string   `json:"fault,omitempty"`
+	Then    string   `json:"then,omitempty"`
+	OffSpec bool     `json:"off_spec,omitempty"`
+}
+
+func (a *admin) getScenario(w http.ResponseWriter, r *http.Request) {
+	name := mux.Vars(r)["name"]
+	sc, ok := a.e.Set().Get(name)
+	if !ok {
+		writeJSON(w, http.StatusNotFound, apiError{a.e.unknown(name).Error()})
+		return
+	}
+	rules := make([]ruleView, 0, len(sc.Rules))
+	for _, rule := range sc.Rules {
+		v := ruleView{Label: rule.Label, Line: rule.Line, Methods: rule.Methods, Path: rule.Template + rule.Exact,
+			States: rule.InStates, Times: rule.Times, Every: rule.Every, Then: rule.Then, OffSpec: rule.OffSpec}
+		if d := rule.Delay; d != nil {
+			v.Delay = d.Min.String()
+			if d.Max != d.Min {
+				v.Delay += "–" + d.Max.String()
+			}
+		}
+		switch {
+		case rule.Respond != nil:
+			v.Answer, v.Status = "respond", rule.Respond.Status
+		case rule.Passthrough != nil:
+			v.Answer, v.Status = "passthrough", rule.Passthrough.Status
+		default:
+			v.Answer = "fault"
+		}
+		if rule.Fault != nil {
+			v.Fault = rule.Fault.Kind
+		}
+		rules = append(rules, v)
+	}
+	writeJSON(w, http.StatusOK, struct {
+		scenarioSummary
+		RuleList []ruleView `json:"rule_list"`
+	}{summary(sc), rules})
+}
+
+type activeView struct {
+	Scenario *string `json:"scenario"`
+	State    *string `json:"state"`
+}
+
+func (a *admin) activeView() activeView {
+	name := a.e.Active()
+	v := activeView{Scenario: nullable(name)}
+	if sc, ok := a.e.Set().Get(name); ok {
+		a.e.mu.Lock()
+		state := sc.Initial
+		if inst := a.e.global[name]; inst != nil {
+			state = inst.state
+		}
+		a.e.mu.Unlock()
+		v.State = &state
+	}
+	return v
+}
+
+func (a *admin) getActive(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, a.activeView())
+}
+
+// readActivate reads an Activate body, checked against the control API's
+// schema.
+func (a *admin) readActivate(w http.ResponseWriter, r *http.Request) (string, bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+	var v any
+	if err == nil {
+		err = json.Unmarshal(body, &v)
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, apiError{`want a JSON body such as {"scenario": "empty-catalog"}: ` + err.Error()})
+		return "", false
+	}
+	if viols := spec.Violations(a.sp.Validate(a.sp.Schema("Activate"), v, true)); len(viols) > 0 {
+		msgs := make([]string, len(viols))
+		for i, vi := range viols {
+			msgs[i] = vi.String()
+		}
+		writeJSON(w, http.StatusBadRequest, apiError{`want {"scenario": NAME or null}: ` + strings.Join(msgs, "; ")})
+		return "", false
+	}
+	name, _ := v.(map[string]any)["scenario"].(string)
+	if name != "" {
+		if _, ok := a.e.Set().Get(name); !ok {
+			writeJSON(w, http.StatusNotFound, apiError{a.e.unknown(name).Error()})
+			return "", false
+		}
+	}
+	return name, true
+}
+
+func (a *admin) activate(w http.ResponseWriter, r *http.Request) {
+	name, ok := a.readActivate(w, r)
+	if !ok {
+		return
+	}
+	if err := a.e.Activate(name); err != nil {
+		writeJSON(w, http.StatusNotFound, apiError{err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, a.activeView())
+}
+
+func (a *admin) deactivate(w http.ResponseWriter, r *http.Request) {
+	a.e.Activate("")
+	writeJSON(w, http.StatusOK, a.activeView())
+}
+
+func (a *admin) resetActive(w http.ResponseWriter, r *http.Request) {
+	a.e.mu.Lock()
+	a.e.global = map[string]*instance{}
+	a.e.mu.Unlock()
+	writeJSON(w, http.StatusOK, a.activeView())
+}
+
+type sessionView struct {
+	ID       string            `json:"id"`
+	Scenario *string           `json:"scenario"`
+	States   map[string]string `json:"states"`
+	Requests int               `json:"requests"`
+	Created  time.Time         `json:"created"`
+	LastUsed time.Time         `json:"last_used"`
+	Expires  time.Time         `json:"expires"`
+}
+
+// view describes s. The caller holds e.mu.
+func (e *Engine) view(s *session) sessionView {
+	v := sessionView{ID: s.id, Scenario: nullable(s.scenario), States: map[string]string{}, Requests: s.requests,
+		Created: s.created.UTC(), LastUsed: s.lastUsed.UTC(), Expires: s.lastUsed.Add(e.opts.SessionTTL).UTC()}
+	for name, inst := range s.instances {
+		v.States[name] = inst.state
+	}
+	return v
+}
+
+func (a *admin) listSessions(w http.ResponseWriter, r *http.Request) {
+	e := a.e
+	e.mu.Lock()
+	e.expire(e.opts.Now())
+	out := make([]sessionView, 0, len(e.sessions))
+	for _, s := range e.sessions {
+		out = append(out, e.view(s))
+	}
+	e.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) || out[i].Created.Equal(out[j].Created) && out[i].ID < out[j].ID })
+	writeJSON(w, http.StatusOK, out)
+}
+
+// withSession runs fn on the live session named in the path, or answers 404.
+func (a *admin) withSession(w http.ResponseWriter, r *http.Request, fn func(s *session)) {
+	id := mux.Vars(r)["id"]
+	e := a.e
+	e.mu.Lock()
+	e.expire(e.opts.Now())
+	s := e.sessions[id]
+	if s == nil {
+		e.mu.Unlock()
+		writeJSON(w, http.StatusNotFound, apiError{"no session " + strconv.Quote(id) + " (sessions start with a request carrying X-Mock-Session, or with PUT)"})
+		return
+	}
+	fn(s)
+	v := e.view(s)
+	e.mu.Unlock()
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (a *admin) getSession(w http.ResponseWriter, r *http.Request) {
+	a.withSession(w, r, func(*session) {})
+}
+
+func (a *admin) activateSession(w http.ResponseWriter, r *http.Request) {
+	name, ok := a.readActivate(w, r)
+	if !ok {
+		return
+	}
+	e := a.e
+	e.mu.Lock()
+	s := e.session(mux.Vars(r)["id"])
+	s.scenario = name
+	delete(s.instances, name)
+	v := e.view(s)
+	e.mu.Unlock()
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (a *admin) endSession(w http.ResponseWriter, r *http.Request) {
+	id := mux.Vars(r)["id"]
+	e := a.e
+	e.mu.Lock()
+	_, ok := e.sessions[id]
+	delete(e.sessions, id)
+	e.mu.Unlock()
+	if !ok {
+		writeJSON(w, http.StatusNotFound, apiError{"no session " + strconv.Quote(id)})
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (a *admin) resetSession(w http.ResponseWriter, r *http.Request) {
+	a.withSession(w, r, func(s *session) { s.instances = map[string]*instance{} })
+}
+
+func (a *admin) journal(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := Filter{Method: q.Get("method"), Path: q.Get("path"), Session: q.Get("session"), Scenario: q.Get("scenario")}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 0 {
+			writeJSON(w, http.StatusBadRequest, apiError{"limit " + strconv.Quote(l) + " is not a whole number ≥ 0"})
+			return
+		}
+		f.Limit = n
+	}
+	writeJSON(w, http.StatusOK, a.e.Journal(f))
+}
+
+func (a *admin) clearJournal(w http.ResponseWriter, r *http.Request) {
+	n := a.e.journal.clear(r.URL.Query().Get("session"))
+	writeJSON(w, http.StatusOK, map[string]int{"cleared": n})
+}
+

@@ -1,0 +1,193 @@
+package scenarios
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gorilla/mux"
+
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// contractIndex is what scenarios need of openapi.yaml: its paths in
+// matching order, their operations and each operation's inputs.
+type contractIndex struct {
+	sp    *spec.Spec
+	paths []*pathInfo
+}
+
+type pathInfo struct {
+	template string
+	route    *mux.Route // matches the path only
+	ops      []*opInfo
+}
+
+type opInfo struct {
+	method, template string
+	op               *openapi3.Operation
+	inputs           fastapi.Inputs
+	secrets          []string // form fields the contract marks format: password
+}
+
+func (o *opInfo) String() string { return o.method + " " + o.template }
+
+var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
+
+func newIndex(sp *spec.Spec) (*contractIndex, error) {
+	x := &contractIndex{sp: sp}
+	router := mux.NewRouter().SkipClean(true)
+	for _, tmpl := range sp.Paths() {
+		item := sp.Doc.Paths.Value(tmpl)
+		p := &pathInfo{template: tmpl, route: router.Path(tmpl)}
+		for _, method := range methodOrder {
+			op := item.GetOperation(method)
+			if op == nil {
+				continue
+			}
+			ins, err := fastapi.CompileInputs(sp, op, item)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
+			}
+			p.ops = append(p.ops, &opInfo{method: method, template: tmpl, op: op, inputs: ins, secrets: secretFields(op)})
+		}
+		x.paths = append(x.paths, p)
+	}
+	return x, nil
+}
+
+// match finds the contract path r's path falls under, with its parameters
+// decoded; nil when none does.
+func (x *contractIndex) match(r *http.Request) (*pathInfo, map[string]string) {
+	var m mux.RouteMatch
+	for _, p := range x.paths {
+		if p.route.Match(r, &m) {
+			return p, m.Vars
+		}
+	}
+	return nil, nil
+}
+
+func (x *contractIndex) path(template string) *pathInfo {
+	for _, p := range x.paths {
+		if p.template == template {
+			return p
+		}
+	}
+	return nil
+}
+
+// matchPath finds the contract path an exact path falls under.
+func (x *contractIndex) matchPath(path string) *pathInfo {
+	r, err := http.NewRequest("GET", "http://localhost", nil)
+	if err != nil {
+		return nil
+	}
+	r.URL.Path = path
+	p, _ := x.match(r)
+	return p
+}
+
+func (x *contractIndex) templates() string {
+	out := make([]string, len(x.paths))
+	for i, p := range x.paths {
+		out[i] = p.template
+	}
+	return strings.Join(out, ", ")
+}
+
+func (p *pathInfo) op(method string) *opInfo {
+	for _, o := range p.ops {
+		if o.method == method {
+			return o
+		}
+	}
+	return nil
+}
+
+func (p *pathInfo) methods() string {
+	out := make([]string, len(p.ops))
+	for i, o := range p.ops {
+		out[i] = o.method
+	}
+	return strings.Join(out, ", ")
+}
+
+// input finds the input called name in one of ops, from where (path,
+// query, body); nil when none declares it.
+func input(ops []*opInfo, where, name string) *fastapi.Input {
+	for _, o := range ops {
+		for i := range o.inputs.List {
+			in := &o.inputs.List[i]
+			if in.In == where && in.Name == name {
+				return in
+			}
+		}
+	}
+	return nil
+}
+
+// inputNames lists the names of ops' inputs from where.
+func inputNames(ops []*opInfo, where string) []string {
+	var out []string
+	for _, o := range ops {
+		for _, in := range o.inputs.List {
+			if in.In == where && !slices.Contains(out, in.Name) {
+				out = append(out, in.Name)
+			}
+		}
+	}
+	return out
+}
+
+// jsonSchema is the schema of op's answer with status in JSON, nil when
+// the contract gives none.
+func jsonSchema(op *opInfo, status int) *openapi3.SchemaRef {
+	resp := op.op.Responses.Status(status)
+	if resp == nil || resp.Value == nil {
+		return nil
+	}
+	media := resp.Value.Content.Get("application/json")
+	if media == nil {
+		return nil
+	}
+	return media.Schema
+}
+
+// declared lists the statuses op declares.
+func declared(op *opInfo) []string {
+	var out []string
+	for code := range op.op.Responses.Map() {
+		out = append(out, code)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// secretFields lists the form fields of op whose schema has format
+// password: the journal never shows their values.
+func secretFields(op *openapi3.Operation) []string {
+	if op.RequestBody == nil || op.RequestBody.Value == nil {
+		return nil
+	}
+	var out []string
+	for _, media := range op.RequestBody.Value.Content {
+		if media.Schema == nil || media.Schema.Value == nil {
+			continue
+		}
+		for name, prop := range media.Schema.Value.Properties {
+			if prop.Value != nil && prop.Value.Format == "password" && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+func (p *pathInfo) secret(method, field string) bool {
+	o := p.op(method)
+	return o != nil && slices.Contains(o.secrets, field)
+}

@@ -1,0 +1,507 @@
+package scenarios
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/status"
+)
+
+// Request headers that choose what answers.
+const (
+	HeaderScenario = "X-Mock-Scenario" // a scenario for this request; "none" for none
+	HeaderSession  = "X-Mock-Session"  // a state machine of the client's own
+	HeaderError    = "X-Mock-Error"    // set on moviemock's own error answers
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxSessions = 1000
+	DefaultSessionTTL  = 30 * time.Minute
+	DefaultJournalSize = 1000
+	DefaultMaxBody     = 1 << 20
+)
+
+// Options tune an Engine. The zero value is usable.
+type Options struct {
+	Scenario    string           // active for every request from the start; "": none
+	MaxSessions int              // sessions kept at once; the least recently used goes first
+	SessionTTL  time.Duration    // a session idle this long is forgotten
+	JournalSize int              // requests the journal keeps; a negative size keeps none
+	MaxBody     int64            // bytes of a form read to match and journal it
+	Now         func() time.Time // nil: time.Now
+	Seed        uint64           // random delays and generated data; 0: 1
+	// NotFound gives the detail of each operation's own 404, by operationId,
+	// for Prefer: code=404 (default "Not Found").
+	NotFound map[string]string
+	Logger   *slog.Logger
+}
+
+// Engine answers requests by the active scenarios, keeping one state
+// machine per scenario globally and one per session. It is safe for
+// concurrent use.
+type Engine struct {
+	opts    Options
+	set     atomic.Pointer[Set]
+	active  atomic.Pointer[string]
+	journal journal
+	started time.Time
+
+	mu       sync.Mutex
+	global   map[string]*instance
+	sessions map[string]*session
+	rng      *rand.Rand
+	dynamic  uint64 // generated answers so far, for their seeds
+}
+
+// instance is one run of a scenario's state machine.
+type instance struct {
+	sc    *Scenario
+	state string
+	seen  []int // requests each rule's match held for
+	taken []int // requests each rule answered
+}
+
+func newInstance(sc *Scenario) *instance {
+	return &instance{sc: sc, state: sc.Initial, seen: make([]int, len(sc.Rules)), taken: make([]int, len(sc.Rules))}
+}
+
+type session struct {
+	id        string
+	scenario  string // chosen for the session; "": the global one
+	instances map[string]*instance
+	created   time.Time
+	lastUsed  time.Time
+	requests  int
+}
+
+// New builds an Engine over set.
+func New(set *Set, opts Options) (*Engine, error) {
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.SessionTTL <= 0 {
+		opts.SessionTTL = DefaultSessionTTL
+	}
+	if opts.JournalSize == 0 {
+		opts.JournalSize = DefaultJournalSize
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Seed == 0 {
+		opts.Seed = 1
+	}
+	if opts.Scenario != "" {
+		if _, ok := set.Get(opts.Scenario); !ok {
+			return nil, fmt.Errorf("scenario %q: no such scenario (known: %s)", opts.Scenario, strings.Join(set.Names(), ", "))
+		}
+	}
+	e := &Engine{
+		opts:     opts,
+		global:   map[string]*instance{},
+		sessions: map[string]*session{},
+		rng:      rand.New(rand.NewPCG(opts.Seed, 0x5ce4a7105)),
+		started:  opts.Now(),
+	}
+	e.journal.size = max(0, opts.JournalSize)
+	e.set.Store(set)
+	e.active.Store(&opts.Scenario)
+	return e, nil
+}
+
+// Set is the scenarios the engine runs now.
+func (e *Engine) Set() *Set { return e.set.Load() }
+
+// Swap replaces the scenarios, as after an edit of their files. State
+// machines of unchanged scenarios keep their state; those of changed ones
+// start over. An active scenario that is gone is deactivated.
+func (e *Engine) Swap(set *Set) {
+	e.set.Store(set)
+	if name := *e.active.Load(); name != "" {
+		if _, ok := set.Get(name); !ok {
+			e.active.Store(new(string))
+			if e.opts.Logger != nil {
+				e.opts.Logger.Warn("active scenario removed by reload; none is active now", "scenario", name)
+			}
+		}
+	}
+}
+
+// Active is the scenario every request without a choice of its own gets.
+func (e *Engine) Active() string { return *e.active.Load() }
+
+// Activate makes name the global scenario ("" for none), its state machine
+// started afresh.
+func (e *Engine) Activate(name string) error {
+	if name != "" {
+		if _, ok := e.Set().Get(name); !ok {
+			return e.unknown(name)
+		}
+	}
+	e.mu.Lock()
+	delete(e.global, name)
+	e.mu.Unlock()
+	e.active.Store(&name)
+	return nil
+}
+
+func (e *Engine) unknown(name string) error {
+	return fmt.Errorf("no scenario %q (known: %s)", name, strings.Join(e.Set().Names(), ", "))
+}
+
+// Reset puts everything back as it was at start: the start-up scenario
+// active, every state machine and session forgotten, the journal empty.
+func (e *Engine) Reset() {
+	e.mu.Lock()
+	e.global = map[string]*instance{}
+	e.sessions = map[string]*session{}
+	e.mu.Unlock()
+	name := e.opts.Scenario
+	if _, ok := e.Set().Get(name); !ok {
+		name = ""
+	}
+	e.active.Store(&name)
+	e.journal.clear("")
+}
+
+// trace is what the engine did with one request, for the journal.
+type trace struct {
+	session, scenario, rule, state, prefer, fault, template string
+	form                                                    map[string]string
+}
+
+// Handler wraps the mock's normal handler: every request is journaled, and
+// answered by the scenario that applies to it (its own, its session's, or
+// the global one) when one of its rules matches, else by next.
+func (e *Engine) Handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := e.opts.Now()
+		sw := status.Wrap(w)
+		var tr trace
+		e.serve(sw, r, next, &tr)
+		if e.journal.size > 0 {
+			e.journal.add(e.entry(r, sw, &tr, start))
+		}
+	})
+}
+
+func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr *trace) {
+	h := r.Header
+	sessionID := h.Get(HeaderSession)
+	name, named := "", false
+	if vs := h.Values(HeaderScenario); len(vs) > 0 {
+		name, named = strings.TrimSpace(vs[0]), true
+		if name == "none" {
+			name = ""
+		}
+	}
+	tr.session = sessionID
+	set := e.Set()
+	if e.journal.size > 0 {
+		if p, _ := set.index.match(r); p != nil {
+			tr.template = p.template
+		}
+		if r.Method == http.MethodPost {
+			tr.form = e.readForm(r, set)
+		}
+	}
+	if prefer := h.Get("Prefer"); prefer != "" {
+		if e.prefer(w, r, next, prefer, set, tr) {
+			return
+		}
+	}
+	if sessionID == "" && !named && *e.active.Load() == "" {
+		next.ServeHTTP(w, r)
+		return
+	}
+	sc, err := e.pick(set, sessionID, name, named)
+	if err != nil {
+		writeMockError(w, http.StatusBadRequest, fmt.Sprintf("%s: %v", HeaderScenario, err))
+		return
+	}
+	if sc == nil {
+		next.ServeHTTP(w, r)
+		return
+	}
+	tr.scenario = sc.Name
+	f := e.facts(r, set, sc)
+	rule := e.choose(sc, sessionID, f, tr)
+	if rule == nil {
+		next.ServeHTTP(w, r)
+		return
+	}
+	e.answer(w, r, next, rule, tr)
+}
+
+// pick finds the scenario for a request: the one it names, its session's,
+// or the global one.
+func (e *Engine) pick(set *Set, sessionID, name string, named bool) (*Scenario, error) {
+	if !named && sessionID != "" {
+		e.mu.Lock()
+		if s := e.sessions[sessionID]; s != nil && s.scenario != "" {
+			name, named = s.scenario, true
+		}
+		e.mu.Unlock()
+	}
+	if !named {
+		name = *e.active.Load()
+	}
+	if name == "" {
+		return nil, nil
+	}
+	sc, ok := set.Get(name)
+	if !ok {
+		return nil, e.unknown(name)
+	}
+	return sc, nil
+}
+
+// facts is what rules match a request on.
+type facts struct {
+	method string
+	path   string
+	tmpl   *pathInfo
+	vars   map[string]string
+	query  url.Values
+	header http.Header
+	form   fastapi.Form
+}
+
+func (e *Engine) facts(r *http.Request, set *Set, sc *Scenario) *facts {
+	f := &facts{method: r.Method, path: r.URL.Path, header: r.Header}
+	f.tmpl, f.vars = set.index.match(r)
+	f.query = r.URL.Query()
+	for _, rule := range sc.Rules {
+		if len(rule.Form) > 0 {
+			f.form = e.parseForm(r)
+			break
+		}
+	}
+	return f
+}
+
+// body reads up to MaxBody bytes of r's body and puts them back, so the
+// mock reads the same body after.
+func (e *Engine) body(r *http.Request) []byte {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, e.opts.MaxBody+1))
+	rest := r.Body
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b), rest), rest}
+	if err != nil || int64(len(b)) > e.opts.MaxBody {
+		return nil
+	}
+	return b
+}
+
+func (e *Engine) parseForm(r *http.Request) fastapi.Form {
+	b := e.body(r)
+	if b == nil {
+		return nil
+	}
+	r2 := r.Clone(r.Context())
+	r2.Body = io.NopCloser(bytes.NewReader(b))
+	form, err := fastapi.ParseForm(r2, e.opts.MaxBody)
+	if err != nil {
+		return nil
+	}
+	return form
+}
+
+// readForm is the request's form for the journal, fields the contract marks
+// as passwords blanked.
+func (e *Engine) readForm(r *http.Request, set *Set) map[string]string {
+	ct := r.Header.Get("Content-Type")
+	if !strings.HasPrefix(ct, "application/x-www-form-urlencoded") && !strings.HasPrefix(ct, "multipart/form-data") {
+		return nil
+	}
+	form := e.parseForm(r)
+	if len(form) == 0 {
+		return nil
+	}
+	p, _ := set.index.match(r)
+	out := make(map[string]string, len(form))
+	for k, v := range form {
+		if p != nil && p.secret(r.Method, k) {
+			v = redacted
+		}
+		out[k] = v
+	}
+	return out
+}
+
+const redacted = "[redacted]"
+
+// choose runs the request through sc's state machine (the session's own
+// when sessionID is set) and returns the rule that answers, or nil.
+func (e *Engine) choose(sc *Scenario, sessionID string, f *facts, tr *trace) *Rule {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	inst := e.instance(sc, sessionID)
+	defer func() { tr.state = inst.state }()
+	for i, rule := range sc.Rules {
+		if !rule.matches(f, inst.state, e.Set().index) {
+			continue
+		}
+		inst.seen[i]++
+		if rule.Times > 0 && inst.taken[i] >= rule.Times {
+			continue
+		}
+		if rule.Every > 0 && inst.seen[i]%rule.Every != 0 {
+			continue
+		}
+		inst.taken[i]++
+		if rule.Then != "" {
+			inst.state = rule.Then
+		}
+		tr.rule = rule.Label
+		return rule
+	}
+	return nil
+}
+
+// instance returns sc's state machine, global or the session's, creating
+// it (and the session) on first use. The caller holds e.mu.
+func (e *Engine) instance(sc *Scenario, sessionID string) *instance {
+	instances := e.global
+	if sessionID != "" {
+		s := e.session(sessionID)
+		s.requests++
+		instances = s.instances
+	}
+	inst := instances[sc.Name]
+	if inst == nil || inst.sc != sc && !bytes.Equal(inst.sc.source, sc.source) {
+		inst = newInstance(sc)
+		instances[sc.Name] = inst
+	}
+	inst.sc = sc
+	return inst
+}
+
+// session returns the session id, creating it; expired sessions are
+// dropped first, then the least recently used if there are too many. The
+// caller holds e.mu.
+func (e *Engine) session(id string) *session {
+	now := e.opts.Now()
+	if s := e.sessions[id]; s != nil && now.Sub(s.lastUsed) < e.opts.SessionTTL {
+		s.lastUsed = now
+		return s
+	}
+	e.expire(now)
+	if len(e.sessions) >= e.opts.MaxSessions {
+		var oldest *session
+		for _, s := range e.sessions {
+			if oldest == nil || s.lastUsed.Before(oldest.lastUsed) {
+				oldest = s
+			}
+		}
+		delete(e.sessions, oldest.id)
+	}
+	s := &session{id: id, instances: map[string]*instance{}, created: now, lastUsed: now}
+	e.sessions[id] = s
+	return s
+}
+
+// expire drops sessions idle for SessionTTL. The caller holds e.mu.
+func (e *Engine) expire(now time.Time) {
+	for id, s := range e.sessions {
+		if now.Sub(s.lastUsed) >= e.opts.SessionTTL {
+			delete(e.sessions, id)
+		}
+	}
+}
+
+func (r *Rule) matches(f *facts, state string, x *contractIndex) bool {
+	if len(r.InStates) > 0 && !slices.Contains(r.InStates, state) {
+		return false
+	}
+	if len(r.Methods) > 0 && !slices.Contains(r.Methods, f.method) {
+		return false
+	}
+	if r.Exact != "" && f.path != r.Exact {
+		return false
+	}
+	if r.Template != "" && (f.tmpl == nil || f.tmpl.template != r.Template) {
+		return false
+	}
+	for _, m := range r.Params {
+		v, ok := f.vars[m.name]
+		if !m.matches(x, v, ok) {
+			return false
+		}
+	}
+	for _, m := range r.Query {
+		vs := f.query[m.name]
+		v, ok := "", len(vs) > 0
+		if ok {
+			v = vs[len(vs)-1] // FastAPI reads the last
+		}
+		if !m.matches(x, v, ok) {
+			return false
+		}
+	}
+	for _, m := range r.Headers {
+		vs := f.header.Values(m.name)
+		v, ok := "", len(vs) > 0
+		if ok {
+			v = vs[0]
+		}
+		if !m.matches(x, v, ok) {
+			return false
+		}
+	}
+	for _, m := range r.Form {
+		v, ok := f.form[m.name]
+		if !m.matches(x, v, ok && v != "") {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *valueMatch) matches(x *contractIndex, raw string, present bool) bool {
+	if m.present != nil {
+		return present == *m.present
+	}
+	if !present {
+		return false
+	}
+	if m.re != nil {
+		return m.re.MatchString(raw)
+	}
+	if m.input != nil {
+		v, item := m.input.Check(x.sp, raw, true)
+		if item != nil {
+			return false
+		}
+		raw = canonical(m.input, v)
+	}
+	return raw == *m.equals
+}
+
+// writeMockError answers a request moviemock itself cannot make sense of
+// (an unknown scenario, an unknown example): 400 with a detail that says
+// so, marked with X-Mock-Error so it is never taken for the backend's.
+func writeMockError(w http.ResponseWriter, code int, detail string) {
+	w.Header().Set(HeaderError, "true")
+	fastapi.WriteDetail(w, code, "moviemock: "+detail)
+}

@@ -1,0 +1,149 @@
+package scenarios
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/moviemock/moviemock/internal/status"
+)
+
+// Entry is one request as the journal keeps it: what the client sent
+// (secrets blanked) and how moviemock answered.
+type Entry struct {
+	Seq      int64               `json:"seq"`
+	Time     time.Time           `json:"time"`
+	Method   string              `json:"method"`
+	Path     string              `json:"path"`
+	Template string              `json:"template,omitempty"` // the contract path it fell under
+	Query    string              `json:"query,omitempty"`
+	Headers  map[string][]string `json:"headers"`
+	Form     map[string]string   `json:"form,omitempty"`
+	Session  string              `json:"session,omitempty"`
+	Scenario string              `json:"scenario,omitempty"`
+	Rule     string              `json:"rule,omitempty"`  // the rule that answered; empty: the normal answer
+	State    string              `json:"state,omitempty"` // the scenario's state after the request
+	Prefer   string              `json:"prefer,omitempty"`
+	Fault    string              `json:"fault,omitempty"`
+	Status   int                 `json:"status"` // 0: no answer was sent (a fault)
+	Duration float64             `json:"duration_ms"`
+}
+
+// journal keeps the last size requests.
+type journal struct {
+	size int
+	mu   sync.Mutex
+	ring []Entry
+	next int   // where the next entry goes once the ring is full
+	seq  int64 // entries ever added
+}
+
+func (j *journal) add(e Entry) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.seq++
+	e.Seq = j.seq
+	if len(j.ring) < j.size {
+		j.ring = append(j.ring, e)
+		return
+	}
+	j.ring[j.next] = e
+	j.next = (j.next + 1) % j.size
+}
+
+// Filter selects journal entries; empty fields select all.
+type Filter struct {
+	Method, Path, Session, Scenario string // Path: exact or a contract template
+	Limit                               int // the newest Limit; 0: all
+}
+
+func (f Filter) keeps(e *Entry) bool {
+	return (f.Method == "" || strings.EqualFold(f.Method, e.Method)) &&
+		(f.Path == "" || f.Path == e.Path || f.Path == e.Template) &&
+		(f.Session == "" || f.Session == e.Session) &&
+		(f.Scenario == "" || f.Scenario == e.Scenario)
+}
+
+// entries lists what f selects, oldest first.
+func (j *journal) entries(f Filter) []Entry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := []Entry{}
+	for i := range j.ring {
+		e := &j.ring[(j.next+i)%len(j.ring)]
+		if f.keeps(e) {
+			out = append(out, *e)
+		}
+	}
+	if f.Limit > 0 && len(out) > f.Limit {
+		out = out[len(out)-f.Limit:]
+	}
+	return out
+}
+
+// clear forgets every entry, or those of one session.
+func (j *journal) clear(session string) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := len(j.ring)
+	if session == "" {
+		j.ring, j.next = nil, 0
+		return n
+	}
+	kept := make([]Entry, 0, len(j.ring))
+	for i := range j.ring {
+		e := j.ring[(j.next+i)%len(j.ring)]
+		if e.Session != session {
+			kept = append(kept, e)
+		}
+	}
+	j.ring, j.next = kept, 0
+	return n - len(kept)
+}
+
+// Journal lists recorded requests, oldest first.
+func (e *Engine) Journal(f Filter) []Entry { return e.journal.entries(f) }
+
+// secretHeaders are never journaled as sent.
+var secretHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true, "Cookie": true, "X-Mock-Admin-Token": true}
+
+func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.Time) Entry {
+	headers := make(map[string][]string, len(r.Header))
+	for k, vs := range r.Header {
+		if secretHeaders[k] {
+			out := make([]string, len(vs))
+			for i, v := range vs {
+				// Keep the scheme: "Bearer [redacted]" still says a token was sent.
+				if scheme, _, ok := strings.Cut(v, " "); ok && k != "Cookie" {
+					out[i] = scheme + " " + redacted
+				} else {
+					out[i] = redacted
+				}
+			}
+			vs = out
+		}
+		headers[k] = vs
+	}
+	code := w.Code
+	if code == 0 && tr.fault == "" {
+		code = http.StatusOK
+	}
+	return Entry{
+		Time:     start,
+		Method:   r.Method,
+		Path:     r.URL.Path,
+		Template: tr.template,
+		Query:    r.URL.RawQuery,
+		Headers:  headers,
+		Form:     tr.form,
+		Session:  tr.session,
+		Scenario: tr.scenario,
+		Rule:     tr.rule,
+		State:    tr.state,
+		Prefer:   tr.prefer,
+		Fault:    tr.fault,
+		Status:   code,
+		Duration: float64(e.opts.Now().Sub(start).Microseconds()) / 1000,
+	}
+}

@@ -1,0 +1,145 @@
+package scenarios
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/moviemock/moviemock/internal/fastapi"
+)
+
+// Scenario is a named state machine of rules, loaded from one file.
+type Scenario struct {
+	Name        string
+	Description string
+	Initial     string   // the state a fresh instance starts in
+	States      []string // every state a rule names, Initial first
+	Rules       []*Rule
+	File        string
+	Line        int
+
+	source []byte // the file's text, to tell a changed scenario on reload
+}
+
+// Rule is one "when this, answer that" of a scenario. The first rule whose
+// match holds, and whose times and every allow it, answers a request.
+type Rule struct {
+	Label string // "rule 2" or "rule 2 (refuse)", for the journal and errors
+	Line  int
+
+	// Match. Empty fields match anything.
+	Methods  []string
+	Template string // path template from the contract
+	Exact    string // exact path, instead of a template
+	Params   []valueMatch
+	Query    []valueMatch
+	Headers  []valueMatch
+	Form     []valueMatch
+	InStates []string
+
+	Times int // answer only the first Times matches; 0: no limit
+	Every int // answer only every Every-th match; 0: each one
+
+	Delay       *Delay
+	Respond     *Response
+	Passthrough *Passthrough
+	Fault       *Fault
+	Then        string // state to move to once the rule answers; "" stays
+	OffSpec     bool
+}
+
+// valueMatch holds one request value (a path or query parameter, a header,
+// a form field) to a condition.
+type valueMatch struct {
+	name    string
+	input   *fastapi.Input // the contract's declaration, when it has one
+	equals  *string        // canonical form (see canonical)
+	re      *regexp.Regexp
+	present *bool
+}
+
+// Delay holds an answer back for a fixed or a uniformly random time.
+type Delay struct {
+	Min, Max time.Duration
+}
+
+// Response is a scripted answer.
+type Response struct {
+	Status      int
+	Headers     [][2]string
+	ContentType string
+	Body        []byte // nil: no body
+	// generated renders a generated body on first use instead: a large
+	// list would slow every load of the scenarios down.
+	generated func() []byte
+}
+
+// body is the response's body.
+func (r *Response) body() []byte {
+	if r.generated != nil {
+		return r.generated()
+	}
+	return r.Body
+}
+
+// Passthrough is the mock's normal answer, changed.
+type Passthrough struct {
+	Status  int // 0: unchanged
+	Headers [][2]string
+	Set     []member // replaced in the object, or in each element of a list
+	Where   []member // keep only list elements with these values
+	Offset  int
+	Limit   int // 0: no limit
+}
+
+// member is a JSON object member: its name and compact value.
+type member struct {
+	name  string
+	value []byte
+}
+
+// Fault kinds: how a connection misbehaves.
+const (
+	FaultReset     = "reset"     // the connection is reset (RST), nothing sent
+	FaultEmpty     = "empty"     // the connection is closed, nothing sent
+	FaultMalformed = "malformed" // the answer's body, its last byte cut: invalid JSON
+	FaultTruncate  = "truncate"  // the full Content-Length, then the body cut off and the connection closed
+	FaultTrickle   = "trickle"   // the answer sent a few bytes at a time
+	FaultHang      = "hang"      // nothing sent until the client gives up (or For passes)
+)
+
+var faultKinds = []string{FaultReset, FaultEmpty, FaultMalformed, FaultTruncate, FaultTrickle, FaultHang}
+
+// Fault is a broken delivery of an answer (the rule's response, or the normal
+// answer when it has none).
+type Fault struct {
+	Kind     string
+	Bytes    int           // truncate: bytes of body sent (-1: half of it)
+	Chunk    int           // trickle: bytes per write
+	Interval time.Duration // trickle: pause between writes
+	For      time.Duration // hang: then close the connection; 0: until the client gives up
+}
+
+// Set is a loaded, checked collection of scenarios. It is immutable.
+type Set struct {
+	index  *contractIndex
+	list   []*Scenario // by name
+	byName map[string]*Scenario
+}
+
+// Scenarios lists the set by name.
+func (s *Set) Scenarios() []*Scenario { return s.list }
+
+// Get returns the scenario called name.
+func (s *Set) Get(name string) (*Scenario, bool) {
+	sc, ok := s.byName[name]
+	return sc, ok
+}
+
+// Names lists the scenario names in order.
+func (s *Set) Names() []string {
+	out := make([]string, len(s.list))
+	for i, sc := range s.list {
+		out[i] = sc.Name
+	}
+	return out
+}
