@@ -118,7 +118,9 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	writeRawStatus(w, code, "application/json", body)
 }
 
-func writeRaw(w http.ResponseWriter, ct string, body []byte) { writeRawStatus(w, http.StatusOK, ct, body) }
+func writeRaw(w http.ResponseWriter, ct string, body []byte) {
+	writeRawStatus(w, http.StatusOK, ct, body)
+}
 
 func writeRawStatus(w http.ResponseWriter, code int, ct string, body []byte) {
 	w.Header().Set("Content-Type", ct)
@@ -347,7 +349,9 @@ func (a *admin) listSessions(w http.ResponseWriter, r *http.Request) {
 		out = append(out, e.view(s))
 	}
 	e.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) || out[i].Created.Equal(out[j].Created) && out[i].ID < out[j].ID })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Created.Before(out[j].Created) || out[i].Created.Equal(out[j].Created) && out[i].ID < out[j].ID
+	})
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -424,4 +428,3 @@ func (a *admin) clearJournal(w http.ResponseWriter, r *http.Request) {
 	n := a.e.journal.clear(r.URL.Query().Get("session"))
 	writeJSON(w, http.StatusOK, map[string]int{"cleared": n})
 }
-

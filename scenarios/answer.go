@@ -266,4 +266,3 @@ func writeHead(rw *bufio.ReadWriter, r *http.Request, c *captured) {
 	c.header.Write(rw)
 	rw.WriteString("\r\n")
 }
-

@@ -55,7 +55,7 @@ func (j *journal) add(e Entry) {
 // Filter selects journal entries; empty fields select all.
 type Filter struct {
 	Method, Path, Session, Scenario string // Path: exact or a contract template
-	Limit                               int // the newest Limit; 0: all
+	Limit                           int    // the newest Limit; 0: all
 }
 
 func (f Filter) keeps(e *Entry) bool {

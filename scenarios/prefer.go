@@ -203,4 +203,3 @@ func (e *Engine) generated(op *opInfo, vars map[string]string) ([]byte, bool) {
 	body, err := fixtures.GenerateOne(path.Base(ref.Ref), id, seed)
 	return body, err == nil
 }
-
