@@ -77,6 +77,17 @@ func newInstance(sc *Scenario) *instance {
 	return &instance{sc: sc, state: sc.Initial, seen: make([]int, len(sc.Rules)), taken: make([]int, len(sc.Rules))}
 }
 
+// enter moves to state. The counts of rules that wait for that state
+// start over, so "times: 3" in a state means three times per visit.
+func (in *instance) enter(state string) {
+	in.state = state
+	for i, r := range in.sc.Rules {
+		if slices.Contains(r.InStates, state) {
+			in.seen[i], in.taken[i] = 0, 0
+		}
+	}
+}
+
 type session struct {
 	id        string
 	scenario  string // chosen for the session; "": the global one
@@ -371,7 +382,7 @@ func (e *Engine) choose(sc *Scenario, sessionID string, f *facts, tr *trace) *Ru
 		}
 		inst.taken[i]++
 		if rule.Then != "" {
-			inst.state = rule.Then
+			inst.enter(rule.Then)
 		}
 		tr.rule = rule.Label
 		return rule

@@ -36,6 +36,8 @@ type Rule struct {
 	Form     []valueMatch
 	InStates []string
 
+	// Times and Every count matches since the rule's state (InStates) was
+	// last entered, or since the start for a rule of any state.
 	Times int // answer only the first Times matches; 0: no limit
 	Every int // answer only every Every-th match; 0: each one
 
