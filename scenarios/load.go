@@ -88,8 +88,8 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 				return nil, fmt.Errorf("load scenarios %s: %w", src.Name, err)
 			}
 			file := path.Join(src.Name, e.Name())
-			sc := parse(text, file, sp, data, x, &errs)
-			if sc == nil {
+			sc, ok := parse(text, file, sp, data, x, &errs)
+			if sc == nil || sc.Name == "" {
 				continue
 			}
 			if other, dup := fromHere[sc.Name]; dup {
@@ -98,7 +98,9 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 				continue
 			}
 			fromHere[sc.Name] = file
-			set.byName[sc.Name] = sc
+			if ok {
+				set.byName[sc.Name] = sc
+			}
 		}
 	}
 	if err := errs.err(); err != nil {
@@ -111,26 +113,26 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 	return set, nil
 }
 
-// parse reads one scenario file. Problems go to errs; the result is nil
-// when there were any.
-func parse(text []byte, file string, sp *spec.Spec, data *fixtures.Dataset, x *contractIndex, errs *Errors) *Scenario {
+// parse reads one scenario file. Problems go to errs, and ok is false when
+// there were any (sc then has what could be read, its name at least).
+func parse(text []byte, file string, sp *spec.Spec, data *fixtures.Dataset, x *contractIndex, errs *Errors) (sc *Scenario, ok bool) {
 	p := &parser{file: file, errs: errs, sp: sp, data: data, x: x}
 	before := len(errs.List) + errs.Omitted
 	var root yaml.Node
 	if err := yaml.Unmarshal(text, &root); err != nil {
 		p.failLine(yamlErrLine(err), "", "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
-		return nil
+		return nil, false
 	}
 	if len(root.Content) == 0 {
 		p.failLine(0, "", "the file is empty: a scenario needs name, description and rules")
-		return nil
+		return nil, false
 	}
-	sc := p.parseScenario(root.Content[0])
-	if len(errs.List)+errs.Omitted > before {
-		return nil
+	sc = p.parseScenario(root.Content[0])
+	if sc == nil || len(errs.List)+errs.Omitted > before {
+		return sc, false
 	}
 	sc.source = text
-	return sc
+	return sc, true
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
@@ -306,6 +308,14 @@ func join(field, key string) string {
 }
 
 func (p *parser) parseScenario(n *yaml.Node) *Scenario {
+	if n.Kind == yaml.MappingNode {
+		// Name the scenario in every message, those about other keys too.
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k, v := n.Content[i], n.Content[i+1]; k.Value == "name" && v.Kind == yaml.ScalarNode {
+				p.scenario = v.Value
+			}
+		}
+	}
 	f, _ := p.fields(n, "", "name", "description", "initial", "rules")
 	if f == nil {
 		return nil

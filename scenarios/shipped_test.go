@@ -121,7 +121,10 @@ var shippedTests = map[string]func(t *testing.T, c *client){
 		a := c.get("/person/2")
 		c.want("person 2", a, 200, "")
 		conforms(t, "getPerson", a.body)
-		var p struct{ ID int; Name, Biography string }
+		var p struct {
+			ID              int
+			Name, Biography string
+		}
 		json.Unmarshal([]byte(a.body), &p)
 		if p.ID != 2 || !strings.Contains(p.Name, "山田太郎") || !strings.Contains(p.Biography, "👩🏽‍🎤") || strings.Contains(a.body, `\u`) {
 			t.Errorf("person: %s", a.body)
@@ -224,7 +227,9 @@ func TestTokenExpires(t *testing.T) {
 	for round := range 2 {
 		a := c.login("carol", "singalong")
 		c.want("login", a, 200, "")
-		var tok struct{ AccessToken string `json:"access_token"` }
+		var tok struct {
+			AccessToken string `json:"access_token"`
+		}
 		json.Unmarshal([]byte(a.body), &tok)
 		c.header.Set("Authorization", "Bearer "+tok.AccessToken)
 		for i := range 3 {
