@@ -44,6 +44,7 @@ Usage:
   moviemock serve [flags]              run the mock (default 127.0.0.1:8000)
   moviemock fixtures generate [flags]  write a generated fixture directory
   moviemock fixtures check DIR         validate a fixture directory
+  moviemock scenarios list|check DIR   list the scenarios, validate scenario files
   moviemock contract --base-url URL    check a live server against the contract
   moviemock version                    print the version
 
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runServe(ctx, args[1:], getenv, stdout, stderr)
 	case "fixtures":
 		return runFixtures(ctx, args[1:], stdout, stderr)
+	case "scenarios":
+		return runScenarios(args[1:], stdout, stderr)
 	case "contract":
 		return runContract(ctx, args[1:], stdout, stderr)
 	case "version", "--version":

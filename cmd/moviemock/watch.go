@@ -62,8 +62,10 @@ func (s *sources) scenarioSet(data *fixtures.Dataset) (*scenarios.Set, error) {
 }
 
 // watch polls the fixture and scenario folders every interval and reloads
-// what changed into srv. A change that does not load is logged with where
-// it went wrong; the previous files keep serving.
+// what changed into srv. Files that do not load are logged with where they
+// went wrong, and what they would replace keeps serving: broken fixtures
+// keep the previous data, broken scenarios the previous scenarios (new
+// data is served with them).
 func (s *sources) watch(ctx context.Context, interval time.Duration, srv *mock.Server, log *slog.Logger) {
 	fixturesSeen, scenariosSeen := stamp(s.fixtures), stamp(s.scenarios)
 	t := time.NewTicker(interval)
@@ -82,21 +84,24 @@ func (s *sources) watch(ctx context.Context, interval time.Duration, srv *mock.S
 		if f != fixturesSeen {
 			d, _, err := s.data()
 			if err != nil {
-				log.Error("reload failed; still serving the previous files", "error", err.Error())
-				fixturesSeen, scenariosSeen = f, sc // until the next edit
-				continue
+				log.Error("fixtures not reloaded; still serving the previous data", "error", err.Error())
 			}
 			data = d
 		}
-		set, err := s.scenarioSet(orCurrent(data, srv))
-		if err != nil {
-			log.Error("reload failed; still serving the previous files", "error", err.Error())
-			fixturesSeen, scenariosSeen = f, sc
+		var set *scenarios.Set
+		if data != nil || sc != scenariosSeen {
+			// Scenarios render fixtures, so new data reloads them too.
+			var err error
+			if set, err = s.scenarioSet(orCurrent(data, srv)); err != nil {
+				log.Error("scenarios not reloaded; still serving the previous ones", "error", err.Error())
+			}
+		}
+		fixturesSeen, scenariosSeen = f, sc // a failure is retried at the next edit
+		if data == nil && set == nil {
 			continue
 		}
 		srv.Reload(data, set)
-		log.Info("reloaded", "fixtures", f != fixturesSeen, "scenarios", sc != scenariosSeen, "scenario_count", len(set.Scenarios()))
-		fixturesSeen, scenariosSeen = f, sc
+		log.Info("reloaded", "fixtures", data != nil, "scenarios", set != nil)
 	}
 }
 
