@@ -6,7 +6,9 @@
 // Routes and request validation come from openapi.yaml; this package adds
 // only what the contract cannot say: the endpoints' own logic (lookups,
 // login), and the framework's behaviour around them (404, 405, 307, CORS,
-// auth, panics). It does not load files or listen; cmd/moviemock does.
+// auth, panics). Scenarios (package scenarios) wrap the endpoints, and their
+// control API is mounted under /__mock/. It does not load files or listen;
+// cmd/moviemock does.
 //
 // In a Go test:
 //
