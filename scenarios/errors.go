@@ -3,6 +3,8 @@ package scenarios
 import (
 	"fmt"
 	"strings"
+
+	"github.com/moviemock/moviemock/internal/problems"
 )
 
 // Problem is one thing wrong with a scenario file: where, which scenario and
@@ -38,53 +40,18 @@ func (p *Problem) Error() string {
 	return b.String()
 }
 
-// maxReported bounds how many problems one load keeps in detail.
-const maxReported = 50
-
 // Errors is every problem one load found, one a line.
 type Errors struct {
-	List    []*Problem
-	Omitted int
-}
-
-func (e *Errors) add(p *Problem) {
-	if len(e.List) < maxReported {
-		e.List = append(e.List, p)
-		return
-	}
-	e.Omitted++
+	problems.List[*Problem]
 }
 
 func (e *Errors) err() error {
-	if len(e.List) == 0 {
+	if e.Count() == 0 {
 		return nil
 	}
 	return e
 }
 
 func (e *Errors) Error() string {
-	var b strings.Builder
-	n := len(e.List) + e.Omitted
-	fmt.Fprintf(&b, "%d problem", n)
-	if n != 1 {
-		b.WriteString("s")
-	}
-	b.WriteString(" in scenario files")
-	for _, p := range e.List {
-		b.WriteString("\n  ")
-		b.WriteString(p.Error())
-	}
-	if e.Omitted > 0 {
-		fmt.Fprintf(&b, "\n  … and %d more", e.Omitted)
-	}
-	return b.String()
-}
-
-// Unwrap lets errors.As find each Problem.
-func (e *Errors) Unwrap() []error {
-	out := make([]error, len(e.List))
-	for i, p := range e.List {
-		out[i] = p
-	}
-	return out
+	return e.Message(problems.Plural(e.Count(), "problem", "problems") + " in scenario files")
 }

@@ -93,7 +93,7 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 				continue
 			}
 			if other, dup := fromHere[sc.Name]; dup {
-				errs.add(&Problem{File: file, Line: sc.Line, Scenario: sc.Name, Field: "name",
+				errs.Add(&Problem{File: file, Line: sc.Line, Scenario: sc.Name, Field: "name",
 					Reason: "another scenario has this name: " + other})
 				continue
 			}
@@ -117,7 +117,7 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 // there were any (sc then has what could be read, its name at least).
 func parse(text []byte, file string, sp *spec.Spec, data *fixtures.Dataset, x *contractIndex, errs *Errors) (sc *Scenario, ok bool) {
 	p := &parser{file: file, errs: errs, sp: sp, data: data, x: x}
-	before := len(errs.List) + errs.Omitted
+	before := errs.Count()
 	var root yaml.Node
 	if err := yaml.Unmarshal(text, &root); err != nil {
 		p.failLine(yamlErrLine(err), "", "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
@@ -128,7 +128,7 @@ func parse(text []byte, file string, sp *spec.Spec, data *fixtures.Dataset, x *c
 		return nil, false
 	}
 	sc = p.parseScenario(root.Content[0])
-	if sc == nil || len(errs.List)+errs.Omitted > before {
+	if sc == nil || errs.Count() > before {
 		return sc, false
 	}
 	sc.source = text
@@ -165,7 +165,7 @@ func (p *parser) fail(n *yaml.Node, field, format string, args ...any) {
 }
 
 func (p *parser) failLine(line int, field, format string, args ...any) {
-	p.errs.add(&Problem{File: p.file, Line: line, Scenario: p.scenario, Rule: p.rule, Field: field, Reason: fmt.Sprintf(format, args...)})
+	p.errs.Add(&Problem{File: p.file, Line: line, Scenario: p.scenario, Rule: p.rule, Field: field, Reason: fmt.Sprintf(format, args...)})
 }
 
 // fields checks that n is a mapping of allowed keys, each once, and returns

@@ -100,7 +100,7 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, p := range errs.List {
+	for _, p := range errs.Items {
 		got = append(got, p.File+":"+p.Field)
 	}
 	want := "dir/a.yaml:fault dir/a.yaml:times dir/b.yaml:name dir/c.yaml:delay"
@@ -156,7 +156,7 @@ func FuzzLoadScenario(f *testing.F) {
 		if !errors.As(err, &errs) {
 			t.Fatalf("not a list of problems: %v", err)
 		}
-		for _, p := range errs.List {
+		for _, p := range errs.Items {
 			if p.File != "fuzz/f.yaml" || p.Reason == "" {
 				t.Fatalf("problem without place or reason: %#v", p)
 			}
