@@ -178,7 +178,6 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		cfg.Scenarios = set
-		s.cfg.Scenarios = set
 	}
 	notFound := map[string]string{}
 	for id, impl := range implementations {

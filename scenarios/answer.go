@@ -135,6 +135,13 @@ func changed(c *captured, p *Passthrough) *captured {
 }
 
 func writeCaptured(w http.ResponseWriter, c *captured) {
+	writeHead(w, c)
+	w.Write(c.body.Bytes())
+}
+
+// writeHead sends c's status and headers, with the Content-Length of its
+// whole body.
+func writeHead(w http.ResponseWriter, c *captured) {
 	h := w.Header()
 	for k, vs := range c.header {
 		h[k] = vs
@@ -142,7 +149,6 @@ func writeCaptured(w http.ResponseWriter, c *captured) {
 	h.Del("Transfer-Encoding")
 	h.Set("Content-Length", strconv.Itoa(c.body.Len()))
 	w.WriteHeader(c.code)
-	w.Write(c.body.Bytes())
 }
 
 // render is the answer a fault delivers badly: the rule's response, its
@@ -185,13 +191,11 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 		<-ctx.Done()
 	case FaultMalformed:
 		c := render(r, next, rule)
-		body := c.body.Bytes()
-		if len(body) > 0 {
-			body = body[:len(body)-1]
+		if c.body.Len() > 0 {
+			c.body.Truncate(c.body.Len() - 1)
 		} else {
-			body = []byte("{")
+			c.body.WriteByte('{')
 		}
-		c.body = *bytes.NewBuffer(body)
 		writeCaptured(w, c)
 	case FaultTruncate:
 		c := render(r, next, rule)
@@ -200,25 +204,17 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 		if n < 0 || n >= len(body) {
 			n = len(body) / 2
 		}
-		conn, rw, ok := hijack(w)
-		if !ok {
-			return
-		}
+		conn, rw := hijack(w)
 		defer conn.Close()
 		c.header.Set("Content-Length", strconv.Itoa(len(body)))
 		c.header.Del("Transfer-Encoding")
-		writeHead(rw, r, c)
+		writeRawHead(rw, c)
 		rw.Write(body[:n])
 		rw.Flush()
 		w.Code = c.code
 	case FaultTrickle:
 		c := render(r, next, rule)
-		h := w.Header()
-		for k, vs := range c.header {
-			h[k] = vs
-		}
-		h.Set("Content-Length", strconv.Itoa(c.body.Len()))
-		w.WriteHeader(c.code)
+		writeHead(w, c)
 		rc := http.NewResponseController(w)
 		body := c.body.Bytes()
 		for len(body) > 0 {
@@ -238,10 +234,7 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 // closeConn ends the request's connection without an answer: with a TCP
 // reset (RST) when reset is set, else an orderly close.
 func closeConn(w http.ResponseWriter, reset bool) {
-	conn, _, ok := hijack(w)
-	if !ok {
-		return
-	}
+	conn, _ := hijack(w)
 	if tcp, isTCP := conn.(*net.TCPConn); isTCP && reset {
 		tcp.SetLinger(0) // close sends RST instead of FIN
 	}
@@ -250,17 +243,17 @@ func closeConn(w http.ResponseWriter, reset bool) {
 
 // hijack takes the connection over. A connection that cannot be taken
 // (HTTP/2) is aborted instead, which is the closest it gets.
-func hijack(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter, bool) {
+func hijack(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter) {
 	conn, rw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}
-	return conn, rw, true
+	return conn, rw
 }
 
-// writeHead writes an HTTP/1.1 status line and headers by hand, for a
+// writeRawHead writes an HTTP/1.1 status line and headers by hand, for a
 // hijacked connection.
-func writeHead(rw *bufio.ReadWriter, r *http.Request, c *captured) {
+func writeRawHead(rw *bufio.ReadWriter, c *captured) {
 	rw.WriteString("HTTP/1.1 " + strconv.Itoa(c.code) + " " + http.StatusText(c.code) + "\r\n")
 	c.header.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	c.header.Write(rw)

@@ -222,41 +222,43 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 		}
 	}
 	tr.session = sessionID
-	set := e.Set()
+	f := &facts{e: e, r: r, set: e.Set()}
 	if e.journal.size > 0 {
-		if p, _ := set.index.match(r); p != nil {
+		if p, _ := f.route(); p != nil {
 			tr.template = p.template
 		}
 		if r.Method == http.MethodPost {
-			tr.form = e.readForm(r, set)
+			tr.form = f.journalForm()
 		}
 	}
 	if prefer := h.Get("Prefer"); prefer != "" {
-		if e.prefer(w, r, next, prefer, set, tr) {
+		if e.prefer(w, f, prefer, tr) {
 			return
 		}
 	}
 	if sessionID == "" && !named && *e.active.Load() == "" {
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, f.r)
 		return
 	}
-	sc, err := e.pick(set, sessionID, name, named)
+	sc, err := e.pick(f.set, sessionID, name, named)
 	if err != nil {
 		writeMockError(w, http.StatusBadRequest, fmt.Sprintf("%s: %v", HeaderScenario, err))
 		return
 	}
 	if sc == nil {
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, f.r)
 		return
 	}
 	tr.scenario = sc.Name
-	f := e.facts(r, set, sc)
+	if sc.matchesForm {
+		f.formFields() // read now: not under the engine's lock
+	}
 	rule := e.choose(sc, sessionID, f, tr)
 	if rule == nil {
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, f.r)
 		return
 	}
-	e.answer(w, r, next, rule, tr)
+	e.answer(w, f.r, next, rule, tr)
 }
 
 // pick finds the scenario for a request: the one it names, its session's,
@@ -282,28 +284,65 @@ func (e *Engine) pick(set *Set, sessionID, name string, named bool) (*Scenario, 
 	return sc, nil
 }
 
-// facts is what rules match a request on.
+// facts is what rules match a request on, each piece worked out once, and
+// only when asked for.
 type facts struct {
-	method string
-	path   string
+	e   *Engine
+	r   *http.Request // carries the parsed form once it is read
+	set *Set
+
+	routed bool
 	tmpl   *pathInfo
 	vars   map[string]string
-	query  url.Values
-	header http.Header
-	form   fastapi.Form
+
+	queried bool
+	query   url.Values
+
+	formRead bool
+	form     fastapi.Form
 }
 
-func (e *Engine) facts(r *http.Request, set *Set, sc *Scenario) *facts {
-	f := &facts{method: r.Method, path: r.URL.Path, header: r.Header}
-	f.tmpl, f.vars = set.index.match(r)
-	f.query = r.URL.Query()
-	for _, rule := range sc.Rules {
-		if len(rule.Form) > 0 {
-			f.form = e.parseForm(r)
-			break
-		}
+// route is the contract path the request falls under, with its
+// parameters; nil when none.
+func (f *facts) route() (*pathInfo, map[string]string) {
+	if !f.routed {
+		f.tmpl, f.vars = f.set.index.match(f.r)
+		f.routed = true
 	}
-	return f
+	return f.tmpl, f.vars
+}
+
+func (f *facts) queryValues() url.Values {
+	if !f.queried {
+		f.query = f.r.URL.Query()
+		f.queried = true
+	}
+	return f.query
+}
+
+// formFields is the request's form, nil when it has none or it does not
+// parse (the mock then answers as FastAPI does). The body is read once:
+// the mock gets it back, and the parsed form with it.
+func (f *facts) formFields() fastapi.Form {
+	if f.formRead {
+		return f.form
+	}
+	f.formRead = true
+	ct := f.r.Header.Get("Content-Type")
+	if !fastapi.IsForm(ct) {
+		return nil
+	}
+	b := f.e.body(f.r)
+	if b == nil {
+		return nil
+	}
+	form, err := fastapi.ParseFormBody(ct, bytes.NewReader(b), f.e.opts.MaxBody)
+	if err != nil {
+		return nil
+	}
+	f.form = form
+	f.r = fastapi.WithForm(f.r, form, int64(len(b)))
+	return form
 }
 
 // body reads up to MaxBody bytes of r's body and puts them back, so the
@@ -324,35 +363,17 @@ func (e *Engine) body(r *http.Request) []byte {
 	return b
 }
 
-func (e *Engine) parseForm(r *http.Request) fastapi.Form {
-	b := e.body(r)
-	if b == nil {
-		return nil
-	}
-	r2 := r.Clone(r.Context())
-	r2.Body = io.NopCloser(bytes.NewReader(b))
-	form, err := fastapi.ParseForm(r2, e.opts.MaxBody)
-	if err != nil {
-		return nil
-	}
-	return form
-}
-
-// readForm is the request's form for the journal, fields the contract marks
-// as passwords blanked.
-func (e *Engine) readForm(r *http.Request, set *Set) map[string]string {
-	ct := r.Header.Get("Content-Type")
-	if !strings.HasPrefix(ct, "application/x-www-form-urlencoded") && !strings.HasPrefix(ct, "multipart/form-data") {
-		return nil
-	}
-	form := e.parseForm(r)
+// journalForm is the request's form for the journal, fields the contract
+// marks as passwords blanked.
+func (f *facts) journalForm() map[string]string {
+	form := f.formFields()
 	if len(form) == 0 {
 		return nil
 	}
-	p, _ := set.index.match(r)
+	p, _ := f.route()
 	out := make(map[string]string, len(form))
 	for k, v := range form {
-		if p != nil && p.secret(r.Method, k) {
+		if p != nil && p.secret(f.r.Method, k) {
 			v = redacted
 		}
 		out[k] = v
@@ -370,7 +391,7 @@ func (e *Engine) choose(sc *Scenario, sessionID string, f *facts, tr *trace) *Ru
 	inst := e.instance(sc, sessionID)
 	defer func() { tr.state = inst.state }()
 	for i, rule := range sc.Rules {
-		if !rule.matches(f, inst.state, e.Set().index) {
+		if !rule.matches(f, inst.state) {
 			continue
 		}
 		inst.seen[i]++
@@ -441,27 +462,29 @@ func (e *Engine) expire(now time.Time) {
 	}
 }
 
-func (r *Rule) matches(f *facts, state string, x *contractIndex) bool {
+func (r *Rule) matches(f *facts, state string) bool {
+	x := f.set.index
 	if len(r.InStates) > 0 && !slices.Contains(r.InStates, state) {
 		return false
 	}
-	if len(r.Methods) > 0 && !slices.Contains(r.Methods, f.method) {
+	if len(r.Methods) > 0 && !slices.Contains(r.Methods, f.r.Method) {
 		return false
 	}
-	if r.Exact != "" && f.path != r.Exact {
+	if r.Exact != "" && f.r.URL.Path != r.Exact {
 		return false
 	}
-	if r.Template != "" && (f.tmpl == nil || f.tmpl.template != r.Template) {
+	tmpl, vars := f.route()
+	if r.Template != "" && (tmpl == nil || tmpl.template != r.Template) {
 		return false
 	}
 	for _, m := range r.Params {
-		v, ok := f.vars[m.name]
+		v, ok := vars[m.name]
 		if !m.matches(x, v, ok) {
 			return false
 		}
 	}
 	for _, m := range r.Query {
-		vs := f.query[m.name]
+		vs := f.queryValues()[m.name]
 		v, ok := "", len(vs) > 0
 		if ok {
 			v = vs[len(vs)-1] // FastAPI reads the last
@@ -471,7 +494,7 @@ func (r *Rule) matches(f *facts, state string, x *contractIndex) bool {
 		}
 	}
 	for _, m := range r.Headers {
-		vs := f.header.Values(m.name)
+		vs := f.r.Header.Values(m.name)
 		v, ok := "", len(vs) > 0
 		if ok {
 			v = vs[0]
@@ -481,7 +504,7 @@ func (r *Rule) matches(f *facts, state string, x *contractIndex) bool {
 		}
 	}
 	for _, m := range r.Form {
-		v, ok := f.form[m.name]
+		v, ok := f.formFields()[m.name]
 		if !m.matches(x, v, ok && v != "") {
 			return false
 		}

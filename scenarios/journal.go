@@ -102,6 +102,13 @@ func (j *journal) clear(session string) int {
 	return n - len(kept)
 }
 
+// len is how many entries the journal holds.
+func (j *journal) len() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return len(j.ring)
+}
+
 // Journal lists recorded requests, oldest first.
 func (e *Engine) Journal(f Filter) []Entry { return e.journal.entries(f) }
 

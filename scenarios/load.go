@@ -352,6 +352,7 @@ func (p *parser) parseScenario(n *yaml.Node) *Scenario {
 	for i, rn := range v.Content {
 		if r := p.parseRule(rn, i); r != nil {
 			sc.Rules = append(sc.Rules, r)
+			sc.matchesForm = sc.matchesForm || len(r.Form) > 0
 		}
 	}
 	p.rule = ""

@@ -46,7 +46,7 @@ func parsePrefer(v string) (preference, error) {
 // generated data (dynamic). It reports false when the request is left to
 // the normal answer. A chosen answer skips validation and scenarios, as in
 // Prism.
-func (e *Engine) prefer(w http.ResponseWriter, r *http.Request, next http.Handler, header string, set *Set, tr *trace) bool {
+func (e *Engine) prefer(w http.ResponseWriter, f *facts, header string, tr *trace) bool {
 	pref, err := parsePrefer(header)
 	if err != nil {
 		writeMockError(w, http.StatusBadRequest, err.Error())
@@ -55,18 +55,18 @@ func (e *Engine) prefer(w http.ResponseWriter, r *http.Request, next http.Handle
 	if pref.code == 0 && pref.example == "" && !pref.dynamic {
 		return false
 	}
-	p, vars := set.index.match(r)
+	p, vars := f.route()
 	if p == nil {
 		return false
 	}
-	op := p.op(r.Method)
+	op := p.op(f.r.Method)
 	if op == nil {
 		return false
 	}
 	tr.prefer = header
 	applied := make([]string, 0, 3)
 	if pref.example != "" || pref.code != 0 && pref.code != http.StatusOK {
-		code, body, ok, err := e.exampleAnswer(set, op, pref)
+		code, body, ok, err := exampleAnswer(f.set, op, pref)
 		if err != nil {
 			writeMockError(w, http.StatusBadRequest, err.Error())
 			return true
@@ -104,7 +104,7 @@ func (e *Engine) prefer(w http.ResponseWriter, r *http.Request, next http.Handle
 // exampleAnswer finds the contract's example for pref: the named one (of
 // the preferred status, if any), or the first one of the preferred status.
 // ok is false when the status declares none.
-func (e *Engine) exampleAnswer(set *Set, op *opInfo, pref preference) (int, []byte, bool, error) {
+func exampleAnswer(set *Set, op *opInfo, pref preference) (int, []byte, bool, error) {
 	var known []string
 	codes := declared(op)
 	for _, c := range codes {

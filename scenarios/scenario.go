@@ -17,7 +17,8 @@ type Scenario struct {
 	File        string
 	Line        int
 
-	source []byte // the file's text, to tell a changed scenario on reload
+	matchesForm bool   // a rule matches on form fields
+	source      []byte // the file's text, to tell a changed scenario on reload
 }
 
 // Rule is one "when this, answer that" of a scenario. The first rule whose

@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -119,27 +117,21 @@ func stamp(dir string) string {
 	if dir == "" {
 		return ""
 	}
-	var lines []string
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			lines = append(lines, path+" "+err.Error())
-			return nil
+	entries, err := os.ReadDir(dir) // sorted by name
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		ext := filepath.Ext(e.Name())
+		if e.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
+			continue
 		}
-		if d.IsDir() && path != dir {
-			return fs.SkipDir
+		if info, err := e.Info(); err != nil {
+			fmt.Fprintf(&b, "%s %v\n", e.Name(), err)
+		} else {
+			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
 		}
-		ext := filepath.Ext(path)
-		if d.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
-			return nil
-		}
-		info, err := os.Stat(path)
-		if err != nil {
-			lines = append(lines, path+" "+err.Error())
-			return nil
-		}
-		lines = append(lines, fmt.Sprintf("%s %d %d", path, info.Size(), info.ModTime().UnixNano()))
-		return nil
-	})
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
+	}
+	return b.String()
 }

@@ -2,6 +2,7 @@ package fastapi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -42,24 +43,54 @@ var ErrBodyTooLarge = errors.New("request body too large")
 // FastAPI Form() endpoint: application/x-www-form-urlencoded and
 // multipart/form-data are parsed; any other or absent Content-Type (JSON
 // included) is an empty form, so the endpoint answers 422 "missing", never
-// 415. At most limit bytes are read; a longer body is ErrBodyTooLarge.
+// 415. At most limit bytes are read; a longer body is ErrBodyTooLarge. A
+// form already parsed from the body (WithForm) is returned as it is.
 func ParseForm(r *http.Request, limit int64) (Form, error) {
-	mediaType, params := parseOptionsHeader(r.Header.Get("Content-Type"))
+	if pf, ok := r.Context().Value(parsedFormKey{}).(*parsedForm); ok && pf.size <= limit {
+		return pf.form, nil
+	}
+	return ParseFormBody(r.Header.Get("Content-Type"), r.Body, limit)
+}
+
+// ParseFormBody parses body as a form sent with contentType, by ParseForm's
+// rules.
+func ParseFormBody(contentType string, body io.Reader, limit int64) (Form, error) {
+	mediaType, params := parseOptionsHeader(contentType)
 	switch mediaType {
 	case "application/x-www-form-urlencoded":
-		body, err := readLimited(r.Body, limit)
+		b, err := readLimited(body, limit)
 		if err != nil {
 			return nil, err
 		}
-		return ParseURLEncoded(body), nil
+		return ParseURLEncoded(b), nil
 	case "multipart/form-data":
 		boundary := params["boundary"]
 		if boundary == "" {
 			return nil, &FormError{Status: http.StatusBadRequest, Detail: DetailMissingBoundary}
 		}
-		return parseMultipart(io.LimitReader(r.Body, limit+1), boundary, limit)
+		return parseMultipart(io.LimitReader(body, limit+1), boundary, limit)
 	}
 	return Form{}, nil
+}
+
+// IsForm reports whether FastAPI reads a form from a body sent with
+// contentType.
+func IsForm(contentType string) bool {
+	mediaType, _ := parseOptionsHeader(contentType)
+	return mediaType == "application/x-www-form-urlencoded" || mediaType == "multipart/form-data"
+}
+
+type parsedFormKey struct{}
+
+type parsedForm struct {
+	form Form
+	size int64
+}
+
+// WithForm returns r carrying form, which ParseFormBody parsed from r's
+// body of size bytes, so that ParseForm does not read and parse it again.
+func WithForm(r *http.Request, form Form, size int64) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), parsedFormKey{}, &parsedForm{form: form, size: size}))
 }
 
 func readLimited(r io.Reader, limit int64) ([]byte, error) {
