@@ -47,7 +47,7 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 				log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v))
 			}
 			if sw.Code == 0 {
-				fastapi.WriteServerError(w)
+				fastapi.WriteServerError(sw)
 			}
 		}()
 		next.ServeHTTP(sw, r)

@@ -204,14 +204,13 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 		if n < 0 || n >= len(body) {
 			n = len(body) / 2
 		}
-		conn, rw := hijack(w)
+		conn, rw := hijack(w, c.code)
 		defer conn.Close()
 		c.header.Set("Content-Length", strconv.Itoa(len(body)))
 		c.header.Del("Transfer-Encoding")
 		writeRawHead(rw, c)
 		rw.Write(body[:n])
 		rw.Flush()
-		w.Code = c.code
 	case FaultTrickle:
 		c := render(r, next, rule)
 		writeHead(w, c)
@@ -233,17 +232,19 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 
 // closeConn ends the request's connection without an answer: with a TCP
 // reset (RST) when reset is set, else an orderly close.
-func closeConn(w http.ResponseWriter, reset bool) {
-	conn, _ := hijack(w)
+func closeConn(w *status.Writer, reset bool) {
+	conn, _ := hijack(w, 0)
 	if tcp, isTCP := conn.(*net.TCPConn); isTCP && reset {
 		tcp.SetLinger(0) // close sends RST instead of FIN
 	}
 	conn.Close()
 }
 
-// hijack takes the connection over. A connection that cannot be taken
-// (HTTP/2) is aborted instead, which is the closest it gets.
-func hijack(w http.ResponseWriter) (net.Conn, *bufio.ReadWriter) {
+// hijack takes the connection over to answer code by hand (0: not at all).
+// A connection that cannot be taken (HTTP/2) is aborted instead, which is
+// the closest it gets.
+func hijack(w *status.Writer, code int) (net.Conn, *bufio.ReadWriter) {
+	w.Start(code)
 	conn, rw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		panic(http.ErrAbortHandler)

@@ -204,10 +204,13 @@ func (e *Engine) Handler(next http.Handler) http.Handler {
 		start := e.opts.Now()
 		sw := status.Wrap(w)
 		var tr trace
-		e.serve(sw, r, next, &tr)
 		if e.journal.size > 0 {
-			e.journal.add(e.entry(r, sw, &tr, start))
+			// Journaled as the answer begins: a client that has seen any of
+			// it, even a reset, finds the request in the journal.
+			sw.OnStart = func() { e.journal.add(e.entry(r, sw, &tr, start)) }
 		}
+		e.serve(sw, r, next, &tr)
+		sw.Start(0) // no answer at all: a hang the client gave up on
 	})
 }
 

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/moviemock/moviemock/mock"
+	"github.com/moviemock/moviemock/scenarios"
 )
 
 // Many clients at once, each in its own session on a scenario of its own
@@ -263,4 +265,33 @@ rules:
 		t.Errorf("set: %s %v", a.body, a.header)
 	}
 	c.want("another person is untouched", c.get("/person/4"), 200, newClient(t, ts, "none", "").get("/person/4").body)
+}
+
+// A request is in the journal as soon as its answer begins: a client that
+// has read an answer (here, while the handler is still running) finds it.
+func TestJournaledBeforeAnswerEnds(t *testing.T) {
+	e, err := scenarios.New(withFiles(t, nil), scenarios.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	ts := httptest.NewServer(e.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "2")
+		w.WriteHeader(http.StatusTeapot)
+		w.Write([]byte("ok"))
+		http.NewResponseController(w).Flush()
+		<-release // the handler has not returned while the client looks
+	})))
+	defer ts.Close()
+	defer close(release)
+	resp, err := http.Get(ts.URL + "/person/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	got := e.Journal(scenarios.Filter{})
+	if string(body) != "ok" || len(got) != 1 || got[0].Path != "/person/1" || got[0].Status != http.StatusTeapot {
+		t.Fatalf("answer %q read, journal %+v", body, got)
+	}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Entry is one request as the journal keeps it: what the client sent
-// (secrets blanked) and how moviemock answered.
+// (secrets blanked) and how moviemock answered. It is recorded as the answer
+// begins, so it is in the journal before the client sees any of the answer.
 type Entry struct {
 	Seq      int64               `json:"seq"`
 	Time     time.Time           `json:"time"`
@@ -26,8 +27,8 @@ type Entry struct {
 	State    string              `json:"state,omitempty"` // the scenario's state after the request
 	Prefer   string              `json:"prefer,omitempty"`
 	Fault    string              `json:"fault,omitempty"`
-	Status   int                 `json:"status"` // 0: no answer was sent (a fault)
-	Duration float64             `json:"duration_ms"`
+	Status   int                 `json:"status"`      // 0: no answer was sent (a fault)
+	Duration float64             `json:"duration_ms"` // until the answer began
 }
 
 // journal keeps the last size requests.

@@ -10,6 +10,12 @@ type Writer struct {
 	http.ResponseWriter
 	Code  int   // 0 until a header or body is written
 	Bytes int64 // body bytes written
+
+	// OnStart, when set, is called once as the answer begins: before its
+	// status line is sent, or when Start says the connection is taken over.
+	// What it records is then in place before the client can see any of
+	// the answer.
+	OnStart func()
 }
 
 // Wrap returns w as a *Writer, reusing it when it already is one.
@@ -22,18 +28,30 @@ func Wrap(w http.ResponseWriter) *Writer {
 
 func (w *Writer) WriteHeader(code int) {
 	if w.Code == 0 {
-		w.Code = code
+		w.Start(code)
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *Writer) Write(b []byte) (int, error) {
 	if w.Code == 0 {
-		w.Code = http.StatusOK
+		w.Start(http.StatusOK)
 	}
 	n, err := w.ResponseWriter.Write(b)
 	w.Bytes += int64(n)
 	return n, err
+}
+
+// Start records code as the answer's status (0: none) and runs OnStart,
+// without writing anything: for an answer that takes the connection over.
+func (w *Writer) Start(code int) {
+	if w.Code == 0 {
+		w.Code = code
+	}
+	if f := w.OnStart; f != nil {
+		w.OnStart = nil
+		f()
+	}
 }
 
 // Status is the code sent, 200 when the handler wrote nothing.
