@@ -125,4 +125,3 @@ func bareHandler(b *testing.B, base, method, target, body string, status int) ht
 		w.Write(answer)
 	})
 }
-
