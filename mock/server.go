@@ -199,11 +199,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	h := s.engine.Handler(router)
 	if !cfg.DisableAdmin {
-		admin, err := s.engine.Admin(cfg.AdminToken)
-		if err != nil {
-			return nil, err
-		}
-		h = mountAdmin(admin, h)
+		h = mountAdmin(s.engine.Admin(cfg.AdminToken), h)
 	}
 	if !cfg.DisableCORS {
 		h = cors(cfg.CORSOrigins, h)

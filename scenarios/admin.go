@@ -35,12 +35,12 @@ func AdminSpec() (*spec.Spec, error) { return adminSpec() }
 // Admin is the control API (see control/openapi.yaml). It answers loopback
 // callers; others only when token is set and they send it (as a bearer
 // token or in X-Mock-Admin-Token).
-func (e *Engine) Admin(token string) (http.Handler, error) {
-	sp, err := AdminSpec()
-	if err != nil {
-		return nil, err
-	}
-	a := &admin{e: e, sp: sp}
+//
+// Its OpenAPI document is loaded on first use, not here: it is needed only
+// to serve itself and to check an activation, and loading it would add a
+// third of moviemock's start-up time.
+func (e *Engine) Admin(token string) http.Handler {
+	a := &admin{e: e}
 	r := mux.NewRouter()
 	r.HandleFunc("/__mock/health", a.health).Methods("GET")
 	r.HandleFunc("/__mock/reset", a.resetAll).Methods("POST")
@@ -57,15 +57,23 @@ func (e *Engine) Admin(token string) (http.Handler, error) {
 	r.HandleFunc("/__mock/sessions/{id}/reset", a.resetSession).Methods("POST")
 	r.HandleFunc("/__mock/journal", a.journal).Methods("GET")
 	r.HandleFunc("/__mock/journal", a.clearJournal).Methods("DELETE")
-	r.HandleFunc("/__mock/openapi.json", func(w http.ResponseWriter, r *http.Request) { writeRaw(w, "application/json", sp.JSON()) }).Methods("GET")
-	r.HandleFunc("/__mock/openapi.yaml", func(w http.ResponseWriter, r *http.Request) { writeRaw(w, "application/yaml", sp.YAML()) }).Methods("GET")
+	r.HandleFunc("/__mock/openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		if sp := a.spec(w); sp != nil {
+			writeRaw(w, "application/json", sp.JSON())
+		}
+	}).Methods("GET")
+	r.HandleFunc("/__mock/openapi.yaml", func(w http.ResponseWriter, r *http.Request) {
+		if sp := a.spec(w); sp != nil {
+			writeRaw(w, "application/yaml", sp.YAML())
+		}
+	}).Methods("GET")
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, apiError{"no such control endpoint: " + r.URL.Path + " (see /__mock/openapi.json)"})
 	})
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, apiError{r.Method + " is not allowed on " + r.URL.Path})
 	})
-	return guard(token, r), nil
+	return guard(token, r)
 }
 
 // guard lets loopback callers through, and others with the token.
@@ -100,8 +108,18 @@ func loopback(remoteAddr string) bool {
 }
 
 type admin struct {
-	e  *Engine
-	sp *spec.Spec
+	e *Engine
+}
+
+// spec is the control API's document, or nil after answering 500 when it
+// does not load (it is embedded and tested: a broken build).
+func (a *admin) spec(w http.ResponseWriter) *spec.Spec {
+	sp, err := AdminSpec()
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, apiError{err.Error()})
+		return nil
+	}
+	return sp
 }
 
 type apiError struct {
@@ -275,7 +293,11 @@ func (a *admin) readActivate(w http.ResponseWriter, r *http.Request) (string, bo
 		writeJSON(w, http.StatusBadRequest, apiError{`want a JSON body such as {"scenario": "empty-catalog"}: ` + err.Error()})
 		return "", false
 	}
-	if viols := spec.Violations(a.sp.Validate(a.sp.Schema("Activate"), v, true)); len(viols) > 0 {
+	sp := a.spec(w)
+	if sp == nil {
+		return "", false
+	}
+	if viols := spec.Violations(sp.Validate(sp.Schema("Activate"), v, true)); len(viols) > 0 {
 		msgs := make([]string, len(viols))
 		for i, vi := range viols {
 			msgs[i] = vi.String()
