@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/moviemock/moviemock/internal/jsonscan"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -178,6 +180,9 @@ func appendFloat(dst []byte, f float64) []byte {
 // keeping object members in their order and numbers as written.
 func AppendCompact(dst []byte, raw []byte) ([]byte, error) {
 	if bytes.IndexByte(raw, '\\') < 0 {
+		if jsonscan.End(raw, 0) == len(raw) && jsonscan.Compact(raw) {
+			return append(dst, raw...), nil // already as Python writes it
+		}
 		// No escapes: every string is already as Python writes it, so
 		// removing insignificant white space is all there is to do.
 		var buf bytes.Buffer

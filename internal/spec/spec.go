@@ -340,10 +340,45 @@ var formatValidators = openapi3.WithStringFormatValidators(map[string]openapi3.S
 	}),
 })
 
+// CanonicalDateTime reports whether b is a valid date-time written exactly
+// as 2006-01-02T15:04:05Z, the form most data comes in: checked without
+// parsing or allocating. Such text ParseDateTime accepts, and pydantic
+// writes back unchanged.
+func CanonicalDateTime[T string | []byte](b T) bool {
+	if len(b) != len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' ||
+		b[13] != ':' || b[16] != ':' || b[19] != 'Z' {
+		return false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(b[i : i+n]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	year, month, day := num(0, 4), num(5, 2), num(8, 2)
+	hour, minute, second := num(11, 2), num(14, 2), num(17, 2)
+	if year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 ||
+		minute < 0 || minute > 59 || second < 0 || second > 59 {
+		return false
+	}
+	days := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[month-1]
+	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		days = 29
+	}
+	return day <= days
+}
+
 // ParseDateTime parses an RFC 3339 date-time with a time zone, as JSON Schema's
 // date-time format requires ("T" and "Z" in either case).
 func ParseDateTime(s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
+	if strings.ContainsAny(s, "tz") {
+		s = strings.ToUpper(s)
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("not a valid RFC 3339 date-time with a time zone")
 	}

@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -221,4 +222,78 @@ func BenchmarkValidateReview(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// CanonicalDateTime takes exactly the canonical date-times ParseDateTime
+// takes: every day of every month of leap and common years, and nothing
+// past a month's end.
+func TestCanonicalDateTime(t *testing.T) {
+	for _, year := range []int{1900, 1999, 2000, 2023, 2024, 2100} {
+		for month := 1; month <= 12; month++ {
+			for day := 0; day <= 32; day++ {
+				s := fmt.Sprintf("%04d-%02d-%02dT23:59:59Z", year, month, day)
+				_, err := ParseDateTime(s)
+				if got := CanonicalDateTime(s); got != (err == nil) {
+					t.Errorf("CanonicalDateTime(%q) = %v, ParseDateTime: %v", s, got, err)
+				}
+			}
+		}
+	}
+	for _, s := range []string{"2024-01-02T24:00:00Z", "2024-01-02T23:60:00Z", "2024-01-02T23:59:60Z",
+		"2024-01-02t03:04:05Z", "2024-01-02T03:04:05z", "2024-01-02T03:04:05+00:00", "2024-01-02T03:04:05.0Z", "+024-01-02T03:04:05Z"} {
+		if CanonicalDateTime(s) {
+			t.Errorf("CanonicalDateTime(%q) = true", s)
+		}
+	}
+}
+
+// FuzzChecker holds the Checker to Validate on every schema of the
+// contract: what it proves valid, Validate accepts.
+func FuzzChecker(f *testing.F) {
+	for _, s := range []string{
+		`{"id":1,"name":"A","known_for":[],"biography":null}`, `{"detail":[{"loc":["path","x",0],"msg":"m","type":"t","input":null}]}`,
+		`{"access_token":"x","token_type":"bearer"}`, `{"reactions":{"a":1},"created_at":"2024-02-29T00:00:00Z"}`,
+		`{"id":1,"username":"u","avatar":"a","role":"user"}`, `[1,2]`, `"2023-02-29T00:00:00Z"`, `null`,
+	} {
+		f.Add([]byte(s))
+	}
+	sp, err := Embedded()
+	if err != nil {
+		f.Fatal(err)
+	}
+	type named struct {
+		name    string
+		schema  *openapi3.Schema
+		checker *Checker
+	}
+	var schemas []named
+	for name, ref := range sp.Doc.Components.Schemas {
+		if c := sp.Checker(ref.Value); c != nil {
+			schemas = append(schemas, named{name, ref.Value, c})
+		}
+		if ref.Value.Properties != nil {
+			for pname, p := range ref.Value.Properties {
+				if c := sp.Checker(p.Value); c != nil {
+					schemas = append(schemas, named{name + "." + pname, p.Value, c})
+				}
+			}
+		}
+	}
+	if len(schemas) < 5 {
+		f.Fatalf("only %d schemas compile", len(schemas))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, s := range schemas {
+			if !s.checker.Valid(data) {
+				continue
+			}
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				t.Fatalf("%s: proved valid, but not JSON: %q", s.name, data)
+			}
+			if err := sp.Validate(s.schema, v, true); err != nil {
+				t.Fatalf("%s: proved valid, but Validate says %v: %q", s.name, err, data)
+			}
+		}
+	})
 }

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package bulk
+
+// HugePages is a no-op beyond Linux.
+func HugePages(b []byte) {}
