@@ -17,16 +17,25 @@ import (
 )
 
 const (
-	defaultAddr       = "127.0.0.1:8000"
-	defaultSeed       = 1
-	defaultPersons    = 200
-	defaultUsers      = 20
-	defaultReviews    = 1000
-	shutdownTimeout   = 5 * time.Second
+	defaultAddr     = "127.0.0.1:8000"
+	defaultSeed     = 1
+	defaultPersons  = 200
+	defaultUsers    = 20
+	defaultReviews  = 1000
+	shutdownTimeout = 5 * time.Second
+	maxHeaderBytes  = 64 << 10 // beyond it: 431 Request Header Fields Too Large
+	watchInterval   = time.Second
+)
+
+// The server's limits on slow and idle clients (variables so that tests
+// can shorten them). A client that takes longer than readHeaderTimeout to
+// send its headers (slowloris) is cut off, and so is a keep-alive
+// connection idle for idleTimeout; uvicorn's keep-alive is shorter still.
+// Bodies have no read timeout: a scripted delay or trickle must be able to
+// run as long as it is told to.
+var (
 	readHeaderTimeout = 10 * time.Second
 	idleTimeout       = 120 * time.Second
-	maxHeaderBytes    = 64 << 10
-	watchInterval     = time.Second
 )
 
 const serveUsage = `Usage: moviemock serve [flags]
@@ -182,8 +191,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return fmt.Errorf("serve: cannot listen on %s: %w", *addr, unwrapNetErr(err))
 	}
-	if *secret == "" && !isLoopback(ln.Addr()) {
-		fmt.Fprintf(stderr, "moviemock: warning: listening on %s beyond loopback with the public development JWT secret: anyone who can reach it can forge tokens; set --jwt-secret\n", ln.Addr())
+	if w := secretWarning(ln.Addr(), *secret != ""); w != "" {
+		fmt.Fprintln(stderr, w)
 	}
 	srv := &http.Server{
 		Handler: handler,
@@ -217,6 +226,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// secretWarning is the warning for listening on addr beyond loopback with
+// the public development JWT secret; empty when there is nothing to warn of.
+func secretWarning(addr net.Addr, secretSet bool) string {
+	if secretSet || isLoopback(addr) {
+		return ""
+	}
+	return fmt.Sprintf("moviemock: warning: listening on %s beyond loopback with the public development JWT secret: anyone who can reach it can forge tokens; set --jwt-secret", addr)
 }
 
 func isLoopback(a net.Addr) bool {

@@ -164,7 +164,8 @@ func (w *worker) do(req []byte, opts Options) error {
 }
 
 // ReadResponse reads one HTTP/1.1 answer from br, its body included
-// (Content-Length or chunked), and returns its status code.
+// (Content-Length, chunked, or up to the end of a closing connection), and
+// returns its status code.
 func ReadResponse(br *bufio.Reader) (int, error) {
 	line, err := br.ReadSlice('\n')
 	if err != nil {
@@ -177,7 +178,7 @@ func ReadResponse(br *bufio.Reader) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("status line %q", line)
 	}
-	length, chunked := int64(-1), false
+	length, chunked, closing := int64(-1), false, false
 	for {
 		line, err := br.ReadSlice('\n')
 		if err != nil {
@@ -199,6 +200,8 @@ func ReadResponse(br *bufio.Reader) (int, error) {
 			}
 		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
 			chunked = bytes.EqualFold(value, []byte("chunked"))
+		case bytes.EqualFold(name, []byte("Connection")):
+			closing = bytes.EqualFold(value, []byte("close"))
 		}
 	}
 	switch {
@@ -218,6 +221,11 @@ func ReadResponse(br *bufio.Reader) (int, error) {
 		}
 	case length > 0:
 		if _, err := br.Discard(int(length)); err != nil {
+			return 0, fmt.Errorf("body: %w", err)
+		}
+	case length < 0 && closing:
+		// The body runs to the end of the connection.
+		if _, err := io.Copy(io.Discard, br); err != nil {
 			return 0, fmt.Errorf("body: %w", err)
 		}
 	case length < 0 && code >= 200 && code != 204 && code != 304:

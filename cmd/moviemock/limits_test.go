@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moviemock/moviemock/internal/loadgen"
+)
+
+// The server's limits, end to end on serve: a client too slow with its
+// headers is cut off, so is an idle keep-alive connection, and headers
+// beyond the limit get 431; a normal client sees none of it.
+func TestServeLimits(t *testing.T) {
+	defer func(h, i time.Duration) { readHeaderTimeout, idleTimeout = h, i }(readHeaderTimeout, idleTimeout)
+	readHeaderTimeout, idleTimeout = 300*time.Millisecond, 600*time.Millisecond
+	base, _ := serve(t, noEnv, "--quiet")
+	addr := strings.TrimPrefix(base, "http://")
+
+	t.Run("slow headers", func(t *testing.T) {
+		conn := dial(t, addr)
+		io.WriteString(conn, "GET /person/1 HTTP/1.1\r\nHost: x\r\n") // never finished
+		if err := waitClosed(conn, 5*time.Second); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("idle keep-alive", func(t *testing.T) {
+		conn := dial(t, addr)
+		br := bufio.NewReader(conn)
+		conn.Write(loadgen.Request("GET", "/person/1", ""))
+		if code, err := loadgen.ReadResponse(br); err != nil || code != 200 {
+			t.Fatalf("%d %v", code, err)
+		}
+		if err := waitClosed(conn, 5*time.Second); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("headers too large", func(t *testing.T) {
+		conn := dial(t, addr)
+		conn.Write(loadgen.Request("GET", "/person/1", "", "X-Big: "+strings.Repeat("a", maxHeaderBytes+8192)))
+		code, err := loadgen.ReadResponse(bufio.NewReader(conn))
+		if code != http.StatusRequestHeaderFieldsTooLarge {
+			t.Errorf("status %d (%v), want 431", code, err)
+		}
+	})
+	t.Run("a normal client", func(t *testing.T) {
+		// Requests on one connection, each well within the limits.
+		res, err := loadgen.Run(context.Background(), addr, loadgen.Request("GET", "/person/1", ""), loadgen.Options{Conns: 1, Requests: 20, Status: 200})
+		if err != nil || res.Errors > 0 {
+			t.Errorf("%+v %v", res, err)
+		}
+	})
+}
+
+// A thousand clients at once, each on its keep-alive connection held open
+// from its first request to its last: every answer arrives, none fails.
+func TestServeThousandConnections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	base, _ := serve(t, noEnv, "--quiet")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := loadgen.Run(ctx, strings.TrimPrefix(base, "http://"), loadgen.Request("GET", "/reviews/b42bfd96-9925-4da9-8c96-eed6b998b81f", ""),
+		loadgen.Options{Conns: 1000, Requests: 5000, Status: 200, Timeout: 30 * time.Second})
+	if err != nil || res.Errors > 0 || res.Answers != 5000 {
+		t.Fatalf("%d answers, %d errors (first: %v), %v", res.Answers, res.Errors, res.FirstErr, err)
+	}
+}
+
+func dial(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// waitClosed waits for the server to close conn, up to limit.
+func waitClosed(conn net.Conn, limit time.Duration) error {
+	conn.SetReadDeadline(time.Now().Add(limit))
+	_, err := io.Copy(io.Discard, conn)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return errors.New("the server kept the connection open")
+	}
+	return nil
+}
+
+// The public development secret is fine on loopback; anywhere else serve
+// warns, until a secret of one's own is set.
+func TestSecretWarning(t *testing.T) {
+	for _, tc := range []struct {
+		ip     string
+		secret bool
+		warn   bool
+	}{
+		{"127.0.0.1", false, false}, {"::1", false, false}, {"0.0.0.0", false, true},
+		{"::", false, true}, {"192.168.1.20", false, true}, {"0.0.0.0", true, false},
+	} {
+		w := secretWarning(&net.TCPAddr{IP: net.ParseIP(tc.ip), Port: 8000}, tc.secret)
+		if (w != "") != tc.warn || tc.warn && !strings.Contains(w, "--jwt-secret") {
+			t.Errorf("%s, secret set %v: %q", tc.ip, tc.secret, w)
+		}
+	}
+}
