@@ -192,8 +192,9 @@ func (e *Engine) Reset() {
 
 // trace is what the engine did with one request, for the journal.
 type trace struct {
-	session, scenario, rule, state, prefer, fault, template string
-	form                                                    map[string]string
+	session, scenario, rule, state, prefer, fault string
+	form                                          map[string]string
+	facts                                         *facts // what was worked out of the request
 }
 
 // Handler wraps the mock's normal handler: every request is journaled, and
@@ -226,13 +227,9 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 	}
 	tr.session = sessionID
 	f := &facts{e: e, r: r, set: e.Set()}
-	if e.journal.size > 0 {
-		if p, _ := f.route(); p != nil {
-			tr.template = p.template
-		}
-		if r.Method == http.MethodPost {
-			tr.form = f.journalForm()
-		}
+	tr.facts = f
+	if e.journal.size > 0 && r.Method == http.MethodPost {
+		tr.form = f.journalForm()
 	}
 	if prefer := h.Get("Prefer"); prefer != "" {
 		if e.prefer(w, f, prefer, tr) {
