@@ -2,8 +2,8 @@ package mock_test
 
 import (
 	"net/http"
-	"runtime"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
