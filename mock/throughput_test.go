@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moviemock/moviemock/internal/loadgen"
+	"github.com/moviemock/moviemock/internal/logbuf"
 	"github.com/moviemock/moviemock/mock"
 )
 
@@ -36,8 +38,14 @@ func BenchmarkThroughput(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer devNull.Close()
-	srv := newServer(b, mock.Config{Logger: slog.New(slog.NewTextHandler(devNull, nil))})
-	ts := httptest.NewServer(srv)
+	// The request log as serve writes it: buffered, out every 100 ms.
+	logOut := logbuf.New(devNull, 100*time.Millisecond)
+	defer logOut.Close()
+	srv := newServer(b, mock.Config{Logger: slog.New(slog.NewTextHandler(logOut, nil))})
+	ts := httptest.NewUnstartedServer(srv)
+	// serve's limits, which cost a deadline per request.
+	ts.Config.ReadHeaderTimeout, ts.Config.IdleTimeout, ts.Config.MaxHeaderBytes = 10*time.Second, 120*time.Second, 64<<10
+	ts.Start()
 	defer ts.Close()
 
 	form := "Content-Type: application/x-www-form-urlencoded"

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moviemock/moviemock/internal/logbuf"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -25,6 +26,7 @@ const (
 	shutdownTimeout = 5 * time.Second
 	maxHeaderBytes  = 64 << 10 // beyond it: 431 Request Header Fields Too Large
 	watchInterval   = time.Second
+	logInterval     = 100 * time.Millisecond // how late a request log line may be
 )
 
 // The server's limits on slow and idle clients (variables so that tests
@@ -178,7 +180,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if *secret != "" {
 		cfg.JWTSecret = []byte(*secret)
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	// The request log is written out every logInterval rather than a line
+	// at a time; the rest of stderr is not buffered.
+	logOut := logbuf.New(stderr, logInterval)
+	defer logOut.Close()
+	logger := slog.New(slog.NewTextHandler(logOut, nil))
 	if !*quiet {
 		cfg.Logger = logger
 	}
