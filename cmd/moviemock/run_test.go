@@ -208,7 +208,8 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	var out strings.Builder
 	run(context.Background(), []string{"serve", "--help"}, noEnv, &out, io.Discard)
-	for _, want := range []string{"Examples:", "--require-auth", "MOVIEMOCK_ADDR", "-cors-origin"} {
+	// Safe by default: loopback only.
+	for _, want := range []string{"Examples:", "--require-auth", "MOVIEMOCK_ADDR", "-cors-origin", `(default "127.0.0.1:8000")`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("serve --help lacks %q", want)
 		}
