@@ -176,13 +176,19 @@ func appendFloat(dst []byte, f float64) []byte {
 	return append(dst, b...)
 }
 
+// IsCompact reports whether raw is one JSON value already as AppendCompact
+// writes it: no escapes to re-encode, no white space outside strings.
+func IsCompact(raw []byte) bool {
+	return bytes.IndexByte(raw, '\\') < 0 && jsonscan.End(raw, 0) == len(raw) && jsonscan.Compact(raw)
+}
+
 // AppendCompact re-encodes the JSON text raw compactly in Python style,
 // keeping object members in their order and numbers as written.
 func AppendCompact(dst []byte, raw []byte) ([]byte, error) {
+	if IsCompact(raw) {
+		return append(dst, raw...), nil
+	}
 	if bytes.IndexByte(raw, '\\') < 0 {
-		if jsonscan.End(raw, 0) == len(raw) && jsonscan.Compact(raw) {
-			return append(dst, raw...), nil // already as Python writes it
-		}
 		// No escapes: every string is already as Python writes it, so
 		// removing insignificant white space is all there is to do.
 		var buf bytes.Buffer
