@@ -57,6 +57,12 @@ func getWith(t *testing.T, u, scenario string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
+// goneScenario is a scenario file, "gone", answering every person with a
+// 404 whose detail is detail.
+func goneScenario(detail string) string {
+	return "name: gone\ndescription: d\nrules:\n  - match: {path: \"/person/{person_id}\"}\n    respond: {status: 404, body: {detail: " + detail + "}}\n"
+}
+
 // Edits of scenario and fixture files are served without a restart; a
 // broken edit is logged with file:line and the previous files keep serving.
 func TestServeReloadsEditedFiles(t *testing.T) {
@@ -77,9 +83,7 @@ func TestServeReloadsEditedFiles(t *testing.T) {
 		}
 	}
 	scenarioFile := filepath.Join(scDir, "teapot.yaml")
-	scenario := func(detail string) string {
-		return "name: gone\ndescription: d\nrules:\n  - match: {path: \"/person/{person_id}\"}\n    respond: {status: 404, body: {detail: " + detail + "}}\n"
-	}
+	scenario := goneScenario
 	write(scenarioFile, scenario("first"))
 
 	ctx, cancel := context.WithCancel(context.Background())

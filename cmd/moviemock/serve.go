@@ -149,6 +149,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 
 	files := &sources{fixtures: *dir, scenarios: *scenarioDir, gen: gen}
+	loaded := files.stamp() // before the load: an edit from now on is seen
 	data, source, err := files.data()
 	if err != nil {
 		return err
@@ -216,7 +217,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	if interval > 0 && (*dir != "" || *scenarioDir != "") {
-		go files.watch(ctx, interval, handler, logger)
+		go files.watch(ctx, loaded, interval, handler, logger)
 	}
 	select {
 	case err := <-served:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"log/slog"
 	"os"
@@ -59,13 +60,22 @@ func (s *sources) scenarioSet(data *fixtures.Dataset) (*scenarios.Set, error) {
 	return scenarios.Load(sp, data, srcs...)
 }
 
+// stamps sum up the watched folders at one moment.
+type stamps struct{ fixtures, scenarios string }
+
+// stamp sums up the watched folders. serve takes it before it loads them,
+// so an edit made while they load, or before the watcher first runs, is
+// still told apart from what was loaded.
+func (s *sources) stamp() stamps {
+	return stamps{stamp(s.fixtures), stamp(s.scenarios)}
+}
+
 // watch polls the fixture and scenario folders every interval and reloads
-// what changed into srv. Files that do not load are logged with where they
-// went wrong, and what they would replace keeps serving: broken fixtures
-// keep the previous data, broken scenarios the previous scenarios (new
-// data is served with them).
-func (s *sources) watch(ctx context.Context, interval time.Duration, srv *mock.Server, log *slog.Logger) {
-	fixturesSeen, scenariosSeen := stamp(s.fixtures), stamp(s.scenarios)
+// what changed since seen into srv. Files that do not load are logged with
+// where they went wrong, and what they would replace keeps serving: broken
+// fixtures keep the previous data, broken scenarios the previous scenarios
+// (new data is served with them).
+func (s *sources) watch(ctx context.Context, seen stamps, interval time.Duration, srv *mock.Server, log *slog.Logger) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -74,12 +84,12 @@ func (s *sources) watch(ctx context.Context, interval time.Duration, srv *mock.S
 			return
 		case <-t.C:
 		}
-		f, sc := stamp(s.fixtures), stamp(s.scenarios)
-		if f == fixturesSeen && sc == scenariosSeen {
+		now := s.stamp()
+		if now == seen {
 			continue
 		}
 		var data *fixtures.Dataset
-		if f != fixturesSeen {
+		if now.fixtures != seen.fixtures {
 			d, _, err := s.data()
 			if err != nil {
 				log.Error("fixtures not reloaded; still serving the previous data", "error", err.Error())
@@ -87,14 +97,14 @@ func (s *sources) watch(ctx context.Context, interval time.Duration, srv *mock.S
 			data = d
 		}
 		var set *scenarios.Set
-		if data != nil || sc != scenariosSeen {
+		if data != nil || now.scenarios != seen.scenarios {
 			// Scenarios render fixtures, so new data reloads them too.
 			var err error
 			if set, err = s.scenarioSet(orCurrent(data, srv)); err != nil {
 				log.Error("scenarios not reloaded; still serving the previous ones", "error", err.Error())
 			}
 		}
-		fixturesSeen, scenariosSeen = f, sc // a failure is retried at the next edit
+		seen = now // a failure is retried at the next edit
 		if data == nil && set == nil {
 			continue
 		}
@@ -110,9 +120,15 @@ func orCurrent(d *fixtures.Dataset, srv *mock.Server) *fixtures.Dataset {
 	return srv.Data()
 }
 
-// stamp sums up a folder's data files: names, sizes and modification
-// times. "" for no folder. Contents are not read: a fixture file may be
-// hundreds of megabytes.
+// hashBelow is the size under which a file's contents are part of its
+// stamp. A modification time moves in clock ticks of a few milliseconds, so
+// two edits of the same length within one tick look alike by size and time;
+// hand-written files are small and cheap to read. A larger file, which may
+// be hundreds of megabytes, is told by name, size and time alone.
+const hashBelow = 1 << 20
+
+// stamp sums up a folder's data files: names, sizes, modification times,
+// and the contents of files under hashBelow. "" for no folder.
 func stamp(dir string) string {
 	if dir == "" {
 		return ""
@@ -127,11 +143,18 @@ func stamp(dir string) string {
 		if e.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
 			continue
 		}
-		if info, err := e.Info(); err != nil {
+		info, err := e.Info()
+		if err != nil {
 			fmt.Fprintf(&b, "%s %v\n", e.Name(), err)
-		} else {
-			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+			continue
 		}
+		fmt.Fprintf(&b, "%s %d %d", e.Name(), info.Size(), info.ModTime().UnixNano())
+		if info.Size() < hashBelow {
+			if text, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+				fmt.Fprintf(&b, " %x", sha256.Sum256(text))
+			}
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
