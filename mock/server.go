@@ -323,13 +323,9 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 				return
 			}
 		}
-		var buf [8]fastapi.Value
-		vals := buf[:0]
-		if n := len(o.inputs.List); n > len(buf) {
-			vals = make([]fastapi.Value, n)
-		} else {
-			vals = buf[:n]
-		}
+		// The handler is called through a func value, so vals is on the
+		// heap whatever its size: allocated at the size needed.
+		vals := make([]fastapi.Value, len(o.inputs.List))
 		items, err := s.validate(r, &o.inputs, vals)
 		if err != nil {
 			writeBodyError(w, err)

@@ -803,7 +803,7 @@ func conforms(sp *spec.Spec, op *opInfo, status int, contentType string, body []
 		}
 		return ""
 	}
-	if ref.Value.Content == nil || len(ref.Value.Content) == 0 {
+	if len(ref.Value.Content) == 0 {
 		if len(body) > 0 {
 			return fmt.Sprintf("status %d is declared without a body", status)
 		}

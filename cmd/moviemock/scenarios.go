@@ -33,11 +33,7 @@ func runScenarios(args []string, stdout, stderr io.Writer) error {
 		if len(args) == 2 {
 			files.scenarios = args[1]
 		}
-		data, _, err := files.data()
-		if err != nil {
-			return err
-		}
-		set, err := files.scenarioSet(data)
+		_, _, set, err := files.load()
 		if err != nil {
 			return err
 		}

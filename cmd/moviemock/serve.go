@@ -149,12 +149,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 
 	files := &sources{fixtures: *dir, scenarios: *scenarioDir, gen: gen}
-	loaded := files.stamp() // before the load: an edit from now on is seen
-	data, source, err := files.data()
-	if err != nil {
-		return err
+	watching := interval > 0 && (*dir != "" || *scenarioDir != "")
+	var loaded stamps
+	if watching {
+		loaded = files.stamp() // before the load: an edit from now on is seen
 	}
-	set, err := files.scenarioSet(data)
+	data, source, set, err := files.load()
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	if interval > 0 && (*dir != "" || *scenarioDir != "") {
+	if watching {
 		go files.watch(ctx, loaded, interval, handler, logger)
 	}
 	select {

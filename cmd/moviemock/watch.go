@@ -42,6 +42,16 @@ func (s *sources) data() (*fixtures.Dataset, string, error) {
 	return d, "the embedded default data", err
 }
 
+// load loads the data set and the scenarios checked against it; source
+// says where the data came from.
+func (s *sources) load() (data *fixtures.Dataset, source string, set *scenarios.Set, err error) {
+	if data, source, err = s.data(); err != nil {
+		return nil, "", nil, err
+	}
+	set, err = s.scenarioSet(data)
+	return data, source, set, err
+}
+
 // scenarioSet loads the shipped scenarios and the folder's, checked
 // against data.
 func (s *sources) scenarioSet(data *fixtures.Dataset) (*scenarios.Set, error) {

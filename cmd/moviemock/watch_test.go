@@ -24,11 +24,7 @@ func TestWatchSeesEditsMadeBeforeItStarts(t *testing.T) {
 	}
 	files := &sources{scenarios: dir, gen: &generateOpts{}}
 	loaded := files.stamp()
-	data, _, err := files.data()
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := files.scenarioSet(data)
+	data, _, set, err := files.load()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +66,7 @@ func TestStampSeesSameSizeEdits(t *testing.T) {
 	if write("detail: one") == write("detail: two") {
 		t.Error("same size, same time, other contents: same stamp")
 	}
-	if write("detail: two") != write("detail: two") {
+	if two := write("detail: two"); write("detail: two") != two {
 		t.Error("nothing changed, yet the stamp did")
 	}
 	// Not data files: other extensions are not watched.

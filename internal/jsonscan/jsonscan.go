@@ -156,7 +156,7 @@ func numberEnd(data []byte, i int) int {
 // as encoding/json needs to decode it into an interface value. Without an
 // exponent that takes 309 digits or more.
 func fitsFloat(lit []byte) bool {
-	if len(lit) < 300 && bytes.IndexAny(lit, "eE") < 0 {
+	if len(lit) < 300 && !bytes.ContainsAny(lit, "eE") {
 		return true
 	}
 	_, err := strconv.ParseFloat(string(lit), 64)
