@@ -8,6 +8,7 @@ require (
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/gorilla/mux v1.8.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/swaggest/swgui v1.8.5
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -28,16 +28,20 @@ func (t tokens) issue(username string) (string, error) {
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(t.secret)
 }
 
-// verify checks a token this mock issued: HS256 only (no alg none, no
-// algorithm confusion), signed with the secret, exp present and not passed.
+// verify checks a token as FastAPI's tutorial does, with PyJWT 2.x's
+// defaults: jwt.decode(token, SECRET_KEY, algorithms=["HS256"]). HS256
+// only (no alg none, no algorithm confusion), signed with the secret; exp
+// is checked when present but not required, an iat or nbf in the future is
+// refused, and so is any aud, since no audience is expected; sub must name
+// a user.
 func (t tokens) verify(token string) (string, bool) {
 	var claims jwt.RegisteredClaims
 	_, err := jwt.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return t.secret, nil },
 		jwt.WithValidMethods([]string{"HS256"}),
-		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
 		jwt.WithTimeFunc(t.now),
 	)
-	if err != nil || claims.Subject == "" {
+	if err != nil || claims.Subject == "" || len(claims.Audience) > 0 {
 		return "", false
 	}
 	return claims.Subject, true
@@ -53,6 +57,9 @@ func (s *Server) authenticate(r *http.Request) (string, bool) {
 	if authorization == "" || !strings.EqualFold(scheme, "bearer") {
 		return fastapi.DetailNotAuthenticated, false
 	}
+	// FastAPI 0.128.1 and later strip the token (str.strip() of the
+	// latin-1 header value).
+	param = strings.Trim(param, fastapi.Latin1Space)
 	username, ok := s.tokens.verify(param)
 	if !ok {
 		return fastapi.DetailBadCredentials, false

@@ -50,7 +50,11 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 				raw, present = c.Value, true
 			}
 		case "body":
-			raw, present = form[in.Name]
+			if f, ok := form.Files[in.Name]; ok {
+				items = append(items, *in.CheckFile(f))
+				continue
+			}
+			raw, present = form.Fields[in.Name]
 		}
 		v, item := in.Check(s.spec, raw, present)
 		if item != nil {

@@ -3,7 +3,6 @@ package mock
 import (
 	"crypto/subtle"
 	"net/http"
-	"strconv"
 	"sync"
 
 	"github.com/moviemock/moviemock/fixtures"
@@ -123,70 +122,4 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, args argList) {
 	body = fastapi.AppendString(body, token)
 	body = append(body, `,"token_type":"bearer"}`...)
 	fastapi.WriteJSON(w, http.StatusOK, body)
-}
-
-func (s *Server) openapiJSON(w http.ResponseWriter, r *http.Request) {
-	fastapi.WriteJSON(w, http.StatusOK, s.spec.JSON())
-}
-
-func (s *Server) openapiYAML(w http.ResponseWriter, r *http.Request) {
-	body := s.spec.YAML()
-	w.Header().Set("Content-Type", "application/yaml")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.Write(body)
-}
-
-// swaggerUI is the page FastAPI serves at /docs (Swagger UI from its CDN).
-func (s *Server) swaggerUI(w http.ResponseWriter, r *http.Request) {
-	title := s.spec.Doc.Info.Title + " - Swagger UI"
-	page := `<!DOCTYPE html>
-<html>
-<head>
-<link type="text/css" rel="stylesheet" href="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css">
-<link rel="shortcut icon" href="https://fastapi.tiangolo.com/img/favicon.png">
-<title>` + htmlEscape(title) + `</title>
-</head>
-<body>
-<div id="swagger-ui">
-</div>
-<script src="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
-<script>
-const ui = SwaggerUIBundle({
-    url: '/openapi.json',
-    "dom_id": "#swagger-ui",
-    "layout": "BaseLayout",
-    "deepLinking": true,
-    "showExtensions": true,
-    "showCommonExtensions": true,
-    presets: [
-        SwaggerUIBundle.presets.apis,
-        SwaggerUIBundle.SwaggerUIStandalonePreset
-    ],
-})
-</script>
-</body>
-</html>
-`
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
-	w.Write([]byte(page))
-}
-
-func htmlEscape(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '<':
-			out = append(out, "&lt;"...)
-		case '>':
-			out = append(out, "&gt;"...)
-		case '&':
-			out = append(out, "&amp;"...)
-		case '"':
-			out = append(out, "&#34;"...)
-		default:
-			out = append(out, c)
-		}
-	}
-	return string(out)
 }

@@ -26,8 +26,10 @@ const (
 	DefaultJWTSecret = "moviemock-development-secret-do-not-use-in-production"
 	// DefaultTokenLifetime is FastAPI's usual ACCESS_TOKEN_EXPIRE_MINUTES.
 	DefaultTokenLifetime = 30 * time.Minute
-	// DefaultMaxBodyBytes bounds a login form.
-	DefaultMaxBodyBytes = 1 << 20
+	// DefaultMaxBodyBytes bounds a request body: far above any form FastAPI
+	// answers normally (its limits are per field and on the number of
+	// fields), low enough that one request cannot take the memory.
+	DefaultMaxBodyBytes = 64 << 20
 )
 
 // Config is what a Server is built from. The zero value serves the embedded
@@ -41,8 +43,10 @@ type Config struct {
 	// RequireAuth makes every operation but login demand a bearer token this
 	// mock issued and that has not expired.
 	RequireAuth bool
-	// CORSOrigins lists the origins allowed to call from a browser; nil or
-	// containing "*" allows any. DisableCORS turns CORS handling off.
+	// CORS configures Starlette's CORSMiddleware (nil: fastapi.DefaultCORS,
+	// any origin with credentials). CORSOrigins, when set, replaces its
+	// allowed origins. DisableCORS turns CORS handling off.
+	CORS        *fastapi.CORS
 	CORSOrigins []string
 	DisableCORS bool
 	Logger      *slog.Logger // nil: no request log
@@ -202,8 +206,18 @@ func New(cfg Config) (*Server, error) {
 		h = mountAdmin(s.engine.Admin(cfg.AdminToken), h)
 	}
 	if !cfg.DisableCORS {
-		h = cors(cfg.CORSOrigins, h)
+		c := fastapi.DefaultCORS()
+		if cfg.CORS != nil {
+			c = *cfg.CORS
+		}
+		if len(cfg.CORSOrigins) > 0 {
+			c.AllowOrigins = cfg.CORSOrigins
+		}
+		if h, err = c.Middleware(h); err != nil {
+			return nil, err
+		}
 	}
+	h = fastapi.RequestTarget(h)
 	h = recoverPanics(cfg.Logger, h)
 	if cfg.Logger != nil {
 		h = logRequests(cfg.Logger, h)
@@ -282,16 +296,8 @@ func (s *Server) routes() (*mux.Router, error) {
 			return nil, fmt.Errorf("the contract has no operation %q, which the mock implements", id)
 		}
 	}
-	for _, doc := range []struct {
-		path string
-		h    http.HandlerFunc
-	}{
-		{"/openapi.json", s.openapiJSON},
-		{"/openapi.yaml", s.openapiYAML},
-		{"/docs", s.swaggerUI},
-	} {
-		router.Path(doc.path).Methods("GET").Handler(doc.h)
-		s.paths = append(s.paths, pathRoute{route: paths.Path(doc.path), methods: []string{"GET"}})
+	if err := s.addDocRoutes(router, paths); err != nil {
+		return nil, err
 	}
 	router.NotFoundHandler = http.HandlerFunc(s.notFound)
 	router.MethodNotAllowedHandler = http.HandlerFunc(s.methodNotAllowed)

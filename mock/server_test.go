@@ -313,7 +313,13 @@ func TestRequireAuth(t *testing.T) {
 		{"token of another secret", "/reviews", "Bearer " + foreign, 401, "auth_bad_credentials"},
 		{"alg none", "/reviews", "Bearer " + unsignedToken("alice"), 401, "auth_bad_credentials"},
 		{"HS512 with the right secret", "/reviews", "Bearer " + signed(t, "HS512", mock.DefaultJWTSecret, map[string]any{"sub": "alice", "exp": now.Add(time.Hour).Unix()}), 401, "auth_bad_credentials"},
-		{"no exp", "/reviews", "Bearer " + signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": "alice"}), 401, "auth_bad_credentials"},
+		// PyJWT checks exp only when the token has one.
+		{"no exp", "/person/1", "Bearer " + signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": "alice"}), 200, "person_1"},
+		{"spaces around the token (FastAPI 0.128.1)", "/person/1", "Bearer   " + token + " \t", 200, "person_1"},
+		{"iat in the future", "/reviews", "Bearer " + signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": "alice", "iat": now.Add(time.Hour).Unix()}), 401, "auth_bad_credentials"},
+		{"nbf in the future", "/reviews", "Bearer " + signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": "alice", "nbf": now.Add(time.Hour).Unix()}), 401, "auth_bad_credentials"},
+		{"an audience nobody expects", "/reviews", "Bearer " + signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": "alice", "aud": "api"}), 401, "auth_bad_credentials"},
+		{"no sub", "/reviews", "Bearer " + signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"exp": now.Add(time.Hour).Unix()}), 401, "auth_bad_credentials"},
 		{"user who does not exist", "/reviews", "Bearer " + signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": "ghost", "exp": now.Add(time.Hour).Unix()}), 401, "auth_bad_credentials"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -360,8 +366,17 @@ func TestCORS(t *testing.T) {
 		body    string
 		headers map[string]string
 	}{
+		// Starlette 1.x names the origin whenever credentials are allowed.
 		{"simple request, any origin", anyOrigin, request{target: "/person/1", header: http.Header{"Origin": {"http://localhost:5173"}}}, 200, "",
-			map[string]string{"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Credentials": "true", "Vary": ""}},
+			map[string]string{"Access-Control-Allow-Origin": "http://localhost:5173", "Access-Control-Allow-Credentials": "true", "Vary": "Origin"}},
+		{"simple 422, any origin", anyOrigin, request{target: "/person/abc", header: http.Header{"Origin": {"http://a.test"}}}, 422, "",
+			map[string]string{"Access-Control-Allow-Origin": "http://a.test", "Vary": "Origin"}},
+		{"an empty Origin is still an origin", anyOrigin, request{target: "/person/1", header: http.Header{"Origin": {""}}}, 200, "",
+			map[string]string{"Access-Control-Allow-Credentials": "true", "Vary": "Origin"}},
+		{"private-network preflight is refused", anyOrigin, request{method: "OPTIONS", target: "/reviews", header: http.Header{"Origin": {"http://a.test"}, "Access-Control-Request-Method": {"GET"}, "Access-Control-Request-Private-Network": {"true"}}}, 400, "Disallowed CORS private-network",
+			map[string]string{"Access-Control-Allow-Origin": "http://a.test", "Access-Control-Allow-Private-Network": ""}},
+		{"preflight with an empty method", anyOrigin, request{method: "OPTIONS", target: "/reviews", header: http.Header{"Origin": {"http://a.test"}, "Access-Control-Request-Method": {""}}}, 400, "Disallowed CORS method",
+			map[string]string{"Access-Control-Allow-Origin": "http://a.test", "Content-Type": "text/plain; charset=utf-8"}},
 		{"simple request with a cookie names the origin", anyOrigin, request{target: "/person/1", header: http.Header{"Origin": {"http://a.test"}, "Cookie": {"x=1"}}}, 200, "",
 			map[string]string{"Access-Control-Allow-Origin": "http://a.test", "Vary": "Origin"}},
 		{"no Origin, no CORS headers", anyOrigin, request{target: "/person/1"}, 200, "",
@@ -490,5 +505,29 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	}
 	if _, err := mock.New(mock.Config{Spec: other}); err == nil || !strings.Contains(err.Error(), `"mystery" has no implementation`) {
 		t.Errorf("a contract with an unknown operation: %v", err)
+	}
+}
+
+// A crash (an unhandled exception, and the crash fault of scenarios) is
+// answered from outside CORS, as Starlette's ServerErrorMiddleware does: no
+// CORS headers. A scripted error status is an HTTPException, with them.
+func TestCrashHasNoCORSHeaders(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, mock.Config{Scenario: "intermittent-errors"})
+	origin := http.Header{"Origin": {"http://localhost:5173"}}
+	want := []int{200, 200, 503, 200, 200, 503, 500}
+	for i, status := range want {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, request{target: "/person/1", header: origin}.build())
+		if rec.Code != status {
+			t.Fatalf("request %d: status %d, want %d", i+1, rec.Code, status)
+		}
+		acao := rec.Header().Get("Access-Control-Allow-Origin")
+		switch {
+		case status == 500 && (acao != "" || rec.Header().Get("Vary") != "" || rec.Body.String() != "Internal Server Error"):
+			t.Errorf("crash: CORS %q, Vary %q, body %q", acao, rec.Header().Get("Vary"), rec.Body)
+		case status != 500 && acao != "http://localhost:5173":
+			t.Errorf("request %d (%d): CORS %q, want the origin", i+1, status, acao)
+		}
 	}
 }

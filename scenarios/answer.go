@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/status"
 )
 
@@ -180,6 +181,9 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 		closeConn(w, true)
 	case FaultEmpty:
 		closeConn(w, false)
+	case FaultCrash:
+		fastapi.ClearForCrash(w.Header())
+		fastapi.WriteServerError(w)
 	case FaultHang:
 		ctx := r.Context()
 		if f.For > 0 {

@@ -330,15 +330,15 @@ func (f *facts) formFields() fastapi.Form {
 	f.formRead = true
 	ct := f.r.Header.Get("Content-Type")
 	if !fastapi.IsForm(ct) {
-		return nil
+		return fastapi.Form{}
 	}
 	b := f.e.body(f.r)
 	if b == nil {
-		return nil
+		return fastapi.Form{}
 	}
 	form, err := fastapi.ParseFormBody(ct, bytes.NewReader(b), f.e.opts.MaxBody)
 	if err != nil {
-		return nil
+		return fastapi.Form{}
 	}
 	f.form = form
 	f.r = fastapi.WithForm(f.r, form, int64(len(b)))
@@ -367,16 +367,19 @@ func (e *Engine) body(r *http.Request) []byte {
 // marks as passwords blanked.
 func (f *facts) journalForm() map[string]string {
 	form := f.formFields()
-	if len(form) == 0 {
+	if form.Len() == 0 {
 		return nil
 	}
 	p, _ := f.route()
-	out := make(map[string]string, len(form))
-	for k, v := range form {
+	out := make(map[string]string, form.Len())
+	for k, v := range form.Fields {
 		if p != nil && p.secret(f.r.Method, k) {
 			v = redacted
 		}
 		out[k] = v
+	}
+	for k, file := range form.Files {
+		out[k] = fmt.Sprintf("[file %q, %d bytes]", file.Filename, len(file.Content))
 	}
 	return out
 }
@@ -504,7 +507,7 @@ func (r *Rule) matches(f *facts, state string) bool {
 		}
 	}
 	for _, m := range r.Form {
-		v, ok := f.formFields()[m.name]
+		v, ok := f.formFields().Fields[m.name]
 		if !m.matches(x, v, ok && v != "") {
 			return false
 		}

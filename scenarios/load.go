@@ -430,7 +430,7 @@ func (p *parser) parseRule(n *yaml.Node, i int) *Rule {
 		p.fail(n, "", "a rule needs respond, passthrough or fault: what should it answer?")
 	case f["respond"] != nil && f["passthrough"] != nil:
 		p.fail(f["passthrough"], "passthrough", "give respond or passthrough, not both")
-	case r.Fault != nil && (r.Fault.Kind == FaultReset || r.Fault.Kind == FaultEmpty || r.Fault.Kind == FaultHang) &&
+	case r.Fault != nil && (r.Fault.Kind == FaultReset || r.Fault.Kind == FaultEmpty || r.Fault.Kind == FaultHang || r.Fault.Kind == FaultCrash) &&
 		(f["respond"] != nil || f["passthrough"] != nil):
 		p.fail(f["fault"], "fault", "fault %s sends no answer: drop respond/passthrough", r.Fault.Kind)
 	}

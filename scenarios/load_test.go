@@ -62,7 +62,7 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 		{"bad duration", head + "  - delay: soon\n    passthrough: true\n", []string{`delay: want a duration such as 250ms or 2s, got "soon"`}},
 		{"range upside down", head + "  - delay: {min: 2s, max: 1s}\n    passthrough: true\n", []string{"delay.max: 1s is less than min 2s"}},
 		{"delay too long", head + "  - delay: 1h\n    passthrough: true\n", []string{"delay: 1h0m0s is longer than the limit of 10m0s"}},
-		{"unknown fault", head + "  - fault: explode\n", []string{`fault: unknown fault "explode" (one of reset, empty, malformed, truncate, trickle, hang)`}},
+		{"unknown fault", head + "  - fault: explode\n", []string{`fault: unknown fault "explode" (one of reset, empty, malformed, truncate, trickle, hang, crash)`}},
 		{"fault option of another kind", head + "  - fault: {kind: reset, chunk: 3}\n", []string{"fault.chunk: does not apply to fault reset"}},
 		{"reset with a response", head + "  - fault: reset\n    respond: {status: 404, body: {detail: x}}\n", []string{"fault: fault reset sends no answer: drop respond/passthrough"}},
 		{"times 0", head + "  - times: 0\n    passthrough: true\n", []string{"times: 0 is out of range 1–1073741824"}},

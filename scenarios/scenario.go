@@ -108,9 +108,15 @@ const (
 	FaultTruncate  = "truncate"  // the full Content-Length, then the body cut off and the connection closed
 	FaultTrickle   = "trickle"   // the answer sent a few bytes at a time
 	FaultHang      = "hang"      // nothing sent until the client gives up (or For passes)
+	// FaultCrash is an unhandled exception in the backend: Starlette's
+	// ServerErrorMiddleware answers 500 text/plain "Internal Server Error"
+	// from outside CORSMiddleware, so the answer has no CORS headers and a
+	// browser reports a CORS error, not a readable 500. A respond with
+	// status 500 models an HTTPException(500) instead, which keeps them.
+	FaultCrash = "crash"
 )
 
-var faultKinds = []string{FaultReset, FaultEmpty, FaultMalformed, FaultTruncate, FaultTrickle, FaultHang}
+var faultKinds = []string{FaultReset, FaultEmpty, FaultMalformed, FaultTruncate, FaultTrickle, FaultHang, FaultCrash}
 
 // Fault is a broken delivery of an answer (the rule's response, or the normal
 // answer when it has none).

@@ -139,6 +139,27 @@ func (l *listFlag) Set(v string) error {
 	return nil
 }
 
+// parseSize reads a byte count: a whole number with an optional unit (B,
+// KiB, MiB, GiB, or KB, MB, GB as powers of ten).
+func parseSize(v string) (int64, error) {
+	units := []struct {
+		suffix string
+		scale  int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	num, scale := strings.TrimSpace(v), int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(num, u.suffix) {
+			num, scale = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.scale
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/scale {
+		return 0, fmt.Errorf("%q is not a size such as 64MiB", v)
+	}
+	return n * scale, nil
+}
+
 // parseDuration reads a positive duration, explaining a missing unit.
 func parseDuration(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)

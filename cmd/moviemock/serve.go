@@ -9,9 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/logbuf"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
@@ -79,7 +82,11 @@ var serveEnv = map[string]string{
 	"scenario": "MOVIEMOCK_SCENARIO", "scenarios": "MOVIEMOCK_SCENARIOS", "no-admin": "MOVIEMOCK_NO_ADMIN",
 	"admin-token": "MOVIEMOCK_ADMIN_TOKEN", "max-sessions": "MOVIEMOCK_MAX_SESSIONS",
 	"session-ttl": "MOVIEMOCK_SESSION_TTL", "journal-size": "MOVIEMOCK_JOURNAL_SIZE",
-	"watch-interval": "MOVIEMOCK_WATCH_INTERVAL",
+	"watch-interval": "MOVIEMOCK_WATCH_INTERVAL", "cors-origin-regex": "MOVIEMOCK_CORS_ORIGIN_REGEX",
+	"cors-methods": "MOVIEMOCK_CORS_METHODS", "cors-headers": "MOVIEMOCK_CORS_HEADERS",
+	"cors-expose-headers": "MOVIEMOCK_CORS_EXPOSE_HEADERS", "cors-credentials": "MOVIEMOCK_CORS_CREDENTIALS",
+	"cors-max-age": "MOVIEMOCK_CORS_MAX_AGE", "cors-private-network": "MOVIEMOCK_CORS_PRIVATE_NETWORK",
+	"max-body-size": "MOVIEMOCK_MAX_BODY_SIZE",
 }
 
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -96,7 +103,20 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	requireAuth := fs.Bool("require-auth", false, "demand a bearer token from login on every read ($MOVIEMOCK_REQUIRE_AUTH)")
 	var origins listFlag
 	fs.Var(&origins, "cors-origin", "allow only this browser `origin` (repeatable, comma-separated; default any) ($MOVIEMOCK_CORS_ORIGIN)")
+	originRegex := fs.String("cors-origin-regex", "", "also allow browser origins matching this `regexp` whole, as Starlette's allow_origin_regex ($MOVIEMOCK_CORS_ORIGIN_REGEX)")
+	var corsMethods, corsHeaders, corsExpose listFlag
+	fs.Var(&corsMethods, "cors-methods", "`methods` a preflight may ask for (comma-separated; default *: all) ($MOVIEMOCK_CORS_METHODS)")
+	fs.Var(&corsHeaders, "cors-headers", "request `headers` a preflight may ask for (comma-separated; default *: any) ($MOVIEMOCK_CORS_HEADERS)")
+	fs.Var(&corsExpose, "cors-expose-headers", "answer `headers` a browser script may read, e.g. Retry-After,WWW-Authenticate ($MOVIEMOCK_CORS_EXPOSE_HEADERS)")
+	corsCredentials := fs.Bool("cors-credentials", true, "allow credentials (cookies, Authorization) from other origins ($MOVIEMOCK_CORS_CREDENTIALS)")
+	corsMaxAge := fs.Int("cors-max-age", 600, "`seconds` a browser may cache a preflight answer ($MOVIEMOCK_CORS_MAX_AGE)")
+	corsPrivate := fs.Bool("cors-private-network", false, "answer private-network preflights (Access-Control-Request-Private-Network) ($MOVIEMOCK_CORS_PRIVATE_NETWORK)")
 	noCORS := fs.Bool("no-cors", false, "answer no CORS headers and no preflights ($MOVIEMOCK_NO_CORS)")
+	maxBody := int64(mock.DefaultMaxBodyBytes)
+	fs.Func("max-body-size", "largest request body read, e.g. 64MiB; larger gets 413 ($MOVIEMOCK_MAX_BODY_SIZE) (default 64MiB)", func(v string) (err error) {
+		maxBody, err = parseSize(v)
+		return err
+	})
 	quiet := fs.Bool("quiet", false, "no request log ($MOVIEMOCK_QUIET)")
 	scenario := fs.String("scenario", "", "scenario `name` active for every request from the start ($MOVIEMOCK_SCENARIO)")
 	scenarioDir := fs.String("scenarios", "", "load the scenario files of `directory` beside the shipped ones ($MOVIEMOCK_SCENARIOS)")
@@ -129,7 +149,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if *dir != "" && gen.enabled {
 		return usagef("serve: --fixtures and --generate both choose the data: give one")
 	}
-	if *noCORS && len(origins) > 0 {
+	cors, err := corsConfig(origins, *originRegex, corsMethods, corsHeaders, corsExpose, *corsCredentials, *corsMaxAge, *corsPrivate)
+	if err != nil {
+		return err
+	}
+	if *noCORS && (len(origins) > 0 || *originRegex != "") {
 		return usagef("serve: --cors-origin and --no-cors contradict each other")
 	}
 	if err := gen.check(fs); err != nil {
@@ -167,8 +191,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Data:          data,
 		TokenLifetime: lifetime,
 		RequireAuth:   *requireAuth,
-		CORSOrigins:   origins,
+		CORS:          cors,
 		DisableCORS:   *noCORS,
+		MaxBodyBytes:  maxBody,
 		Scenarios:     set,
 		Scenario:      *scenario,
 		DisableAdmin:  *noAdmin,
@@ -209,7 +234,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn),
+		// OPTIONS * goes to the mock, which answers 404 as Starlette does,
+		// not Go's built-in 200.
+		DisableGeneralOptionsHandler: true,
+		ErrorLog:                     slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn),
 	}
 	fmt.Fprintf(stdout, "moviemock serving %s on http://%s (%d persons, %d users, %d reviews)\n",
 		source, ln.Addr(), len(data.Persons()), len(data.Users()), len(data.Reviews()))
@@ -257,4 +285,64 @@ func unwrapNetErr(err error) error {
 		return op.Err
 	}
 	return err
+}
+
+// corsConfig is Starlette's CORSMiddleware configuration the cors flags
+// describe. An origin a browser can never send (a trailing slash, no
+// scheme, a wildcard) is refused: Starlette compares origins as strings, so
+// it would never match and every cross-origin call would fail.
+func corsConfig(origins []string, regex string, methods, headers, expose []string, credentials bool, maxAge int, private bool) (*fastapi.CORS, error) {
+	c := fastapi.DefaultCORS()
+	if len(origins) > 0 || regex != "" {
+		c.AllowOrigins = origins
+	}
+	for _, o := range origins {
+		if why := fastapi.CheckOrigin(o); why != "" {
+			return nil, usagef("serve: --cors-origin %q can never match a browser's Origin: %s", o, why)
+		}
+	}
+	if regex != "" {
+		if _, err := regexp.Compile(regex); err != nil {
+			return nil, usagef("serve: --cors-origin-regex %q: %v", regex, err)
+		}
+	}
+	c.AllowOriginRegex = regex
+	if len(methods) > 0 {
+		for i, m := range methods {
+			if methods[i] = strings.ToUpper(m); !validToken(m) && m != "*" {
+				return nil, usagef("serve: --cors-methods: %q is not an HTTP method", m)
+			}
+		}
+		c.AllowMethods = methods
+	}
+	if len(headers) > 0 {
+		c.AllowHeaders = headers
+	}
+	for _, h := range append(slices.Clone(headers), expose...) {
+		if !validToken(h) && h != "*" {
+			return nil, usagef("serve: %q is not a header name", h)
+		}
+	}
+	c.ExposeHeaders = expose
+	c.AllowCredentials = credentials
+	if maxAge < 0 {
+		return nil, usagef("serve: --cors-max-age must not be negative")
+	}
+	c.MaxAge = maxAge
+	c.AllowPrivateNetwork = private
+	return &c, nil
+}
+
+// validToken reports whether s is an HTTP token (a method or header name).
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\"/[]?={}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -67,6 +67,12 @@ func IntParsing(input string, loc ...any) ErrorItem {
 	return ErrorItem{Type: "int_parsing", Loc: loc, Msg: msgIntParsing, Input: input}
 }
 
+// IntParsingSize is pydantic's error for a string of more digits than
+// Python converts to an int (MaxIntDigits).
+func IntParsingSize(input string, loc ...any) ErrorItem {
+	return ErrorItem{Type: "int_parsing_size", Loc: loc, Msg: "Unable to parse input string as an integer, exceeded maximum size", Input: input}
+}
+
 // FloatParsing is pydantic's error for a string that is not a number.
 func FloatParsing(input string, loc ...any) ErrorItem {
 	return ErrorItem{Type: "float_parsing", Loc: loc, Msg: msgFloatParsing, Input: input}
@@ -164,6 +170,11 @@ func enumExpected(limit any) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
+// Latin1Space is what Python's str.strip() removes from a header value
+// (read as latin-1): ASCII white space, the separators 0x1c-0x1f, NEL and
+// NO-BREAK SPACE, as single bytes.
+const Latin1Space = " \t\n\r\v\f\x1c\x1d\x1e\x1f\x85\xa0"
+
 // Detail bodies FastAPI's HTTPException handler and Starlette write.
 const (
 	DetailNotFound         = "Not Found"
@@ -173,6 +184,10 @@ const (
 	DetailWrongLogin       = "Incorrect username or password"
 	DetailBodyParse        = "There was an error parsing the body"
 	DetailMissingBoundary  = "Missing boundary in multipart."
+	DetailFieldTooLarge    = "Field exceeded maximum size of 1024KB."
+	DetailTooManyFields    = "Too many fields. Maximum number of fields is 1000."
+	DetailTooManyFiles     = "Too many files. Maximum number of files is 1000."
+	DetailNoPartName       = `The Content-Disposition header field "name" must be provided.`
 )
 
 // FrameworkStatuses are statuses a FastAPI server answers although its

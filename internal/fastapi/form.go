@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"mime"
 	"mime/multipart"
 	"net/http"
 	"strings"
@@ -13,8 +12,39 @@ import (
 )
 
 // Form is a parsed request form: for each name, the last value sent, which is
-// what Starlette's FormData.get and so FastAPI's Form() parameters read.
-type Form map[string]string
+// what Starlette's FormData.get and so FastAPI's Form() parameters read. A
+// name whose last value was a file part (one with a filename) is in Files,
+// not Fields.
+type Form struct {
+	Fields map[string]string
+	Files  map[string]*UploadFile
+}
+
+// Len is the number of names in the form.
+func (f Form) Len() int { return len(f.Fields) + len(f.Files) }
+
+func (f *Form) setField(name, value string) {
+	if f.Fields == nil {
+		f.Fields = map[string]string{}
+	}
+	f.Fields[name] = value
+	delete(f.Files, name)
+}
+
+func (f *Form) setFile(name string, file *UploadFile) {
+	if f.Files == nil {
+		f.Files = map[string]*UploadFile{}
+	}
+	f.Files[name] = file
+	delete(f.Fields, name)
+}
+
+// Starlette 1.3's form limits (Request.form defaults), each a 400 with the
+// detail Starlette words.
+const (
+	MaxFormFields = 1000
+	MaxFormFiles  = 1000
+)
 
 // FormError is a form that could not be parsed: Status and Detail are the
 // HTTPException FastAPI answers with.
@@ -60,15 +90,15 @@ func ParseFormBody(contentType string, body io.Reader, limit int64) (Form, error
 	case "application/x-www-form-urlencoded":
 		b, err := readLimited(body, limit)
 		if err != nil {
-			return nil, err
+			return Form{}, err
 		}
-		return ParseURLEncoded(b), nil
+		return ParseURLEncoded(b)
 	case "multipart/form-data":
 		boundary := params["boundary"]
 		if boundary == "" {
-			return nil, &FormError{Status: http.StatusBadRequest, Detail: DetailMissingBoundary}
+			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailMissingBoundary}
 		}
-		return parseMultipart(io.LimitReader(body, limit+1), boundary, limit)
+		return parseMultipart(io.LimitReader(body, limit+1), boundary, params["charset"], limit)
 	}
 	return Form{}, nil
 }
@@ -104,72 +134,152 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 	return body, nil
 }
 
-// parseOptionsHeader splits a Content-Type as python-multipart does: the
-// media type lower-cased, then its parameters. A header Go's mime package
-// rejects still yields its media type.
+// parseOptionsHeader is python-multipart 0.0.32's parse_options_header: a
+// header without ';' is lower-cased and stripped; otherwise its first part
+// is kept as written (so "Multipart/Form-Data; boundary=x" is no form for
+// Starlette), parameter names are lower-cased, quoted values unquoted, and
+// RFC 2231 "name*" parameters ignored.
 func parseOptionsHeader(v string) (string, map[string]string) {
 	if v == "" {
 		return "", nil
 	}
-	mt, params, err := mime.ParseMediaType(v)
-	if err == nil {
-		return mt, params
+	if !strings.Contains(v, ";") {
+		return strings.TrimSpace(strings.ToLower(v)), nil
 	}
-	head, rest, _ := strings.Cut(v, ";")
-	params = map[string]string{}
-	for _, p := range strings.Split(rest, ";") {
-		k, val, ok := strings.Cut(p, "=")
-		if ok {
-			params[strings.ToLower(strings.TrimSpace(k))] = strings.Trim(strings.TrimSpace(val), `"`)
+	parts := pyParseParam(v)
+	params := map[string]string{}
+	for _, seg := range parts[1:] {
+		key, val, _ := strings.Cut(seg, "=")
+		if strings.Contains(key, "*") {
+			continue
 		}
+		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
+			val = strings.ReplaceAll(strings.ReplaceAll(val[1:len(val)-1], `\\`, `\`), `\"`, `"`)
+		}
+		if key == "filename" && (len(val) >= 3 && val[1:3] == `:\` || strings.HasPrefix(val, `\\`)) {
+			val = val[strings.LastIndexByte(val, '\\')+1:]
+		}
+		params[key] = val
 	}
-	return strings.ToLower(strings.TrimSpace(head)), params
+	return parts[0], params
+}
+
+// pyParseParam is python-multipart's _parseparam (the standard library's
+// email.message._parseparam as vendored there, quirks included): the
+// ';'-separated parts of a header, a ';' inside double quotes not
+// separating, names lower-cased.
+func pyParseParam(v string) []string {
+	s := ";" + v
+	var plist []string
+	start := 0
+	for pyFind(s, ";", start) == start {
+		start++
+		end := pyFind(s, ";", start)
+		ind, diff := start, 0
+		for end > 0 {
+			diff += pyCount(s, `"`, ind, end) - pyCount(s, `\"`, ind, end)
+			if diff%2 == 0 {
+				break
+			}
+			end, ind = ind, pyFind(s, ";", end+1)
+		}
+		if end < 0 {
+			end = len(s)
+		}
+		var f string
+		if i := pyFindRange(s, "=", start, end); i == -1 {
+			f = pySlice(s, start, end)
+		} else {
+			f = strings.ToLower(strings.TrimRight(pySlice(s, start, i), pyWhitespace)) + "=" + strings.TrimLeft(pySlice(s, i+1, end), pyWhitespace)
+		}
+		plist = append(plist, strings.Trim(f, pyWhitespace))
+		start = end
+	}
+	return plist
+}
+
+// pyWhitespace is what Python's str.strip() removes from ASCII text.
+const pyWhitespace = " \t\n\r\v\f\x1c\x1d\x1e\x1f\x85"
+
+// pyFind is Python's s.find(sub, start).
+func pyFind(s, sub string, start int) int { return pyFindRange(s, sub, start, len(s)) }
+
+// pyFindRange is Python's s.find(sub, start, end) for non-negative bounds.
+func pyFindRange(s, sub string, start, end int) int {
+	end = min(end, len(s))
+	if start > end {
+		return -1
+	}
+	if i := strings.Index(s[start:end], sub); i >= 0 {
+		return start + i
+	}
+	return -1
+}
+
+// pyCount is Python's s.count(sub, start, end) for non-negative bounds.
+func pyCount(s, sub string, start, end int) int {
+	end = min(end, len(s))
+	if start > end {
+		return 0
+	}
+	return strings.Count(s[start:end], sub)
+}
+
+// pySlice is Python's s[start:end] for non-negative bounds.
+func pySlice(s string, start, end int) string {
+	end = min(end, len(s))
+	if start >= end {
+		return ""
+	}
+	return s[start:end]
 }
 
 // ParseURLEncoded parses an application/x-www-form-urlencoded body as
-// python-multipart's QuerystringParser (non-strict) and Starlette's FormParser
-// do: fields are split on '&', or on ';' where no '&' follows; a field without
-// '=' is a name with an empty value; names and values are decoded with
-// unquote_plus after reading the raw bytes as latin-1, so percent-escapes are
-// UTF-8 but raw non-ASCII bytes are not.
-func ParseURLEncoded(body []byte) Form {
-	form := Form{}
-	// nextAmp is the first '&' at or after i (-1: none left). Tracking it,
-	// rather than searching the rest of the body for every field as
-	// python-multipart does, keeps the parse linear for a body of many
-	// ';'-separated fields.
-	nextAmp := bytes.IndexByte(body, '&')
-	i := 0
-	for i < len(body) {
-		if body[i] == '&' || body[i] == ';' {
-			i++
+// python-multipart 0.0.32's QuerystringParser (non-strict) and Starlette's
+// FormParser do: fields are split on '&' only (';' is an ordinary
+// character since python-multipart 0.0.30), empty fields are skipped, a
+// field without '=' is a name with an empty value; names and values are
+// decoded with unquote_plus after reading the raw bytes as latin-1, so
+// percent-escapes are UTF-8 but raw non-ASCII bytes are not. A field whose
+// name and value are together over MaxPartSize bytes, or a field beyond
+// MaxFormFields, is Starlette's 400, whichever comes first in the body.
+func ParseURLEncoded(body []byte) (Form, error) {
+	form := Form{Fields: map[string]string{}}
+	fields := 0
+	for len(body) > 0 {
+		field := body
+		if amp := bytes.IndexByte(body, '&'); amp >= 0 {
+			field, body = body[:amp], body[amp+1:]
+		} else {
+			body = nil
+		}
+		if len(field) == 0 {
 			continue
 		}
-		if nextAmp >= 0 && nextAmp < i {
-			if nextAmp = bytes.IndexByte(body[i:], '&'); nextAmp >= 0 {
-				nextAmp += i
-			}
+		name, value, hasValue := bytes.Cut(field, []byte{'='})
+		size := len(name) + len(value)
+		if !hasValue {
+			size = len(field)
 		}
-		end := nextAmp
-		if end < 0 {
-			if semi := bytes.IndexByte(body[i:], ';'); semi >= 0 {
-				end = i + semi
-			} else {
-				end = len(body)
-			}
+		if size > MaxPartSize {
+			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailFieldTooLarge}
 		}
-		field := body[i:end]
-		name, value, _ := bytes.Cut(field, []byte{'='})
-		form[unquotePlus(name)] = unquotePlus(value)
-		i = end
+		if fields++; fields > MaxFormFields {
+			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailTooManyFields}
+		}
+		form.Fields[unquotePlus(name)] = unquotePlus(value)
 	}
-	return form
+	return form, nil
 }
 
 // unquotePlus is Python's urllib.parse.unquote_plus applied to bytes decoded
 // as latin-1: '+' is a space, %XX runs are decoded as UTF-8 with errors
 // replaced, any other byte b is the code point U+00bb.
-func unquotePlus(b []byte) string {
+func unquotePlus(b []byte) string { return string(unquoteBytes(b, true)) }
+
+// unquoteBytes is unquotePlus, with '+' a space only when plus is set
+// (urllib.parse.unquote otherwise).
+func unquoteBytes(b []byte, plus bool) []byte {
 	var out []byte
 	var pending []byte
 	flush := func() {
@@ -185,7 +295,7 @@ func unquotePlus(b []byte) string {
 		}
 		flush()
 		switch {
-		case c == '+':
+		case c == '+' && plus:
 			out = append(out, ' ')
 		case c < utf8.RuneSelf:
 			out = append(out, c)
@@ -194,7 +304,7 @@ func unquotePlus(b []byte) string {
 		}
 	}
 	flush()
-	return string(out)
+	return out
 }
 
 // appendUTF8Replace decodes b as UTF-8 the way Python's
@@ -267,33 +377,72 @@ func unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
-func parseMultipart(body io.Reader, boundary string, limit int64) (Form, error) {
+func parseMultipart(body io.Reader, boundary, charset string, limit int64) (Form, error) {
 	mr := multipart.NewReader(body, boundary)
 	form := Form{}
 	var total int64
+	fields, files := 0, 0
 	for {
 		part, err := mr.NextRawPart()
 		if err == io.EOF {
 			return form, nil
 		}
 		if err != nil {
-			return nil, &FormError{Status: http.StatusBadRequest, Detail: DetailBodyParse, Err: err}
+			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailBodyParse, Err: err}
 		}
-		data, err := io.ReadAll(io.LimitReader(part, MaxPartSize+1))
+		_, opts := parseOptionsHeader(part.Header.Get("Content-Disposition"))
+		name, ok := opts["name"]
+		if !ok {
+			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailNoPartName}
+		}
+		filename, isFile := opts["filename"]
+		if isFile {
+			if files++; files > MaxFormFiles {
+				return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailTooManyFiles}
+			}
+		} else if fields++; fields > MaxFormFields {
+			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailTooManyFields}
+		}
+		max := int64(MaxPartSize)
+		if isFile {
+			max = limit - total
+		}
+		data, err := io.ReadAll(io.LimitReader(part, max+1))
 		if err != nil {
-			return nil, &FormError{Status: http.StatusBadRequest, Detail: DetailBodyParse, Err: err}
+			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailBodyParse, Err: err}
 		}
-		if len(data) > MaxPartSize && part.FileName() == "" {
-			return nil, &FormError{Status: http.StatusBadRequest, Detail: "Part exceeded maximum size of 1024KB."}
+		if int64(len(data)) > max && !isFile {
+			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: "Part exceeded maximum size of 1024KB."}
 		}
-		total += int64(len(data))
-		if total > limit {
-			return nil, ErrBodyTooLarge
+		if total += int64(len(data)); total > limit {
+			return Form{}, ErrBodyTooLarge
 		}
-		name := part.FormName()
-		if !utf8.Valid(data) {
-			return nil, &FormError{Status: http.StatusBadRequest, Detail: DetailBodyParse, Err: errors.New("field value is not UTF-8")}
+		name = safeDecode(name, charset)
+		if isFile {
+			form.setFile(name, &UploadFile{Filename: safeDecode(filename, charset), Content: data, Header: rawPartHeaders(part)})
+			continue
 		}
-		form[name] = string(data)
+		form.setField(name, safeDecode(string(data), charset))
 	}
+}
+
+// safeDecode is Starlette's _user_safe_decode: the bytes of s in charset
+// (UTF-8 unless the request names another), or latin-1 when they are not.
+func safeDecode(s, charset string) string {
+	switch strings.ToLower(charset) {
+	case "", "utf-8", "utf8":
+		if utf8.ValidString(s) {
+			return s
+		}
+	case "latin-1", "latin1", "iso-8859-1":
+	default:
+		if utf8.ValidString(s) {
+			return s // other codecs are read as UTF-8, close enough for a mock
+		}
+	}
+	out := make([]byte, 0, len(s)*2)
+	for i := 0; i < len(s); i++ {
+		out = utf8.AppendRune(out, rune(s[i]))
+	}
+	return string(out)
 }

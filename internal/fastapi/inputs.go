@@ -162,6 +162,10 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 	var value any = raw
 	switch in.Kind {
 	case Integer:
+		if IntTooLong(raw) {
+			item := IntParsingSize(raw, in.Loc...)
+			return Value{}, &item
+		}
 		n, ok := ParseLaxInt(raw)
 		if !ok {
 			item := IntParsing(raw, in.Loc...)
@@ -190,6 +194,22 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 		}
 	}
 	return v, nil
+}
+
+// CheckFile is Check for a form value sent as a file part: pydantic
+// refuses an UploadFile for any string, number or boolean field, with the
+// file as FastAPI encodes it for the input.
+func (in *Input) CheckFile(f *UploadFile) *ErrorItem {
+	typ, msg := "string_type", "Input should be a valid string"
+	switch in.Kind {
+	case Integer:
+		typ, msg = "int_type", "Input should be a valid integer"
+	case Number:
+		typ, msg = "float_type", "Input should be a valid number"
+	case Boolean:
+		typ, msg = "bool_type", "Input should be a valid boolean"
+	}
+	return &ErrorItem{Type: typ, Loc: in.Loc, Msg: msg, Input: RawJSON(f.AppendInput(nil))}
 }
 
 // hasConstraints skips the schema validator for a bare typed value, the

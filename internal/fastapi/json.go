@@ -80,6 +80,10 @@ type KV struct {
 	Value any
 }
 
+// RawJSON is JSON already written as FastAPI writes it: AppendValue copies
+// it unchanged.
+type RawJSON []byte
+
 // AppendValue appends v as compact Python-style JSON. It takes what
 // encoding/json decodes (nil, bool, float64, json.Number, string, []any,
 // map[string]any) plus int, int64, []string, []KV (an object in the given
@@ -145,6 +149,8 @@ func AppendValue(dst []byte, v any) []byte {
 			dst = AppendValue(dst, x[k])
 		}
 		return append(dst, '}')
+	case RawJSON:
+		return append(dst, x...)
 	case json.RawMessage:
 		out, err := AppendCompact(dst, x)
 		if err != nil {

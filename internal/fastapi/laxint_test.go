@@ -3,6 +3,7 @@ package fastapi
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -72,4 +73,39 @@ func FuzzParseLaxInt(f *testing.F) {
 			t.Fatalf("%q -> %+v, but its text re-parses to %+v %v", s, got, again, ok2)
 		}
 	})
+}
+
+// Measured on pydantic 2.13.4: which long strings are int_parsing_size,
+// which int_parsing, which valid.
+func TestIntTooLong(t *testing.T) {
+	t.Parallel()
+	r := strings.Repeat
+	for _, tc := range []struct {
+		name, s       string
+		tooLong, ints bool // int_parsing_size; else a valid int?
+	}{
+		{"4300 digits", r("1", 4300), false, true},
+		{"4301 digits", r("1", 4301), true, false},
+		{"leading zeros do not count", r("0", 10) + r("1", 4300), false, true},
+		{"a minus counts", "-" + r("1", 4300), true, false},
+		{"a plus does not", "+" + r("1", 4300), false, true},
+		{"white space does not", " " + r("1", 4300) + " ", false, true},
+		{"a zero fraction does not", r("1", 4300) + ".0", false, true},
+		{"4301 digits and a zero fraction", r("1", 4301) + ".0", true, false},
+		{"a bad tail after 4301 digits", r("1", 4301) + "x", true, false},
+		{"a bad char within the first 4300", r("1", 2000) + "x" + r("1", 2300), false, false},
+		{"underscores split the run", "1_" + r("1", 4300), false, false},
+		{"underscores between few digits", r("1_", 2200) + "1", false, true},
+		{"non-ASCII digits", r("١", 4301), false, false},
+	} {
+		if got := IntTooLong(tc.s); got != tc.tooLong {
+			t.Errorf("%s: IntTooLong = %v, want %v", tc.name, got, tc.tooLong)
+		}
+		if tc.tooLong {
+			continue
+		}
+		if _, ok := ParseLaxInt(tc.s); ok != tc.ints {
+			t.Errorf("%s: ParseLaxInt ok = %v, want %v", tc.name, ok, tc.ints)
+		}
+	}
 }

@@ -78,11 +78,24 @@ func Load(data []byte, source string) (*Spec, error) {
 	yamlDoc := data
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{') {
 		// A JSON document: serve it as YAML in block style.
+		blockStyle(root.Content[0])
 		if yamlDoc, err = yaml.Marshal(root.Content[0]); err != nil {
 			return nil, fmt.Errorf("render %s as YAML: %w", source, err)
 		}
 	}
 	return &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root.Content[0]}, nil
+}
+
+// blockStyle turns every non-empty mapping and sequence under n to block
+// style. A document parsed from JSON is flow style throughout, which
+// yaml.v3 would write back as JSON.
+func blockStyle(n *yaml.Node) {
+	if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && len(n.Content) > 0 {
+		n.Style &^= yaml.FlowStyle
+	}
+	for _, c := range n.Content {
+		blockStyle(c)
+	}
 }
 
 // Source is the name the document was loaded under.

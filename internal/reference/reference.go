@@ -1,0 +1,417 @@
+package reference
+
+import (
+	"bufio"
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+//go:embed app/main.py
+var appSource []byte
+
+// Environment variables the package reads.
+const (
+	// EnvStack names the directory of the vendored FastAPI stack; the
+	// default is ../shared/fastapi-stack beside the module root.
+	EnvStack = "MOVIEMOCK_FASTAPI_STACK"
+	// EnvRequire, set to 1, makes a missing stack a test failure rather
+	// than a skip. CI sets it.
+	EnvRequire = "MOVIEMOCK_REQUIRE_REFERENCE"
+)
+
+// DefaultSecret is the HS256 secret the backend signs with unless Options
+// says otherwise: the mock's public development secret.
+const DefaultSecret = "moviemock-development-secret-do-not-use-in-production"
+
+// startTimeout bounds a start, from exec to the first answer. A start takes
+// about a second on an idle 2-core machine; a loaded one can be much slower.
+const startTimeout = 20 * time.Second
+
+// Options configures a backend. The zero value is the backend as the mock
+// runs by default: the repository's fixtures/data, public reads, CORS for
+// any origin with credentials.
+type Options struct {
+	Fixtures      string   // fixture directory; default the module's fixtures/data
+	RequireAuth   bool     // the three reads depend on get_current_user
+	CORSOrigins   []string // allow_origins; default ["*"]
+	ExposeHeaders []string // expose_headers; default none
+	NoCORS        bool     // no CORSMiddleware at all (the mock's --no-cors)
+	TestRoutes    bool     // GET /__reference/crash and /__reference/http500
+	Secret        string   // HS256 secret; default DefaultSecret
+}
+
+// Backend is a running reference backend.
+type Backend struct {
+	URL  string // http://127.0.0.1:PORT
+	Addr string // 127.0.0.1:PORT
+
+	out *logBuffer
+}
+
+// Log returns what uvicorn and the application wrote so far (the last
+// 256 KiB): start-up lines and tracebacks. The access log is off.
+func (b *Backend) Log() string { return b.out.String() }
+
+// probe is what Available found out, once per process.
+type probe struct {
+	python   string // the interpreter itself, not a pyenv shim
+	stack    string
+	versions string
+	reason   string // why the backend cannot run; "" if it can
+}
+
+var (
+	probeOnce   sync.Once
+	probeResult probe
+)
+
+// probeScript prints, as JSON, what the backend needs from python3.
+const probeScript = `
+import json, sys
+out = {"python": sys.executable, "version": "%d.%d.%d" % sys.version_info[:3], "ok310": sys.version_info >= (3, 10)}
+def attempt(key, fn):
+    try:
+        out[key] = fn()
+    except Exception as e:
+        out[key + "_error"] = "%s: %s" % (type(e).__name__, e)
+attempt("pydantic", lambda: __import__("pydantic").VERSION)
+attempt("yaml", lambda: __import__("yaml").__version__)
+attempt("fastapi", lambda: __import__("fastapi").__version__)
+attempt("starlette", lambda: __import__("starlette").__version__)
+attempt("uvicorn", lambda: __import__("uvicorn").__version__)
+attempt("multipart", lambda: __import__("python_multipart").__version__)
+print(json.dumps(out))
+`
+
+func runProbe() probe {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		return probe{reason: "python3 is not on PATH: install Python 3.10 or later (e.g. apt-get install python3) with pydantic 2 and PyYAML (pip install 'pydantic>=2' pyyaml)"}
+	}
+	stack, err := stackDir()
+	if err != nil {
+		return probe{reason: err.Error()}
+	}
+	cmd := exec.Command(python, "-c", probeScript)
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+stack)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return probe{reason: fmt.Sprintf("python3 (%s) failed to run: %v: %s", python, err, strings.TrimSpace(stderr.String()))}
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out, &got); err != nil {
+		return probe{reason: fmt.Sprintf("python3 (%s) printed %q: %v", python, out, err)}
+	}
+	str := func(k string) string { s, _ := got[k].(string); return s }
+	switch {
+	case got["ok310"] != true:
+		return probe{reason: fmt.Sprintf("python3 (%s) is Python %s; FastAPI and the reference app need 3.10 or later", python, str("version"))}
+	case str("pydantic") == "":
+		return probe{reason: fmt.Sprintf("python3 (%s) cannot import pydantic (%s): pip install 'pydantic>=2'", python, str("pydantic_error"))}
+	case !strings.HasPrefix(str("pydantic"), "2."):
+		return probe{reason: fmt.Sprintf("python3 (%s) has pydantic %s; FastAPI's current answers need pydantic 2: pip install 'pydantic>=2'", python, str("pydantic"))}
+	case str("yaml") == "":
+		return probe{reason: fmt.Sprintf("python3 (%s) cannot import yaml (%s): pip install pyyaml", python, str("yaml_error"))}
+	}
+	for _, pkg := range []string{"fastapi", "starlette", "uvicorn", "multipart"} {
+		if str(pkg) == "" {
+			return probe{reason: fmt.Sprintf("the FastAPI stack at %s does not import %s (%s); set %s to a directory holding fastapi, starlette, uvicorn, h11, anyio, python_multipart and annotated_doc", stack, pkg, str(pkg+"_error"), EnvStack)}
+		}
+	}
+	if p := str("python"); p != "" {
+		python = p
+	}
+	return probe{
+		python: python,
+		stack:  stack,
+		versions: fmt.Sprintf("FastAPI %s, Starlette %s, uvicorn %s, python-multipart %s, pydantic %s, PyYAML %s, Python %s",
+			str("fastapi"), str("starlette"), str("uvicorn"), str("multipart"), str("pydantic"), str("yaml"), str("version")),
+	}
+}
+
+func stackDir() (string, error) {
+	if dir := os.Getenv(EnvStack); dir != "" {
+		if !isDir(filepath.Join(dir, "fastapi")) {
+			return "", fmt.Errorf("%s=%s holds no fastapi package: point it at the vendored FastAPI stack (fastapi, starlette, uvicorn, h11, anyio, python_multipart, annotated_doc)", EnvStack, dir)
+		}
+		return filepath.Abs(dir)
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(filepath.Dir(root), "shared", "fastapi-stack")
+	if !isDir(filepath.Join(dir, "fastapi")) {
+		return "", fmt.Errorf("the vendored FastAPI stack is not at %s (a fresh clone has no ../shared): set %s to a directory holding fastapi, starlette, uvicorn, h11, anyio, python_multipart and annotated_doc", dir, EnvStack)
+	}
+	return dir, nil
+}
+
+// moduleRoot is the directory of moviemock's go.mod: found from this source
+// file when it is at hand (always, for go test), else from the working
+// directory.
+func moduleRoot() (string, error) {
+	var starts []string
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		starts = append(starts, filepath.Dir(file))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	for _, dir := range starts {
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				return dir, nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return "", errors.New("cannot find the module root (go.mod) of moviemock")
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// Available reports whether the reference backend can run here, and if not,
+// what is missing and how to get it.
+func Available() (reason string, ok bool) {
+	probeOnce.Do(func() { probeResult = runProbe() })
+	return probeResult.reason, probeResult.reason == ""
+}
+
+// Versions names the versions the backend runs on, e.g. "FastAPI 0.141.1,
+// Starlette 1.3.1, …"; "" when it cannot run.
+func Versions() string {
+	Available()
+	return probeResult.versions
+}
+
+// Require skips the test when the backend cannot run, or fails it when
+// MOVIEMOCK_REQUIRE_REFERENCE=1, with the reason either way.
+func Require(t testing.TB) {
+	t.Helper()
+	reason, ok := Available()
+	if ok {
+		return
+	}
+	if os.Getenv(EnvRequire) == "1" {
+		t.Fatalf("reference backend unavailable (%s=1): %s", EnvRequire, reason)
+	}
+	t.Skipf("reference backend unavailable: %s", reason)
+}
+
+// runningRe is the line uvicorn 0.51 logs once it listens; with --port 0 it
+// names the port the kernel chose (uvicorn/server.py, Server.startup).
+var runningRe = regexp.MustCompile(`Uvicorn running on http://127\.0\.0\.1:(\d+) `)
+
+// Start runs a reference backend for the test and stops it when the test
+// ends. It skips the test (or fails it, see Require) when the stack is
+// missing, and fails it when the backend does not answer within 20 s.
+func Start(t testing.TB, opts Options) *Backend {
+	t.Helper()
+	Require(t)
+	p := probeResult
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.py"), appSource, 0o644); err != nil {
+		t.Fatalf("write reference app: %v", err)
+	}
+	fixtures := opts.Fixtures
+	if fixtures == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures = filepath.Join(root, "fixtures", "data")
+	}
+	fixtures, err := filepath.Abs(fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(p.python, "-m", "uvicorn", "main:app",
+		"--host", "127.0.0.1", "--port", "0", "--no-access-log", "--no-use-colors")
+	cmd.Dir = dir
+	cmd.Env = backendEnv(p.stack, dir, fixtures, opts)
+	setProcessGroup(cmd)
+	out := &logBuffer{max: 256 << 10}
+	cmd.Stdout = out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start reference backend: %v", err)
+	}
+
+	// Drain stderr to the end, so that uvicorn never blocks on a full pipe,
+	// and pick the port out of it on the way.
+	port := make(chan string, 1)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			out.Write([]byte(line + "\n"))
+			if m := runningRe.FindStringSubmatch(line); m != nil {
+				select {
+				case port <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(out, stderr) // a line over 1 MiB: keep draining
+	}()
+	exited := make(chan struct{}) // closed once the process is gone
+	var waitErr error
+	go func() {
+		<-drained // Wait closes the pipe: read it to the end first
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			killProcessGroup(cmd)
+			select {
+			case <-exited:
+			case <-time.After(5 * time.Second):
+			}
+		})
+	}
+	reported := false // the output is in a failure message already
+	fail := func(format string, args ...any) {
+		t.Helper()
+		stop()
+		reported = true
+		t.Fatalf(format+":\n%s", append(args, out.String())...)
+	}
+	t.Cleanup(func() {
+		stop()
+		if t.Failed() && !reported {
+			t.Logf("reference backend output:\n%s", out.String())
+		}
+	})
+
+	deadline := time.After(startTimeout)
+	var b *Backend
+	select {
+	case pt := <-port:
+		addr := "127.0.0.1:" + pt
+		b = &Backend{URL: "http://" + addr, Addr: addr, out: out}
+	case <-exited:
+		fail("reference backend exited before listening (%v)", waitErr)
+	case <-deadline:
+		fail("reference backend did not listen within %v", startTimeout)
+	}
+
+	// uvicorn logs the line once it listens; make sure the app answers.
+	client := &http.Client{Timeout: 2 * time.Second}
+	for {
+		resp, err := client.Get(b.URL + "/openapi.json")
+		if err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+			err = fmt.Errorf("GET /openapi.json: %s", resp.Status)
+		}
+		select {
+		case <-exited:
+			fail("reference backend exited (%v) after %v", waitErr, err)
+		case <-deadline:
+			fail("reference backend did not answer within %v (%v)", startTimeout, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Logf("reference backend at %s (started in %v; %s)", b.URL, time.Since(started).Round(time.Millisecond), p.versions)
+	return b
+}
+
+// backendEnv is the process environment of a backend: the caller's, minus
+// any setting of the app's own, plus the stack, the app and the options.
+func backendEnv(stack, appDir, fixtures string, opts Options) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "MOVIEMOCK_REFERENCE_") || strings.HasPrefix(kv, "PYTHONPATH=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	secret := opts.Secret
+	if secret == "" {
+		secret = DefaultSecret
+	}
+	env = append(env,
+		"PYTHONPATH="+stack+string(os.PathListSeparator)+appDir,
+		"PYTHONUNBUFFERED=1",
+		"MOVIEMOCK_REFERENCE_FIXTURES="+fixtures,
+		"MOVIEMOCK_REFERENCE_SECRET="+secret,
+	)
+	if opts.RequireAuth {
+		env = append(env, "MOVIEMOCK_REFERENCE_REQUIRE_AUTH=1")
+	}
+	if opts.NoCORS {
+		env = append(env, "MOVIEMOCK_REFERENCE_CORS=0")
+	}
+	if len(opts.CORSOrigins) > 0 {
+		env = append(env, "MOVIEMOCK_REFERENCE_CORS_ORIGINS="+strings.Join(opts.CORSOrigins, ","))
+	}
+	if len(opts.ExposeHeaders) > 0 {
+		env = append(env, "MOVIEMOCK_REFERENCE_CORS_EXPOSE="+strings.Join(opts.ExposeHeaders, ","))
+	}
+	if opts.TestRoutes {
+		env = append(env, "MOVIEMOCK_REFERENCE_TEST_ROUTES=1")
+	}
+	return env
+}
+
+// logBuffer keeps the last max bytes written to it.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, p...)
+	if over := len(l.buf) - l.max; over > 0 {
+		l.buf = append(l.buf[:0], l.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.buf)
+}

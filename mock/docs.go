@@ -1,0 +1,276 @@
+package mock
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gorilla/mux"
+
+	"github.com/moviemock/moviemock/internal/docassets"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// FastAPI's own routes (FastAPI 0.141.1, applications.py setup()): the
+// OpenAPI document, Swagger UI, its OAuth2 redirect page and ReDoc, at their
+// default URLs. /openapi.yaml is the mock's addition.
+const (
+	openapiURL        = "/openapi.json"
+	openapiYAMLURL    = "/openapi.yaml"
+	docsURL           = "/docs"
+	oauth2RedirectURL = "/docs/oauth2-redirect"
+	redocURL          = "/redoc"
+)
+
+// assetsURL is where the mock serves the files FastAPI's pages load from
+// CDNs (package docassets): the one deliberate difference from FastAPI's
+// pages, so they work offline. No FastAPI route is under it.
+const assetsURL = "/docs/assets/"
+
+// docMethods are the methods of FastAPI's own routes: Starlette's Route
+// with no methods given is GET, and HEAD with every GET. Starlette keeps
+// them in a set, so the order of its Allow header ("GET, HEAD" or "HEAD,
+// GET") changes with Python's string hash seed from one process to the
+// next; this is the order with PYTHONHASHSEED=0.
+var docMethods = []string{"GET", "HEAD"}
+
+// addDocRoutes registers FastAPI's own routes and the assets their pages
+// load. With RequireAuth the document declares the OAuth2PasswordBearer
+// scheme and each protected operation's security, as the backend's does;
+// it is rendered here, once.
+func (s *Server) addDocRoutes(router, paths *mux.Router) error {
+	served := s.spec
+	if s.cfg.RequireAuth {
+		tokenURL, err := s.tokenURL()
+		if err != nil {
+			return err
+		}
+		protected := func(op *openapi3.Operation) bool { return !implementations[op.OperationID].public }
+		if served, err = s.spec.WithSecurity(spec.OAuth2PasswordBearer(tokenURL), protected); err != nil {
+			return err
+		}
+	}
+	title := s.spec.Doc.Info.Title
+	routes := []struct {
+		path string
+		h    http.Handler
+	}{
+		{openapiURL, newPage("application/json", served.JSON())},
+		{openapiYAMLURL, newPage("application/yaml", served.YAML())},
+		{docsURL, newPage(htmlType, swaggerUIHTML(title+" - Swagger UI", assetsURL))},
+		{oauth2RedirectURL, newPage(htmlType, []byte(swaggerUIOAuth2RedirectHTML))},
+		{redocURL, newPage(htmlType, redocHTML(title+" - ReDoc", assetsURL))},
+	}
+	for _, a := range docassets.All() {
+		routes = append(routes, struct {
+			path string
+			h    http.Handler
+		}{assetsURL + a.Name, a})
+	}
+	for _, rt := range routes {
+		router.Path(rt.path).Methods(docMethods...).Handler(rt.h)
+		s.paths = append(s.paths, pathRoute{route: paths.Path(rt.path), methods: docMethods})
+	}
+	return nil
+}
+
+// tokenURL is the tokenUrl the backend gives OAuth2PasswordBearer: the
+// login operation's path, relative as in FastAPI's tutorial
+// (tokenUrl="auth/login"), which Swagger UI resolves against the
+// document's URL.
+func (s *Server) tokenURL() (string, error) {
+	for _, tmpl := range s.spec.Paths() {
+		for _, op := range s.spec.Doc.Paths.Value(tmpl).Operations() {
+			if op.OperationID == "login" {
+				return strings.TrimPrefix(tmpl, "/"), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("the contract has no login operation to name as the OAuth2 tokenUrl")
+}
+
+const htmlType = "text/html; charset=utf-8" // Starlette's HTMLResponse
+
+// page is a fixed answer: GET sends it, HEAD its headers alone (what
+// Starlette does for HEAD: the GET response without its body).
+type page struct {
+	contentType, length []string
+	body                []byte
+}
+
+func newPage(contentType string, body []byte) *page {
+	return &page{contentType: []string{contentType}, length: []string{strconv.Itoa(len(body))}, body: body}
+}
+
+func (p *page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h["Content-Type"] = p.contentType
+	h["Content-Length"] = p.length
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(p.body)
+	}
+}
+
+// The pages below are fastapi/openapi/docs.py's (FastAPI 0.141.1) byte for
+// byte, as FastAPI's setup() calls them: openapi_url "/openapi.json",
+// oauth2_redirect_url "/docs/oauth2-redirect", no init_oauth, the default
+// swagger_ui_parameters, ReDoc with Google Fonts. Only the asset URLs differ
+// (FastAPI's are on CDNs). Like FastAPI, the title goes in unescaped.
+
+// swaggerUIHTML is get_swagger_ui_html.
+func swaggerUIHTML(title, assets string) []byte {
+	return []byte(`
+    <!DOCTYPE html>
+    <html>
+    <head>
+    <meta name="viewport" content="width=device-width, initial-scale=1.0">
+    <link type="text/css" rel="stylesheet" href="` + assets + docassets.SwaggerUICSS.Name + `">
+    <link rel="shortcut icon" href="` + assets + docassets.Favicon.Name + `">
+    <title>` + title + `</title>
+    </head>
+    <body>
+    <div id="swagger-ui">
+    </div>
+    <script src="` + assets + docassets.SwaggerUIJS.Name + `"></script>
+    <!-- ` + "`SwaggerUIBundle`" + ` is now available on the page -->
+    <script>
+    const ui = SwaggerUIBundle({
+        url: '` + openapiURL + `',
+    "dom_id": "#swagger-ui",
+"layout": "BaseLayout",
+"deepLinking": true,
+"showExtensions": true,
+"showCommonExtensions": true,
+oauth2RedirectUrl: window.location.origin + '` + oauth2RedirectURL + `',
+    presets: [
+        SwaggerUIBundle.presets.apis,
+        SwaggerUIBundle.SwaggerUIStandalonePreset
+        ],
+    })
+    </script>
+    </body>
+    </html>
+    `)
+}
+
+// redocHTML is get_redoc_html. Its Google Fonts stylesheet stays a link to
+// Google, as in FastAPI: offline, ReDoc falls back to local fonts.
+func redocHTML(title, assets string) []byte {
+	const blank = "    \n" // lines of the template's indentation alone
+	return []byte(`
+    <!DOCTYPE html>
+    <html>
+    <head>
+    <title>` + title + `</title>
+    <!-- needed for adaptive design -->
+    <meta charset="utf-8"/>
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+` + blank + `    <link href="https://fonts.googleapis.com/css?family=Montserrat:300,400,700|Roboto:300,400,700" rel="stylesheet">
+` + blank + `    <link rel="shortcut icon" href="` + assets + docassets.Favicon.Name + `">
+    <!--
+    ReDoc doesn't change outer page styles
+    -->
+    <style>
+      body {
+        margin: 0;
+        padding: 0;
+      }
+    </style>
+    </head>
+    <body>
+    <noscript>
+        ReDoc requires Javascript to function. Please enable it to browse the documentation.
+    </noscript>
+    <redoc spec-url="` + openapiURL + `"></redoc>
+    <script src="` + assets + docassets.RedocJS.Name + `"> </script>
+    </body>
+    </html>
+    `)
+}
+
+// swaggerUIOAuth2RedirectHTML is get_swagger_ui_oauth2_redirect_html (FastAPI's
+// copy of Swagger UI 4.14.0's oauth2-redirect.html).
+const swaggerUIOAuth2RedirectHTML = `
+    <!doctype html>
+    <html lang="en-US">
+    <head>
+        <title>Swagger UI: OAuth2 Redirect</title>
+    </head>
+    <body>
+    <script>
+        'use strict';
+        function run () {
+            var oauth2 = window.opener.swaggerUIRedirectOauth2;
+            var sentState = oauth2.state;
+            var redirectUrl = oauth2.redirectUrl;
+            var isValid, qp, arr;
+
+            if (/code|token|error/.test(window.location.hash)) {
+                qp = window.location.hash.substring(1).replace('?', '&');
+            } else {
+                qp = location.search.substring(1);
+            }
+
+            arr = qp.split("&");
+            arr.forEach(function (v,i,_arr) { _arr[i] = '"' + v.replace('=', '":"') + '"';});
+            qp = qp ? JSON.parse('{' + arr.join() + '}',
+                    function (key, value) {
+                        return key === "" ? value : decodeURIComponent(value);
+                    }
+            ) : {};
+
+            isValid = qp.state === sentState;
+
+            if ((
+              oauth2.auth.schema.get("flow") === "accessCode" ||
+              oauth2.auth.schema.get("flow") === "authorizationCode" ||
+              oauth2.auth.schema.get("flow") === "authorization_code"
+            ) && !oauth2.auth.code) {
+                if (!isValid) {
+                    oauth2.errCb({
+                        authId: oauth2.auth.name,
+                        source: "auth",
+                        level: "warning",
+                        message: "Authorization may be unsafe, passed state was changed in server. The passed state wasn't returned from auth server."
+                    });
+                }
+
+                if (qp.code) {
+                    delete oauth2.state;
+                    oauth2.auth.code = qp.code;
+                    oauth2.callback({auth: oauth2.auth, redirectUrl: redirectUrl});
+                } else {
+                    let oauthErrorMsg;
+                    if (qp.error) {
+                        oauthErrorMsg = "["+qp.error+"]: " +
+                            (qp.error_description ? qp.error_description+ ". " : "no accessCode received from the server. ") +
+                            (qp.error_uri ? "More info: "+qp.error_uri : "");
+                    }
+
+                    oauth2.errCb({
+                        authId: oauth2.auth.name,
+                        source: "auth",
+                        level: "error",
+                        message: oauthErrorMsg || "[Authorization failed]: no accessCode received from the server."
+                    });
+                }
+            } else {
+                oauth2.callback({auth: oauth2.auth, token: qp, isValid: isValid, redirectUrl: redirectUrl});
+            }
+            window.close();
+        }
+
+        if (document.readyState !== 'loading') {
+            run();
+        } else {
+            document.addEventListener('DOMContentLoaded', function () {
+                run();
+            });
+        }
+    </script>
+    </body>
+    </html>
+        `
