@@ -46,12 +46,12 @@ var comparedHeaders = []string{
 // knownDifferences are the cases where the mock answers otherwise on
 // purpose or cannot do better, each with the reason (the README lists them).
 var knownDifferences = map[string]string{
-	"docs page":            "/docs loads Swagger UI from the mock itself, so it works offline; FastAPI's page loads it from a CDN",
-	"redoc page":           "/redoc loads ReDoc from the mock itself, so it works offline; FastAPI's page loads it from a CDN",
-	"bad escape %zz":       "Go's HTTP server refuses a broken percent-escape in the request line (400) before any handler; uvicorn passes the raw text on (a 422 for an integer id)",
-	"bad escape %":         "as %zz",
-	"bad escape %2":        "as %zz",
-	"review bad escape":    "as %zz (uvicorn: 404 Review not found)",
+	"docs page":             "/docs loads Swagger UI from the mock itself, so it works offline; FastAPI's page loads it from a CDN",
+	"redoc page":            "/redoc loads ReDoc from the mock itself, so it works offline; FastAPI's page loads it from a CDN",
+	"bad escape %zz":        "Go's HTTP server refuses a broken percent-escape in the request line (400) before any handler; uvicorn passes the raw text on (a 422 for an integer id)",
+	"bad escape %":          "as %zz",
+	"bad escape %2":         "as %zz",
+	"review bad escape":     "as %zz (uvicorn: 404 Review not found)",
 	"HTTP/1.1 without Host": "Go's HTTP server answers 400 \"missing required Host header\" itself; h11 answers 400 \"Invalid HTTP request received.\"",
 }
 
@@ -281,7 +281,9 @@ func newReq(method, target string, body io.Reader, header ...string) *http.Reque
 	return r
 }
 
-func getReq(target string, header ...string) *http.Request { return newReq("GET", target, nil, header...) }
+func getReq(target string, header ...string) *http.Request {
+	return newReq("GET", target, nil, header...)
+}
 
 func loginForm(body string, header ...string) *http.Request {
 	return newReq("POST", "/auth/login", strings.NewReader(body), append([]string{"Content-Type", "application/x-www-form-urlencoded"}, header...)...)
@@ -484,7 +486,7 @@ func TestDifferentialAgainstFastAPI(t *testing.T) {
 			exchange{name: "raw non-ASCII path", raw: rawLine("GET /person/\xc3\xa9 HTTP/1.1")},
 			exchange{name: "raw non-ASCII review", raw: rawLine("GET /reviews/caf\xe9 HTTP/1.1")},
 			exchange{name: "absolute-form target", raw: func(host string) []byte {
-				return rawLine("GET http://"+host+"/person/1 HTTP/1.1")(host)
+				return rawLine("GET http://" + host + "/person/1 HTTP/1.1")(host)
 			}},
 			exchange{name: "OPTIONS *", raw: rawLine("OPTIONS * HTTP/1.1")},
 			exchange{name: "HTTP/1.0 without Host", raw: rawLine("GET /person/1 HTTP/1.0")},
