@@ -3,6 +3,7 @@ package mock
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,7 +71,9 @@ func (s *Server) addDocRoutes(router, paths *mux.Router) error {
 		}{assetsURL + a.Name, a})
 	}
 	for _, rt := range routes {
-		router.Path(rt.path).Methods(docMethods...).Handler(rt.h)
+		// A copy: gorilla/mux v1.8.1's Methods upper-cases the slice it is
+		// given in place, a data race on a shared one.
+		router.Path(rt.path).Methods(slices.Clone(docMethods)...).Handler(rt.h)
 		s.paths = append(s.paths, pathRoute{route: paths.Path(rt.path), methods: docMethods})
 	}
 	return nil

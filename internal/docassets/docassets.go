@@ -115,6 +115,14 @@ func (a *Asset) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			body = a.gz
 			etag = strings.TrimSuffix(etag, `"`) + `-gzip"` // another representation, another strong ETag
 			h.Set("Content-Encoding", "gzip")
+			// net/http (Go 1.26) ServeContent sets no Content-Length once
+			// Content-Encoding is set, in case a wrapper compresses what
+			// it writes; this body is already compressed, so it is set
+			// here, and the whole body is sent (no ranges of the gzip
+			// stream).
+			h.Set("Content-Length", strconv.Itoa(len(body)))
+			r = r.Clone(r.Context())
+			r.Header.Del("Range")
 		}
 	}
 	h.Set("ETag", etag)
