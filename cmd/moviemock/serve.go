@@ -47,7 +47,8 @@ const serveUsage = `Usage: moviemock serve [flags]
 
 Serves the Movie and Review Service exactly as its FastAPI backend answers:
 GET /person/{person_id}, POST /auth/login, GET /reviews/{review_id},
-GET /reviews, plus /openapi.json, /openapi.yaml and /docs.
+GET /reviews, plus /openapi.json, /openapi.yaml, /docs and /redoc (their
+Swagger UI and ReDoc assets built in, so they work offline).
 
 Examples:
   moviemock serve                                  embedded data on 127.0.0.1:8000
