@@ -7,6 +7,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
 )
 
@@ -51,23 +52,26 @@ func (t tokens) verify(token string) (string, bool) {
 // usual get_current_user: no header or another scheme is "Not
 // authenticated"; a token that fails verification, or names a user who does
 // not exist, is "Could not validate credentials".
-func (s *Server) authenticate(r *http.Request) (string, bool) {
+func (s *Server) authenticate(r *http.Request, st *state) (*fixtures.Record, string, bool) {
 	authorization := r.Header.Get("Authorization")
 	scheme, param, _ := strings.Cut(authorization, " ")
 	if authorization == "" || !strings.EqualFold(scheme, "bearer") {
-		return fastapi.DetailNotAuthenticated, false
+		return nil, fastapi.DetailNotAuthenticated, false
 	}
 	// FastAPI 0.128.1 and later strip the token (str.strip() of the
 	// latin-1 header value).
 	param = strings.Trim(param, fastapi.Latin1Space)
 	username, ok := s.tokens.verify(param)
 	if !ok {
-		return fastapi.DetailBadCredentials, false
+		return nil, fastapi.DetailBadCredentials, false
 	}
-	if _, ok := s.data().UserByName(username); !ok {
-		return fastapi.DetailBadCredentials, false
+	st.mu.RLock()
+	user, ok := view{base: st.base, ov: st.ov}.user(username)
+	st.mu.RUnlock()
+	if !ok {
+		return nil, fastapi.DetailBadCredentials, false
 	}
-	return "", true
+	return user, "", true
 }
 
 func writeUnauthorized(w http.ResponseWriter, detail string) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/mock"
 )
 
@@ -66,17 +67,22 @@ func BenchmarkMillionReviews(b *testing.B) {
 	if testing.Short() {
 		b.Skip("-short")
 	}
-	opts := fixtures.GenerateOptions{Seed: 1, Persons: 10_000, Users: 1_000, Reviews: 1_000_000}
+	m, err := model.Embedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := fixtures.GenerateOptions{Seed: 1, Counts: map[string]int{"persons": 10_000, "users": 1_000, "reviews": 1_000_000}}
+	const reviewCount = 1_000_000
 	b.Run("generate", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := fixtures.Generate(opts); err != nil {
+			if _, err := fixtures.Generate(m, opts); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	dir := b.TempDir()
 	func() { // the generated set is garbage before the load starts
-		d, err := fixtures.Generate(opts)
+		d, err := fixtures.Generate(m, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -84,27 +90,28 @@ func BenchmarkMillionReviews(b *testing.B) {
 			b.Fatal(err)
 		}
 	}()
-	sp, _ := contractRouter(b)
 	var d *fixtures.Dataset
 	b.Run("load", func(b *testing.B) {
 		for b.Loop() {
 			d = nil
 			var err error
-			if d, err = fixtures.LoadDir(dir, sp); err != nil {
+			if d, err = fixtures.LoadDir(dir, m); err != nil {
 				b.Fatal(err)
 			}
 		}
 		b.StopTimer()
-		b.ReportMetric(float64(heapHeld(func() { d = nil }))/float64(opts.Reviews), "heap-B/review")
+		b.ReportMetric(float64(heapHeld(func() { d = nil }))/float64(reviewCount), "heap-B/review")
 	})
 	if d == nil {
 		var err error
-		if d, err = fixtures.LoadDir(dir, sp); err != nil {
+		if d, err = fixtures.LoadDir(dir, m); err != nil {
 			b.Fatal(err)
 		}
 	}
 	srv := newServer(b, mock.Config{Data: d})
-	last := d.Reviews()[len(d.Reviews())-1].ID
+	reviews := d.Model.Collection("Review")
+	recs := d.Table(reviews).Recs
+	last := recs[len(recs)-1].Str(reviews.ID)
 	b.Run("GET /reviews/{id}", func(b *testing.B) {
 		r := httptest.NewRequest("GET", "/reviews/"+last, nil)
 		benchHandler(b, srv, func() *http.Request { return r })

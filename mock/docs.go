@@ -11,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/moviemock/moviemock/internal/docassets"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -48,7 +49,14 @@ func (s *Server) addDocRoutes(router, paths *mux.Router) error {
 		if err != nil {
 			return err
 		}
-		protected := func(op *openapi3.Operation) bool { return !implementations[op.OperationID].public }
+		protected := func(op *openapi3.Operation) bool {
+			for _, mo := range s.model.Operations {
+				if mo.Op == op {
+					return mo.Kind != model.Login
+				}
+			}
+			return true
+		}
 		if served, err = s.spec.WithSecurity(spec.OAuth2PasswordBearer(tokenURL), protected); err != nil {
 			return err
 		}

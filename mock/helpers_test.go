@@ -11,6 +11,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
 )
 
 // parseToken verifies token with secret and returns its claims.
@@ -64,7 +65,11 @@ func newLogger(w *syncBuffer) *slog.Logger { return slog.New(slog.NewTextHandler
 
 func generated(t testing.TB, reviews int) *fixtures.Dataset {
 	t.Helper()
-	d, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 3, Persons: 100, Users: 10, Reviews: reviews})
+	m, err := model.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Counts: map[string]int{"persons": 100, "users": 10, "reviews": reviews}})
 	if err != nil {
 		t.Fatal(err)
 	}

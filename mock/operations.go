@@ -1,16 +1,22 @@
 package mock
 
 import (
+	"bytes"
 	"crypto/subtle"
+	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 )
 
-// The endpoints. Each gets inputs the contract already validated; what is
-// left is the application's own logic, and its HTTPExceptions.
+// The conventions. Each handler gets inputs the contract already validated
+// and the state the request works on; what is left is the application's own
+// logic, as the usual FastAPI CRUD code has it, and its HTTPExceptions.
 
 // bufPool holds response buffers, so a request allocates none.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
@@ -25,57 +31,269 @@ func writePooled(w http.ResponseWriter, status int, render func([]byte) []byte) 
 	}
 }
 
-func (s *Server) getPerson(w http.ResponseWriter, r *http.Request, args argList) {
-	id := args.get("person_id").Int
-	// An id pydantic accepts but no record can have (beyond int64) is simply
-	// not found, as in the backend.
-	p, ok := s.data().Person(id.Int64)
-	if !id.Fits || !ok {
-		fastapi.WriteDetail(w, http.StatusNotFound, detailPersonNotFound)
-		return
-	}
-	writePooled(w, http.StatusOK, func(b []byte) []byte { return fixtures.AppendPerson(b, p) })
+// call is one request as a handler sees it.
+type call struct {
+	s    *Server
+	o    *operation
+	w    http.ResponseWriter
+	r    *http.Request
+	args argList
+	st   *state
+	user *fixtures.Record // the bearer token's user, when the operation is secured
+	body fastapi.Model    // a JSON body, validated
 }
 
-func (s *Server) getReview(w http.ResponseWriter, r *http.Request, args argList) {
-	data := s.data()
-	rev, ok := data.Review(args.get("review_id").Str)
+func (c *call) view() view { return view{base: c.st.base, ov: c.st.ov} }
+
+func (c *call) notFound(coll *model.Collection) {
+	fastapi.WriteDetail(c.w, http.StatusNotFound, coll.Title+" not found")
+}
+
+// key is the lookup key of the id in path parameter param, false when no
+// record can have it (an integer beyond int64).
+func (c *call) key(coll *model.Collection, param string) (string, bool) {
+	v := c.args.get(param)
+	if coll.IDKind == model.IntID {
+		if !v.Int.Fits {
+			return "", false
+		}
+		return strconv.FormatInt(v.Int.Int64, 10), true
+	}
+	return fixtures.IDKey(coll, v.Str), true
+}
+
+// paramJSON is a path or query value as the field f holds it.
+func (c *call) paramJSON(name string, f *model.Field) ([]byte, bool) {
+	v := c.args.get(name)
+	switch f.Type {
+	case "integer":
+		if !v.Int.Fits {
+			return nil, false
+		}
+		return strconv.AppendInt(nil, v.Int.Int64, 10), true
+	case "number":
+		x, ok := fastapi.ParseLaxFloat(v.Str)
+		return fastapi.AppendValue(nil, x), ok
+	case "boolean":
+		b, ok := fastapi.ParseLaxBool(v.Str)
+		return strconv.AppendBool(nil, b), ok
+	}
+	return fastapi.AppendString(nil, v.Str), true
+}
+
+func readOne(c *call) {
+	coll := c.o.m.Coll
+	c.st.mu.RLock()
+	defer c.st.mu.RUnlock()
+	key, ok := c.key(coll, c.o.m.IDParam)
+	var rec *fixtures.Record
+	if ok {
+		rec, ok = c.view().get(coll, key)
+	}
 	if !ok {
-		fastapi.WriteDetail(w, http.StatusNotFound, detailReviewNotFound)
+		c.notFound(coll)
 		return
 	}
-	writePooled(w, http.StatusOK, func(b []byte) []byte { return data.AppendReview(b, rev) })
+	fastapi.WriteJSON(c.w, c.o.m.Status, rec.JSON)
 }
 
-// listCacheLimit is the largest GET /reviews body kept rendered in memory;
-// larger lists are streamed.
+// listCacheLimit is the largest whole list kept rendered in memory; larger
+// lists are streamed.
 const listCacheLimit = 4 << 20
 
 // streamChunk is how much of a streamed list is rendered before it is
 // written out.
 const streamChunk = 64 << 10
 
-// listReviews returns every review in data set order. A small list is
-// rendered once and served from memory with a Content-Length; a large one is
-// rendered chunk by chunk as it is written (chunked transfer encoding), so
-// no second copy of the data set is ever held.
-func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, args argList) {
-	v := s.view.Load()
-	v.listOnce.Do(func() { v.listBody = renderList(v.data, listCacheLimit) })
-	if v.listBody != nil {
-		fastapi.WriteJSON(w, http.StatusOK, v.listBody)
+func list(c *call) {
+	coll, o := c.o.m.Coll, c.o.m
+	c.st.mu.RLock()
+	defer c.st.mu.RUnlock()
+	v := c.view()
+	var match []func(r *fixtures.Record) bool
+	if o.Kind == model.NestedList {
+		f := coll.Field(o.ParentParam)
+		want, ok := c.paramJSON(o.ParentParam, f)
+		if p := o.Parent; p != nil && v.count(p) > 0 {
+			var found bool
+			if ok {
+				_, found = v.get(p, string(want))
+			}
+			if !found {
+				c.notFound(p)
+				return
+			}
+		}
+		match = append(match, func(r *fixtures.Record) bool { return ok && bytes.Equal(r.Value(f), want) })
+	}
+	for _, name := range o.Filters {
+		if !c.args.get(name).Set {
+			continue
+		}
+		f := coll.Field(name)
+		want, ok := c.paramJSON(name, f)
+		match = append(match, func(r *fixtures.Record) bool { return ok && bytes.Equal(r.Value(f), want) })
+	}
+	start, stop, paged := c.window(o.Paging)
+	if o.Shape == model.ArrayShape && len(match) == 0 && !paged && v.co(coll) == nil {
+		c.s.wholeList(c.w, c.st.base, coll)
 		return
 	}
-	data := v.data
+	var recs []*fixtures.Record
+	v.each(coll, func(r *fixtures.Record) bool {
+		for _, m := range match {
+			if !m(r) {
+				return true
+			}
+		}
+		recs = append(recs, r)
+		return true
+	})
+	total := len(recs)
+	if paged {
+		lo, hi := pySlice(start, stop, total)
+		recs = recs[lo:hi]
+	}
+	writePooled(c.w, o.Status, func(b []byte) []byte {
+		if o.Shape == model.PageShape {
+			return c.appendPage(b, recs, total)
+		}
+		return appendRecords(b, recs)
+	})
+}
+
+func appendRecords(b []byte, recs []*fixtures.Record) []byte {
+	b = append(b, '[')
+	for i, r := range recs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, r.JSON...)
+	}
+	return append(b, ']')
+}
+
+// appendPage writes a page object: its declared properties in order, items
+// the records, total the count before paging, and the paging values.
+func (c *call) appendPage(b []byte, recs []*fixtures.Record, total int) []byte {
+	o := c.o.m
+	page, size := c.intArg(o.Paging.Page, 1), c.intArg(o.Paging.Size, 50)
+	limit, skip := c.intArg(o.Paging.Limit, 100), c.intArg(o.Paging.Skip, 0)
+	b = append(b, '{')
+	for i, name := range c.s.spec.PropertyOrder(o.Response) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fastapi.AppendString(b, name)
+		b = append(b, ':')
+		switch name {
+		case "items":
+			b = appendRecords(b, recs)
+		case "total":
+			b = strconv.AppendInt(b, int64(total), 10)
+		case "page":
+			b = strconv.AppendInt(b, page, 10)
+		case "size", "page_size", "per_page":
+			b = strconv.AppendInt(b, size, 10)
+		case "pages":
+			pages := int64(0)
+			if size > 0 {
+				pages = (int64(total) + size - 1) / size
+			}
+			b = strconv.AppendInt(b, pages, 10)
+		case "limit":
+			b = strconv.AppendInt(b, limit, 10)
+		case "skip", "offset":
+			b = strconv.AppendInt(b, skip, 10)
+		default:
+			b = append(b, "null"...)
+		}
+	}
+	return append(b, '}')
+}
+
+// intArg is an integer query parameter's value, else its declared default,
+// else def.
+func (c *call) intArg(name string, def int64) int64 {
+	if name == "" {
+		return def
+	}
+	if v := c.args.get(name); v.Set && v.Int.Fits {
+		return v.Int.Int64
+	}
+	if d, ok := c.o.defaults[name]; ok {
+		return d
+	}
+	return def
+}
+
+// window is the Python slice a list's paging takes: items[skip:skip+limit]
+// or items[(page-1)*size:page*size]. paged is false when the list has no
+// paging parameters.
+func (c *call) window(p model.Paging) (start, stop int64, paged bool) {
+	switch {
+	case p.Page != "" && p.Size != "":
+		page, size := c.intArg(p.Page, 1), c.intArg(p.Size, 50)
+		return (page - 1) * size, page * size, true
+	case p.Skip != "" || p.Limit != "":
+		skip := c.intArg(p.Skip, 0)
+		if p.Limit == "" {
+			return skip, math.MaxInt64, true
+		}
+		if _, hasDefault := c.o.defaults[p.Limit]; !c.args.get(p.Limit).Set && !hasDefault {
+			return skip, math.MaxInt64, true // Optional[int] = None: no limit
+		}
+		return skip, skip + c.intArg(p.Limit, 0), true
+	}
+	return 0, 0, false
+}
+
+// pySlice is Python's slice bounds for seq[start:stop] on n items.
+func pySlice(start, stop int64, n int) (int, int) {
+	norm := func(i int64) int {
+		if i < 0 {
+			i += int64(n)
+			if i < 0 {
+				i = 0
+			}
+		}
+		if i > int64(n) {
+			i = int64(n)
+		}
+		return int(i)
+	}
+	lo, hi := norm(start), norm(stop)
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi
+}
+
+// wholeList serves every record of coll: a small list rendered once and
+// served from memory, a large one rendered chunk by chunk as it is written
+// (chunked transfer encoding), so no second copy of the data set is held.
+func (s *Server) wholeList(w http.ResponseWriter, base *fixtures.Dataset, coll *model.Collection) {
+	lv := s.lists.Load()
+	if lv == nil || lv.base != base {
+		lv = &listCache{base: base, bodies: make([]listBody, len(base.Model.Collections))}
+		s.lists.Store(lv)
+	}
+	lb := &lv.bodies[coll.Index]
+	lb.once.Do(func() { lb.body = renderList(base.Table(coll), listCacheLimit) })
+	if lb.body != nil {
+		fastapi.WriteJSON(w, http.StatusOK, lb.body)
+		return
+	}
+	t := base.Table(coll)
 	w.Header()["Content-Type"] = []string{"application/json"}
 	w.WriteHeader(http.StatusOK)
 	bp := bufPool.Get().(*[]byte)
 	buf := append((*bp)[:0], '[')
-	for i := range data.Reviews() {
+	for i := range t.Recs {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = data.AppendReview(buf, &data.Reviews()[i])
+		buf = append(buf, t.Recs[i].JSON...)
 		if len(buf) >= streamChunk {
 			if _, err := w.Write(buf); err != nil {
 				return // the client went away
@@ -86,15 +304,25 @@ func (s *Server) listReviews(w http.ResponseWriter, r *http.Request, args argLis
 	w.Write(append(buf, ']'))
 }
 
-// renderList renders the whole review list, or returns nil once it grows
-// past limit.
-func renderList(d *fixtures.Dataset, limit int) []byte {
+// listCache holds the rendered whole lists of one data set.
+type listCache struct {
+	base   *fixtures.Dataset
+	bodies []listBody
+}
+
+type listBody struct {
+	once sync.Once
+	body []byte
+}
+
+// renderList renders a whole list, or returns nil once it grows past limit.
+func renderList(t *fixtures.Table, limit int) []byte {
 	body := []byte{'['}
-	for i := range d.Reviews() {
+	for i := range t.Recs {
 		if i > 0 {
 			body = append(body, ',')
 		}
-		body = d.AppendReview(body, &d.Reviews()[i])
+		body = append(body, t.Recs[i].JSON...)
 		if len(body) > limit {
 			return nil
 		}
@@ -105,15 +333,17 @@ func renderList(d *fixtures.Dataset, limit int) []byte {
 // login is FastAPI's OAuth2 password flow: the form is already validated
 // (username, password present; grant_type "password" or absent), so what is
 // left is checking the credentials and issuing a JWT.
-func (s *Server) login(w http.ResponseWriter, r *http.Request, args argList) {
-	username, password := args.get("username").Str, args.get("password").Str
-	u, ok := s.data().UserByName(username)
-	if !ok || subtle.ConstantTimeCompare([]byte(u.Password), []byte(password)) != 1 {
-		w.Header().Set("WWW-Authenticate", "Bearer")
-		fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailWrongLogin)
+func login(c *call) {
+	username, password := c.args.get("username").Str, c.args.get("password").Str
+	c.st.mu.RLock()
+	u, ok := c.view().user(username)
+	c.st.mu.RUnlock()
+	if !ok || subtle.ConstantTimeCompare([]byte(u.Secret), []byte(password)) != 1 {
+		c.w.Header().Set("WWW-Authenticate", "Bearer")
+		fastapi.WriteDetail(c.w, http.StatusUnauthorized, fastapi.DetailWrongLogin)
 		return
 	}
-	token, err := s.tokens.issue(u.Username)
+	token, err := c.s.tokens.issue(username)
 	if err != nil {
 		panic(err) // HS256 with a []byte key cannot fail; if it does, FastAPI's 500
 	}
@@ -121,5 +351,21 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, args argList) {
 	body = append(body, `{"access_token":`...)
 	body = fastapi.AppendString(body, token)
 	body = append(body, `,"token_type":"bearer"}`...)
-	fastapi.WriteJSON(w, http.StatusOK, body)
+	fastapi.WriteJSON(c.w, c.o.m.Status, body)
 }
+
+func currentUser(c *call) {
+	fastapi.WriteJSON(c.w, c.o.m.Status, c.user.JSON)
+}
+
+// example answers an operation no convention places: its declared
+// example, else a body generated for its schema once at start.
+func example(c *call) {
+	if c.o.example == nil {
+		c.w.WriteHeader(c.o.m.Status)
+		return
+	}
+	fastapi.WriteJSON(c.w, c.o.m.Status, c.o.example)
+}
+
+var _ = fmt.Sprint

@@ -1,9 +1,12 @@
 package mock
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strings"
@@ -11,10 +14,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gorilla/mux"
 
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -36,7 +43,8 @@ const (
 // contract and data with FastAPI's defaults.
 type Config struct {
 	Spec          *spec.Spec        // nil: the embedded openapi.yaml
-	Data          *fixtures.Dataset // nil: the embedded default data
+	Model         *model.Model      // nil: compiled from Spec
+	Data          *fixtures.Dataset // nil: the embedded default data, as far as Spec's schemas take it
 	Now           func() time.Time  // nil: time.Now; the clock of tokens
 	JWTSecret     []byte            // nil: DefaultJWTSecret
 	TokenLifetime time.Duration     // 0: DefaultTokenLifetime
@@ -52,6 +60,11 @@ type Config struct {
 	Logger      *slog.Logger // nil: no request log
 	// MaxBodyBytes bounds a request body; 0: DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// ReadOnly answers writes without keeping them. MaxWriteBytes bounds
+	// the records the global state and each session may hold beyond the
+	// loaded data (0: DefaultMaxWriteBytes).
+	ReadOnly      bool
+	MaxWriteBytes int64
 
 	// Scenarios can script any answer (nil: the shipped scenarios, checked
 	// against Spec and Data). Scenario is active for every request from the
@@ -75,27 +88,30 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	spec    *spec.Spec
-	view    atomic.Pointer[dataView]
+	model   *model.Model
+	store   *store
+	lists   atomic.Pointer[listCache]
 	engine  *scenarios.Engine
 	tokens  tokens
 	handler http.Handler
+	fake    *fake.Generator
+
+	randMu sync.Mutex
+	rand   *rand.Rand // UUIDs and generated values of created records
 
 	paths []pathRoute // every path the router knows, for 405 and 307
 }
 
-// dataView is the data set being served, with what is derived from it.
-// Reload swaps it whole.
-type dataView struct {
-	data     *fixtures.Dataset
-	listOnce sync.Once
-	listBody []byte // GET /reviews, rendered once when small
+// Data is the loaded data set the server answers from now (without
+// writes).
+func (s *Server) Data() *fixtures.Dataset {
+	s.store.global.mu.RLock()
+	defer s.store.global.mu.RUnlock()
+	return s.store.global.base
 }
 
-// data is the data set requests are answered from now.
-func (s *Server) data() *fixtures.Dataset { return s.view.Load().data }
-
-// Data is the data set the server answers from now.
-func (s *Server) Data() *fixtures.Dataset { return s.data() }
+// Model is the compiled contract the server answers.
+func (s *Server) Model() *model.Model { return s.model }
 
 // pathRoute is one path template and the methods its routes answer.
 type pathRoute struct {
@@ -103,32 +119,22 @@ type pathRoute struct {
 	methods []string
 }
 
-// operation binds a contract operation to the code that answers it.
+// operation binds a contract operation to the convention that answers it.
 type operation struct {
-	id     string
-	inputs fastapi.Inputs
-	public bool // reachable without a token even with RequireAuth
-	handle func(s *Server, w http.ResponseWriter, r *http.Request, args argList)
+	m        *model.Operation
+	inputs   fastapi.Inputs
+	secured  bool // the 401s run first: declared, or RequireAuth
+	handle   func(c *call)
+	defaults map[string]int64 // integer query parameters' declared defaults
+	example  []byte           // an Example operation's answer
 }
 
-// implementations answer the contract's operations, by operationId. New
-// refuses a contract with an operation missing here, and an entry here the
-// contract does not have.
-var implementations = map[string]struct {
-	handle   func(s *Server, w http.ResponseWriter, r *http.Request, args argList)
-	public   bool
-	notFound string // the detail of the endpoint's own 404
-}{
-	"getPerson":   {handle: (*Server).getPerson, notFound: detailPersonNotFound},
-	"login":       {handle: (*Server).login, public: true},
-	"getReview":   {handle: (*Server).getReview, notFound: detailReviewNotFound},
-	"listReviews": {handle: (*Server).listReviews},
+var handlers = map[model.Kind]func(c *call){
+	model.ReadOne: readOne, model.List: list, model.NestedList: list,
+	model.Create: create, model.NestedCreate: create,
+	model.Replace: modify, model.Update: modify, model.Delete: remove,
+	model.Login: login, model.CurrentUser: currentUser, model.Example: example,
 }
-
-const (
-	detailPersonNotFound = "Person not found"
-	detailReviewNotFound = "Review not found"
-)
 
 // New builds a Server from cfg.
 func New(cfg Config) (*Server, error) {
@@ -139,12 +145,37 @@ func New(cfg Config) (*Server, error) {
 		}
 		cfg.Spec = sp
 	}
+	if cfg.Model == nil || cfg.Model.Spec != cfg.Spec {
+		var m *model.Model
+		var err error
+		if em, _ := model.Embedded(); em != nil && em.Spec == cfg.Spec {
+			m = em
+		} else if m, err = model.Compile(cfg.Spec); err != nil {
+			return nil, err
+		}
+		cfg.Model = m
+	}
 	if cfg.Data == nil {
-		d, err := fixtures.Default()
+		d, err := fixtures.LoadDefault(cfg.Model)
 		if err != nil {
 			return nil, err
 		}
 		cfg.Data = d
+	}
+	if cfg.Data.Model != cfg.Model {
+		return nil, fmt.Errorf("the data set was loaded for another contract")
+	}
+	if cfg.MaxWriteBytes <= 0 {
+		cfg.MaxWriteBytes = DefaultMaxWriteBytes
+	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = scenarios.DefaultMaxSessions
+	}
+	if cfg.SessionTTL <= 0 {
+		cfg.SessionTTL = scenarios.DefaultSessionTTL
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -164,9 +195,12 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg:    cfg,
 		spec:   cfg.Spec,
+		model:  cfg.Model,
+		store:  newStore(cfg.Data, cfg.MaxSessions, cfg.SessionTTL, cfg.Now),
 		tokens: tokens{secret: cfg.JWTSecret, lifetime: cfg.TokenLifetime, now: cfg.Now},
+		fake:   fake.New(cfg.Spec),
+		rand:   rand.New(rand.NewPCG(cfg.Seed, 0x6d6f7669656d6f63)),
 	}
-	s.view.Store(&dataView{data: cfg.Data})
 	router, err := s.routes()
 	if err != nil {
 		return nil, err
@@ -184,8 +218,10 @@ func New(cfg Config) (*Server, error) {
 		cfg.Scenarios = set
 	}
 	notFound := map[string]string{}
-	for id, impl := range implementations {
-		notFound[id] = impl.notFound
+	for _, o := range s.model.Operations {
+		if o.Coll != nil && o.ID != "" && o.IDParam != "" {
+			notFound[o.ID] = o.Coll.Title + " not found"
+		}
 	}
 	s.engine, err = scenarios.New(cfg.Scenarios, scenarios.Options{
 		Scenario:    cfg.Scenario,
@@ -197,6 +233,7 @@ func New(cfg Config) (*Server, error) {
 		Seed:        cfg.Seed,
 		NotFound:    notFound,
 		Logger:      cfg.Logger,
+		OnReset:     func(session string) { s.store.reset(session) },
 	})
 	if err != nil {
 		return nil, err
@@ -244,10 +281,11 @@ func (s *Server) Engine() *scenarios.Engine { return s.engine }
 
 // Reload swaps in a new data set and scenarios (either nil: unchanged),
 // as after an edit of their files; requests in flight finish on the old
-// ones. The scenarios must have been loaded against the new data.
+// ones. The scenarios must have been loaded against the new data. A new
+// data set drops every write made on the old one.
 func (s *Server) Reload(data *fixtures.Dataset, set *scenarios.Set) {
 	if data != nil {
-		s.view.Store(&dataView{data: data})
+		s.store.rebase(data)
 	}
 	if set != nil {
 		s.engine.Swap(set)
@@ -264,37 +302,35 @@ func (s *Server) routes() (*mux.Router, error) {
 	// redirect of its own.
 	router := mux.NewRouter().SkipClean(true)
 	paths := mux.NewRouter().SkipClean(true)
-	seen := map[string]bool{}
+	byPath := map[string][]*model.Operation{}
+	for _, o := range s.model.Operations {
+		byPath[o.Path] = append(byPath[o.Path], o)
+	}
 	for _, tmpl := range s.spec.Paths() {
-		item := s.spec.Doc.Paths.Value(tmpl)
 		var methods []string
-		for _, method := range []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"} {
-			op := item.GetOperation(method)
-			if op == nil {
-				continue
-			}
-			impl, ok := implementations[op.OperationID]
-			if !ok {
-				return nil, fmt.Errorf("%s %s: operation %q has no implementation in the mock", method, tmpl, op.OperationID)
-			}
-			seen[op.OperationID] = true
-			ins, err := fastapi.CompileInputs(s.spec, op, item)
+		for _, mo := range byPath[tmpl] {
+			o, err := s.compileOperation(mo)
 			if err != nil {
-				return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
+				return nil, fmt.Errorf("%s %s: %w", mo.Method, tmpl, err)
 			}
-			o := &operation{id: op.OperationID, inputs: ins, public: impl.public, handle: impl.handle}
 			// Path before Methods: gorilla/mux v1.8.1 clears an earlier
 			// route's method mismatch when a later route's method matcher
 			// succeeds first, turning a 405 into a 404.
-			router.Path(tmpl).Methods(method).Handler(s.operationHandler(o))
-			methods = append(methods, method)
+			router.Path(tmpl).Methods(mo.Method).Handler(s.operationHandler(o))
+			methods = append(methods, mo.Method)
+		}
+		// Starlette's 405 names the methods of the first route that
+		// matched the path: FastAPI makes a route per operation, in the
+		// order the document lists them.
+		if order := s.spec.KeyOrder("paths", tmpl); len(methods) > 1 {
+			for _, key := range order {
+				if m := strings.ToUpper(key); slices.Contains(methods, m) {
+					methods = []string{m}
+					break
+				}
+			}
 		}
 		s.paths = append(s.paths, pathRoute{route: paths.Path(tmpl), methods: methods})
-	}
-	for id := range implementations {
-		if !seen[id] {
-			return nil, fmt.Errorf("the contract has no operation %q, which the mock implements", id)
-		}
 	}
 	if err := s.addDocRoutes(router, paths); err != nil {
 		return nil, err
@@ -319,15 +355,70 @@ func (a argList) get(name string) fastapi.Value {
 	return fastapi.Value{}
 }
 
-// operationHandler runs what FastAPI runs before an endpoint: the security
-// dependency (401 before any 422), then parameter and body validation.
+// compileOperation compiles what an operation validates and how it is
+// answered.
+func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
+	ins, err := fastapi.CompileInputs(s.spec, mo.Op, mo.Item)
+	if err != nil {
+		return nil, err
+	}
+	o := &operation{m: mo, inputs: ins, handle: handlers[mo.Kind], defaults: map[string]int64{},
+		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login)}
+	for _, list := range []openapi3.Parameters{mo.Item.Parameters, mo.Op.Parameters} {
+		for _, p := range list {
+			if p.Value == nil || p.Value.In != "query" || p.Value.Schema == nil || p.Value.Schema.Value == nil {
+				continue
+			}
+			if d, ok := p.Value.Schema.Value.Default.(float64); ok {
+				o.defaults[p.Value.Name] = int64(d)
+			}
+		}
+	}
+	if mo.Kind == model.Example {
+		o.example = mo.Example
+		if o.example == nil && mo.Response != nil {
+			f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(s.paths))), false)
+			o.example = s.fake.Append(nil, f, "", mo.Response)
+		}
+	}
+	return o, nil
+}
+
+// operationHandler runs what FastAPI runs before an endpoint: reading a
+// JSON body (its 400 and json_invalid come first), the security dependency
+// (401 before any 422), then parameter and body validation.
 func (s *Server) operationHandler(o *operation) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.RequireAuth && !o.public {
-			if detail, ok := s.authenticate(r); !ok {
+		st := s.store.state(r.Header.Get(scenarios.HeaderSession))
+		c := &call{s: s, o: o, w: w, r: r, st: st}
+		var parsed fastapi.Parsed
+		if o.inputs.JSON != nil {
+			body, err := readBody(r, s.cfg.MaxBodyBytes)
+			if err != nil {
+				writeBodyError(w, err)
+				return
+			}
+			ct, hasCT := r.Header["Content-Type"]
+			first := ""
+			if hasCT && len(ct) > 0 {
+				first = ct[0]
+			}
+			var items []fastapi.ErrorItem
+			if parsed, items, err = o.inputs.JSON.Read(first, hasCT, body); err != nil {
+				writeBodyError(w, err)
+				return
+			} else if len(items) > 0 {
+				fastapi.WriteValidation(w, items)
+				return
+			}
+		}
+		if o.secured {
+			user, detail, ok := s.authenticate(r, st)
+			if !ok {
 				writeUnauthorized(w, detail)
 				return
 			}
+			c.user = user
 		}
 		// The handler is called through a func value, so vals is on the
 		// heap whatever its size: allocated at the size needed.
@@ -337,13 +428,56 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 			writeBodyError(w, err)
 			return
 		}
+		if o.inputs.JSON != nil {
+			var bodyItems []fastapi.ErrorItem
+			c.body, bodyItems = o.inputs.JSON.Validate(parsed)
+			items = append(items, bodyItems...)
+		}
 		if len(items) > 0 {
 			fastapi.WriteValidation(w, items)
 			return
 		}
-		o.handle(s, w, r, argList{ins: &o.inputs, vals: vals})
+		c.args = argList{ins: &o.inputs, vals: vals}
+		o.handle(c)
 	})
 }
+
+// readBody reads a request body up to limit bytes.
+func readBody(r *http.Request, limit int64) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(body)) > limit {
+		return nil, fastapi.ErrBodyTooLarge
+	}
+	return body, nil
+}
+
+// uuid is a random (version 4) UUID from the server's seeded source.
+func (s *Server) uuid() string {
+	s.randMu.Lock()
+	hi, lo := s.rand.Uint64(), s.rand.Uint64()
+	s.randMu.Unlock()
+	var b [16]byte
+	for i := 0; i < 8; i++ {
+		b[i], b[8+i] = byte(hi>>(56-8*i)), byte(lo>>(56-8*i))
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// fakeValue is a generated value for a field a create must fill and nothing
+// gives.
+func (s *Server) fakeValue(f *model.Field) []byte {
+	s.randMu.Lock()
+	seed := s.rand.Uint64()
+	s.randMu.Unlock()
+	return s.fake.Append(nil, gofakeit.NewFaker(rand.NewPCG(seed, 0), false), f.Name, f.Ref)
+}
+
+func jsonUnmarshalString(raw []byte, s *string) error { return json.Unmarshal(raw, s) }
 
 // writeBodyError answers a body that could not be read as a form.
 func writeBodyError(w http.ResponseWriter, err error) {

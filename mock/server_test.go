@@ -472,6 +472,8 @@ func TestRequestLog(t *testing.T) {
 func TestLargeListIsStreamed(t *testing.T) {
 	t.Parallel()
 	d := generated(t, 12_000)
+	reviews := d.Model.Collection("Review")
+	recs := d.Table(reviews).Recs
 	srv := newServer(t, mock.Config{Data: d})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
@@ -481,7 +483,7 @@ func TestLargeListIsStreamed(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	if resp.ContentLength != -1 || len(resp.TransferEncoding) == 0 {
-		t.Errorf("a %d-review list was not streamed (Content-Length %d)", len(d.Reviews()), resp.ContentLength)
+		t.Errorf("a %d-review list was not streamed (Content-Length %d)", len(recs), resp.ContentLength)
 	}
 	var list []struct {
 		ID string `json:"id"`
@@ -489,8 +491,8 @@ func TestLargeListIsStreamed(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != len(d.Reviews()) || list[0].ID != d.Reviews()[0].ID || list[len(list)-1].ID != d.Reviews()[len(list)-1].ID {
-		t.Fatalf("streamed %d reviews, want %d in data set order", len(list), len(d.Reviews()))
+	if len(list) != len(recs) || list[0].ID != recs[0].Str(reviews.ID) || list[len(list)-1].ID != recs[len(list)-1].Str(reviews.ID) {
+		t.Fatalf("streamed %d reviews, want %d in data set order", len(list), len(recs))
 	}
 }
 
@@ -499,12 +501,39 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	if _, err := mock.New(mock.Config{TokenLifetime: -time.Second}); err == nil {
 		t.Error("accepted a negative token lifetime")
 	}
-	other, err := spec.Load([]byte(`{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/x":{"get":{"operationId":"mystery","responses":{"200":{"description":"ok"}}}}}}`), "other")
+}
+
+// An operation no convention places is answered with its declared
+// example, else with a body generated for its schema (as Prism does),
+// never refused.
+func TestUnplacedOperationsAnswerFromExamples(t *testing.T) {
+	t.Parallel()
+	other, err := spec.Load([]byte(`{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+		"/x":{"get":{"operationId":"mystery","responses":{"200":{"description":"ok","content":{"application/json":{"example":{"b":2,"a":"é"}}}}}}},
+		"/y":{"get":{"operationId":"generated","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","required":["n"],"properties":{"n":{"type":"integer","minimum":5,"maximum":9}}}}}}}}},
+		"/z":{"post":{"operationId":"nothing","responses":{"204":{"description":"gone"}}}}}}`), "other")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mock.New(mock.Config{Spec: other}); err == nil || !strings.Contains(err.Error(), `"mystery" has no implementation`) {
-		t.Errorf("a contract with an unknown operation: %v", err)
+	srv, err := mock.New(mock.Config{Spec: other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))
+	if rec.Code != 200 || rec.Body.String() != `{"b":2,"a":"é"}` {
+		t.Errorf("declared example: %d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("GET", "/y", nil))
+	var got struct{ N *int }
+	if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &got) != nil || got.N == nil || *got.N < 5 || *got.N > 9 {
+		t.Errorf("generated body: %d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("POST", "/z", nil))
+	if rec.Code != 204 || rec.Body.Len() != 0 {
+		t.Errorf("no body: %d %q", rec.Code, rec.Body)
 	}
 }
 

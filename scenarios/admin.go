@@ -418,6 +418,9 @@ func (a *admin) endSession(w http.ResponseWriter, r *http.Request) {
 	_, ok := e.sessions[id]
 	delete(e.sessions, id)
 	e.mu.Unlock()
+	if e.opts.OnReset != nil {
+		e.opts.OnReset(id)
+	}
 	if !ok {
 		writeJSON(w, http.StatusNotFound, apiError{"no session " + strconv.Quote(id)})
 		return
@@ -427,6 +430,9 @@ func (a *admin) endSession(w http.ResponseWriter, r *http.Request) {
 
 func (a *admin) resetSession(w http.ResponseWriter, r *http.Request) {
 	a.withSession(w, r, func(s *session) { s.instances = map[string]*instance{} })
+	if a.e.opts.OnReset != nil {
+		a.e.opts.OnReset(mux.Vars(r)["id"])
+	}
 }
 
 func (a *admin) journal(w http.ResponseWriter, r *http.Request) {

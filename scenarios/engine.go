@@ -46,6 +46,10 @@ type Options struct {
 	// for Prefer: code=404 (default "Not Found").
 	NotFound map[string]string
 	Logger   *slog.Logger
+	// OnReset is told of every reset, so that what the mock keeps beside
+	// the engine (the writes) goes with it: the session's id, or "" for a
+	// reset of everything.
+	OnReset func(session string)
 }
 
 // Engine answers requests by the active scenarios, keeping one state
@@ -188,6 +192,9 @@ func (e *Engine) Reset() {
 	}
 	e.active.Store(&name)
 	e.journal.clear("")
+	if e.opts.OnReset != nil {
+		e.opts.OnReset("")
+	}
 }
 
 // trace is what the engine did with one request, for the journal.
@@ -226,6 +233,13 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 		}
 	}
 	tr.session = sessionID
+	if sessionID != "" {
+		// A request naming a session starts it, scenario or not: the
+		// mock keeps the session's writes, which the control API resets.
+		e.mu.Lock()
+		e.session(sessionID)
+		e.mu.Unlock()
+	}
 	f := &facts{e: e, r: r, set: e.Set()}
 	tr.facts = f
 	if e.journal.size > 0 && r.Method == http.MethodPost {

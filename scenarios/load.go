@@ -70,7 +70,7 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 	if err != nil {
 		return nil, fmt.Errorf("load scenarios: %w", err)
 	}
-	set := &Set{byName: map[string]*Scenario{}, index: x}
+	set := &Set{byName: map[string]*Scenario{}, index: x, data: data}
 	var errs Errors
 	for _, src := range sources {
 		entries, err := fs.ReadDir(src.FS, ".")
@@ -886,13 +886,13 @@ func (p *parser) generate(n *yaml.Node, ops []*opInfo, status int) ([]byte, func
 		return nil, nil
 	}
 	name := path.Base(ref.Value.Items.Ref)
-	sample, err := fixtures.GenerateJSON(name, min(count, 3), uint64(seed))
+	sample, err := fixtures.GenerateJSON(p.data.Model, name, min(count, 3), uint64(seed))
 	if err != nil {
 		p.fail(n, "respond.generate", "%v", err)
 		return nil, nil
 	}
 	return sample, sync.OnceValue(func() []byte {
-		body, err := fixtures.GenerateJSON(name, count, uint64(seed))
+		body, err := fixtures.GenerateJSON(p.data.Model, name, count, uint64(seed))
 		if err != nil {
 			panic(err) // the sample of the same generator worked
 		}

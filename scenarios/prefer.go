@@ -186,7 +186,7 @@ func (e *Engine) generated(op *opInfo, vars map[string]string) ([]byte, bool) {
 			return nil, false
 		}
 		n := 5 + int(seed%16)
-		body, err := fixtures.GenerateJSON(path.Base(ref.Value.Items.Ref), n, seed)
+		body, err := fixtures.GenerateJSON(e.Set().data.Model, path.Base(ref.Value.Items.Ref), n, seed)
 		return body, err == nil
 	}
 	if ref.Ref == "" {
@@ -200,6 +200,6 @@ func (e *Engine) generated(op *opInfo, vars map[string]string) ([]byte, bool) {
 	if id == "" {
 		return nil, false
 	}
-	body, err := fixtures.GenerateOne(path.Base(ref.Ref), id, seed)
+	body, err := fixtures.GenerateOne(e.Set().data.Model, path.Base(ref.Ref), id, seed)
 	return body, err == nil
 }

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"github.com/moviemock/moviemock/fixtures"
+
 	"regexp"
 	"time"
 
@@ -130,6 +132,7 @@ type Fault struct {
 
 // Set is a loaded, checked collection of scenarios. It is immutable.
 type Set struct {
+	data   *fixtures.Dataset // what fixture references and generated answers come from
 	index  *contractIndex
 	list   []*Scenario // by name
 	byName map[string]*Scenario

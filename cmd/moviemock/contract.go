@@ -113,7 +113,7 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		cfg.FrameworkStatuses = append(cfg.FrameworkStatuses, n)
 	}
 	if *specFlag != "" {
-		if cfg.Spec, err = loadSpec(ctx, *specFlag, timeout); err != nil {
+		if cfg.Spec, err = loadSpec(ctx, "contract", *specFlag, timeout); err != nil {
 			return err
 		}
 	}
@@ -155,35 +155,35 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 }
 
 // loadSpec reads a contract from a file or an http(s) URL.
-func loadSpec(ctx context.Context, source string, timeout time.Duration) (*spec.Spec, error) {
+func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration) (*spec.Spec, error) {
 	var data []byte
 	if strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://") {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		req, err := http.NewRequestWithContext(ctx, "GET", source, nil)
 		if err != nil {
-			return nil, usagef("contract: --spec %s: %v", source, err)
+			return nil, usagef("%s: --spec %s: %v", cmd, source, err)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			return nil, usagef("contract: --spec: cannot fetch %s: %v", source, err)
+			return nil, usagef("%s: --spec: cannot fetch %s: %v", cmd, source, err)
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			return nil, usagef("contract: --spec: %s answered %s", source, resp.Status)
+			return nil, usagef("%s: --spec: %s answered %s", cmd, source, resp.Status)
 		}
 		if data, err = io.ReadAll(io.LimitReader(resp.Body, contract.MaxBodyBytes)); err != nil {
-			return nil, usagef("contract: --spec: reading %s: %v", source, err)
+			return nil, usagef("%s: --spec: reading %s: %v", cmd, source, err)
 		}
 	} else {
 		var err error
 		if data, err = os.ReadFile(source); err != nil {
-			return nil, usagef("contract: --spec: %v", errors.Unwrap(err))
+			return nil, usagef("%s: --spec %s: %v", cmd, source, errors.Unwrap(err))
 		}
 	}
 	sp, err := spec.Load(data, source)
 	if err != nil {
-		return nil, usagef("contract: --spec: %v", err)
+		return nil, usagef("%s: --spec: %v", cmd, err)
 	}
 	return sp, nil
 }

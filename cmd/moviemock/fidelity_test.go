@@ -361,11 +361,13 @@ func TestDifferentialAgainstFastAPI(t *testing.T) {
 		p := startPair(t, reference.Options{TestRoutes: true}, "--scenarios", crashScenarios(t))
 		var cases []exchange
 		add := func(name string, req *http.Request) { cases = append(cases, exchange{name: name, req: req}) }
-		for _, person := range data.Persons() {
-			add(fmt.Sprintf("person %d", person.ID), getReq(fmt.Sprintf("/person/%d", person.ID)))
+		persons, reviews := data.Model.Collection("Person"), data.Model.Collection("Review")
+		for _, person := range data.Table(persons).Recs {
+			id := string(person.Value(persons.ID))
+			add("person "+id, getReq("/person/"+id))
 		}
-		for i, review := range data.Reviews() {
-			add(fmt.Sprintf("review %d", i), getReq("/reviews/"+url.PathEscape(review.ID)))
+		for i, review := range data.Table(reviews).Recs {
+			add(fmt.Sprintf("review %d", i), getReq("/reviews/"+url.PathEscape(review.Str(reviews.ID))))
 		}
 		for _, id := range []string{"0", "-1", "99999", "00012", "+12", "%2012%20", "%0912%0A", "1_000", "12.0000", "1.", "1.5", "1.50",
 			"1e3", "0x10", "inf", "nan", "12abc", "1%202", "1__0", "_1", "-", "%20", "%D9%A1%D9%A2", "%EF%BC%91%EF%BC%92", "abc",

@@ -5,34 +5,89 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/moviemock/moviemock/fixtures"
-	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/internal/model"
 )
+
+// loadModel loads and compiles the contract --spec names: the embedded
+// openapi.yaml when source is empty.
+func loadModel(ctx context.Context, cmd, source string) (*model.Model, error) {
+	if source == "" {
+		return model.Embedded()
+	}
+	sp, err := loadSpec(ctx, cmd, source, specTimeout)
+	if err != nil {
+		return nil, err
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		return nil, usagef("%s: --spec %s: %v", cmd, source, err)
+	}
+	return m, nil
+}
 
 // generateOpts are the flags that shape generated data, shared by serve
 // --generate and fixtures generate.
 type generateOpts struct {
-	enabled                         bool
-	seed                            uint64
-	persons, users, reviews, movies int
+	enabled bool
+	seed    uint64
+	records int
+	counts  countFlag
 }
 
-var generateFlagNames = []string{"seed", "persons", "users", "reviews", "movies"}
+var generateFlagNames = []string{"seed", "records", "count", "persons", "users", "reviews", "movies"}
+
+// defaultCounts are the sizes of the first contract's collections when
+// generated, unless --count or --records says otherwise.
+var defaultCounts = map[string]int{"persons": defaultPersons, "users": defaultUsers, "reviews": defaultReviews}
 
 func generateFlags(fs *flag.FlagSet, enable string) *generateOpts {
-	g := &generateOpts{}
+	g := &generateOpts{counts: countFlag{}}
 	if enable != "" {
 		fs.BoolVar(&g.enabled, "generate", false, enable+" ($MOVIEMOCK_GENERATE)")
 	} else {
 		g.enabled = true
 	}
 	fs.Uint64Var(&g.seed, "seed", defaultSeed, "generator `seed` (not 0); the same seed gives the same data ($MOVIEMOCK_SEED)")
-	fs.IntVar(&g.persons, "persons", defaultPersons, "how many persons to generate ($MOVIEMOCK_PERSONS)")
-	fs.IntVar(&g.users, "users", defaultUsers, "how many users to generate; each logs in with password "+fixtures.GeneratedPassword+" ($MOVIEMOCK_USERS)")
-	fs.IntVar(&g.reviews, "reviews", defaultReviews, "how many reviews to generate ($MOVIEMOCK_REVIEWS)")
-	fs.IntVar(&g.movies, "movies", 0, "how many movies the reviews cover (default reviews/20) ($MOVIEMOCK_MOVIES)")
+	fs.IntVar(&g.records, "records", defaultRecords, "how many records to generate for each collection --count does not name ($MOVIEMOCK_RECORDS)")
+	fs.Var(g.counts, "count", "`collection=N` records to generate for one collection, e.g. reviews=100000 (repeatable, comma-separated) ($MOVIEMOCK_COUNT)")
+	for _, name := range []string{"persons", "users", "reviews", "movies"} {
+		fs.Func(name, "shorthand for --count "+name+"=`N` ($MOVIEMOCK_"+strings.ToUpper(name)+")", func(v string) error {
+			return g.counts.Set(name + "=" + v)
+		})
+	}
 	return g
+}
+
+// countFlag is --count: collection=N pairs.
+type countFlag map[string]int
+
+func (c countFlag) String() string {
+	var parts []string
+	for k, v := range c {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func (c countFlag) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		name, n, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || name == "" {
+			return fmt.Errorf("%q: want collection=N, e.g. reviews=1000", part)
+		}
+		count, err := strconv.Atoi(n)
+		if err != nil || count < 0 {
+			return fmt.Errorf("%q: %q is not a whole number ≥ 0", part, n)
+		}
+		c[name] = count
+	}
+	return nil
 }
 
 // check refuses generator flags without --generate, and bad counts.
@@ -54,28 +109,44 @@ func (g *generateOpts) check(fs *flag.FlagSet) error {
 	switch {
 	case g.seed == 0:
 		return usagef("%s: --seed 0 is not allowed (it would mean a random seed); pick any other number", fs.Name())
-	case g.persons < 0 || g.users < 0 || g.reviews < 0 || g.movies < 0:
-		return usagef("%s: counts must not be negative", fs.Name())
-	case g.reviews > 0 && g.users == 0:
-		return usagef("%s: --reviews needs at least one user (--users)", fs.Name())
+	case g.records < 0:
+		return usagef("%s: --records must not be negative", fs.Name())
 	}
 	return nil
 }
 
-func (g *generateOpts) options() fixtures.GenerateOptions {
-	return fixtures.GenerateOptions{Seed: g.seed, Persons: g.persons, Users: g.users, Reviews: g.reviews, Movies: g.movies}
+// options are the generator options for the contract m: --count names,
+// then the first contract's usual sizes, then --records.
+func (g *generateOpts) options(m *model.Model) (fixtures.GenerateOptions, error) {
+	counts := map[string]int{}
+	for name, n := range defaultCounts {
+		if m.ByFile(name) != nil {
+			counts[name] = n
+		}
+	}
+	for name, n := range g.counts {
+		c := m.Lookup(name)
+		if c == nil {
+			return fixtures.GenerateOptions{}, usagef("--count %s: the contract has no collection %q (it has %s)", name, name, strings.Join(m.Files(), ", "))
+		}
+		counts[c.File] = n
+	}
+	return fixtures.GenerateOptions{Seed: g.seed, Counts: counts, Default: g.records}, nil
 }
 
 const fixturesUsage = `Usage:
-  moviemock fixtures generate --out DIR [--seed N] [--persons P] [--users U] [--reviews R] [--movies M]
-  moviemock fixtures check DIR
+  moviemock fixtures generate --out DIR [--spec FILE|URL] [--seed N] [--records N] [--count COLLECTION=N]…
+  moviemock fixtures check [--spec FILE|URL] DIR
 
-generate writes persons.json, users.json and reviews.json to DIR; serve
---fixtures DIR loads them back unchanged. check validates a fixture
-directory against openapi.yaml and reports every bad record.
+generate writes one JSON file per collection of the contract (persons.json,
+users.json, reviews.json for the embedded one) to DIR; serve --fixtures DIR
+loads them back unchanged. check validates a fixture directory against the
+contract (openapi.yaml unless --spec names another) and reports every bad
+record with file, line, record and field.
 
 Examples:
-  moviemock fixtures generate --seed 7 --reviews 100000 --out ./big
+  moviemock fixtures generate --seed 7 --count reviews=100000 --out ./big
+  moviemock fixtures generate --spec ./openapi.json --records 50 --out ./data
   moviemock fixtures check ./my-fixtures
 `
 
@@ -88,6 +159,7 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case "generate":
 		fs := flag.NewFlagSet("fixtures generate", flag.ContinueOnError)
 		out := fs.String("out", "", "`directory` to write (created if missing)")
+		specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
 		gen := generateFlags(fs, "")
 		help, err := parseFlags(fs, args[1:])
 		if help {
@@ -103,28 +175,46 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err := gen.check(fs); err != nil {
 			return err
 		}
-		d, err := fixtures.Generate(gen.options())
+		m, err := loadModel(ctx, "fixtures generate", *specFlag)
+		if err != nil {
+			return err
+		}
+		opts, err := gen.options(m)
+		if err != nil {
+			return err
+		}
+		d, err := fixtures.Generate(m, opts)
 		if err != nil {
 			return err
 		}
 		if err := fixtures.WriteDir(d, *out); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %d persons, %d users, %d reviews to %s\n", len(d.Persons()), len(d.Users()), len(d.Reviews()), *out)
+		fmt.Fprintf(stdout, "wrote %s to %s\n", d.Counts(), *out)
 		return nil
 	case "check":
-		if len(args) != 2 {
+		fs := flag.NewFlagSet("fixtures check", flag.ContinueOnError)
+		specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
+		dirs, help, err := parseFlagsArgs(fs, args[1:])
+		if help {
+			printUsage(fs, stdout, fixturesUsage+"\nFlags of check:\n")
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if len(dirs) != 1 {
 			return usagef("fixtures check: give exactly one directory")
 		}
-		sp, err := spec.Embedded()
+		m, err := loadModel(ctx, "fixtures check", *specFlag)
 		if err != nil {
 			return err
 		}
-		d, err := fixtures.LoadDir(args[1], sp)
+		d, err := fixtures.LoadDir(dirs[0], m)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: %d persons, %d users, %d reviews: valid\n", args[1], len(d.Persons()), len(d.Users()), len(d.Reviews()))
+		fmt.Fprintf(stdout, "%s: %s: valid\n", dirs[0], d.Counts())
 		return nil
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, fixturesUsage)

@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "fixtures":
 		return runFixtures(ctx, args[1:], stdout, stderr)
 	case "scenarios":
-		return runScenarios(args[1:], stdout, stderr)
+		return runScenarios(ctx, args[1:], stdout, stderr)
 	case "contract":
 		return runContract(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
@@ -99,6 +99,25 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 		return false, usagef("%s: unexpected argument %q (see 'moviemock %s --help')", fs.Name(), fs.Arg(0), fs.Name())
 	}
 	return false, nil
+}
+
+// parseFlagsArgs is parseFlags for a command that also takes positional
+// arguments, which may come before, between or after its flags.
+func parseFlagsArgs(fs *flag.FlagSet, args []string) (positional []string, help bool, err error) {
+	fs.SetOutput(io.Discard)
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, true, nil
+			}
+			return nil, false, usagef("%s: %v (see 'moviemock %s --help')", fs.Name(), err, fs.Name())
+		}
+		if fs.NArg() == 0 {
+			return positional, false, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 // printUsage writes a command's usage text and flags.

@@ -124,7 +124,7 @@ func TestServeFixtureDirectory(t *testing.T) {
 	if err := run(context.Background(), []string{"fixtures", "generate", "--seed", "9", "--persons", "5", "--users", "2", "--reviews", "10", "--out", dir}, noEnv, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "wrote 5 persons, 2 users, 10 reviews") {
+	if !strings.Contains(out.String(), "wrote 5 persons, 10 reviews, 2 users") {
 		t.Errorf("generate said %q", out.String())
 	}
 	out.Reset()

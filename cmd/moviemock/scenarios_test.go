@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
 )
 
 // lockedBuffer collects serve's log while it runs.
@@ -69,7 +70,11 @@ func TestServeReloadsEditedFiles(t *testing.T) {
 	dir := t.TempDir()
 	scDir, fxDir := filepath.Join(dir, "scenarios"), filepath.Join(dir, "fixtures")
 	os.Mkdir(scDir, 0o755)
-	d, err := fixtures.Generate(fixtures.GenerateOptions{Seed: 2, Persons: 3, Users: 1, Reviews: 2})
+	m, err := model.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 2, Counts: map[string]int{"persons": 3, "users": 1, "reviews": 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,15 +124,16 @@ func TestServeReloadsEditedFiles(t *testing.T) {
 		t.Errorf("after a broken edit: %s", body)
 	}
 	// Fixtures: rename person 1.
-	persons := filepath.Join(fxDir, "persons.json")
-	text, _ := os.ReadFile(persons)
-	name := d.Persons()[0].Name
-	write(persons, strings.Replace(string(text), name, "Edited Name", 1))
+	personsFile := filepath.Join(fxDir, "persons.json")
+	text, _ := os.ReadFile(personsFile)
+	persons := d.Model.Collection("Person")
+	name := d.Table(persons).Recs[0].Str(persons.Field("name"))
+	write(personsFile, strings.Replace(string(text), name, "Edited Name", 1))
 	eventually(t, "fixture edit served", func() bool {
 		_, body := getWith(t, base+"/person/1", "none")
 		return strings.Contains(body, `"name":"Edited Name"`)
 	})
-	write(persons, "[{\"id\": \"x\"}]")
+	write(personsFile, "[{\"id\": \"x\"}]")
 	eventually(t, "broken fixtures logged", func() bool { return strings.Contains(log.String(), "persons.json:1") })
 	if _, body := getWith(t, base+"/person/1", "none"); !strings.Contains(body, `"name":"Edited Name"`) {
 		t.Errorf("after broken fixtures: %s", body)

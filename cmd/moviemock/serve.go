@@ -14,8 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/logbuf"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -26,6 +28,8 @@ const (
 	defaultPersons  = 200
 	defaultUsers    = 20
 	defaultReviews  = 1000
+	defaultRecords  = 20 // generated records of a collection the first contract does not have
+	specTimeout     = 30 * time.Second
 	shutdownTimeout = 5 * time.Second
 	maxHeaderBytes  = 64 << 10 // beyond it: 431 Request Header Fields Too Large
 	watchInterval   = time.Second
@@ -45,13 +49,24 @@ var (
 
 const serveUsage = `Usage: moviemock serve [flags]
 
-Serves the Movie and Review Service exactly as its FastAPI backend answers:
-GET /person/{person_id}, POST /auth/login, GET /reviews/{review_id},
-GET /reviews, plus /openapi.json, /openapi.yaml, /docs and /redoc (their
-Swagger UI and ReDoc assets built in, so they work offline).
+Serves a FastAPI contract exactly as its backend answers: by default the
+Movie and Review Service (GET /person/{person_id}, POST /auth/login,
+GET /reviews/{review_id}, GET /reviews), or any OpenAPI document --spec
+names, plus /openapi.json, /openapi.yaml, /docs and /redoc (their Swagger UI
+and ReDoc assets built in, so they work offline).
+
+Every operation is answered by convention from the document: reads, lists
+(filtered by query parameters that name a field, paged by skip/limit,
+offset/limit or page/size), nested lists, creates, replaces, updates,
+deletes, the OAuth2 password login, registration and the current user.
+Writes stick (per X-Mock-Session when a request names one, else for
+everyone) until POST /__mock/reset. An operation no convention places is
+answered with its declared example, else a body generated for its schema.
 
 Examples:
   moviemock serve                                  embedded data on 127.0.0.1:8000
+  moviemock serve --spec http://127.0.0.1:8001/openapi.json --fixtures ./data
+                                                   the backend's own contract
   moviemock serve --addr 127.0.0.1:9000 --quiet
   moviemock serve --fixtures ./my-fixtures         your own data (JSON or YAML)
   moviemock serve --generate --seed 42 --reviews 100000
@@ -87,12 +102,20 @@ var serveEnv = map[string]string{
 	"cors-methods": "MOVIEMOCK_CORS_METHODS", "cors-headers": "MOVIEMOCK_CORS_HEADERS",
 	"cors-expose-headers": "MOVIEMOCK_CORS_EXPOSE_HEADERS", "cors-credentials": "MOVIEMOCK_CORS_CREDENTIALS",
 	"cors-max-age": "MOVIEMOCK_CORS_MAX_AGE", "cors-private-network": "MOVIEMOCK_CORS_PRIVATE_NETWORK",
-	"max-body-size": "MOVIEMOCK_MAX_BODY_SIZE",
+	"max-body-size": "MOVIEMOCK_MAX_BODY_SIZE", "spec": "MOVIEMOCK_SPEC", "read-only": "MOVIEMOCK_READ_ONLY",
+	"max-write-bytes": "MOVIEMOCK_MAX_WRITE_BYTES", "records": "MOVIEMOCK_RECORDS", "count": "MOVIEMOCK_COUNT",
 }
 
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", defaultAddr, "`host:port` to listen on ($MOVIEMOCK_ADDR)")
+	specFlag := fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0 or 3.1; default: the embedded openapi.yaml) ($MOVIEMOCK_SPEC)")
+	readOnly := fs.Bool("read-only", false, "answer writes without keeping them ($MOVIEMOCK_READ_ONLY)")
+	maxWrite := int64(mock.DefaultMaxWriteBytes)
+	fs.Func("max-write-bytes", "bytes of written records the global state and each session may hold, e.g. 32MiB; beyond it a write gets 507 ($MOVIEMOCK_MAX_WRITE_BYTES) (default 32MiB)", func(v string) (err error) {
+		maxWrite, err = parseSize(v)
+		return err
+	})
 	dir := fs.String("fixtures", "", "serve the fixture `directory` instead of the embedded data ($MOVIEMOCK_FIXTURES)")
 	gen := generateFlags(fs, "serve generated data instead of the embedded data")
 	secret := fs.String("jwt-secret", "", "HS256 `secret` for tokens (default: the documented development secret) ($MOVIEMOCK_JWT_SECRET)")
@@ -173,7 +196,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return usagef("serve: --session-ttl must be longer than 0")
 	}
 
-	files := &sources{fixtures: *dir, scenarios: *scenarioDir, gen: gen}
+	m, err := loadModel(ctx, "serve", *specFlag)
+	if err != nil {
+		return err
+	}
+	files := &sources{model: m, fixtures: *dir, scenarios: *scenarioDir, gen: gen}
 	watching := interval > 0 && (*dir != "" || *scenarioDir != "")
 	var loaded stamps
 	if watching {
@@ -189,7 +216,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	cfg := mock.Config{
+		Spec:          m.Spec,
+		Model:         m,
 		Data:          data,
+		ReadOnly:      *readOnly,
+		MaxWriteBytes: maxWrite,
 		TokenLifetime: lifetime,
 		RequireAuth:   *requireAuth,
 		CORS:          cors,
@@ -240,8 +271,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn),
 	}
-	fmt.Fprintf(stdout, "moviemock serving %s on http://%s (%d persons, %d users, %d reviews)\n",
-		source, ln.Addr(), len(data.Persons()), len(data.Users()), len(data.Reviews()))
+	fmt.Fprintf(stdout, "moviemock serving %s on http://%s\n%s", source, ln.Addr(), understood(m, data))
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -346,4 +376,32 @@ func validToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// understood is what serve says it understood of the contract: the
+// collections and their records, the operations by convention, and those
+// answered from examples only.
+func understood(m *model.Model, data *fixtures.Dataset) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  contract %s: %d collections: %s\n", m.Spec.Source(), len(m.Collections), data.Counts())
+	if empty := data.Empty(); len(empty) > 0 {
+		fmt.Fprintf(&b, "  starting empty (no records): %s\n", strings.Join(empty, ", "))
+	}
+	var conv, examples []string
+	for _, o := range m.Operations {
+		if o.Kind == model.Example {
+			examples = append(examples, fmt.Sprintf("%s (%s)", o, o.Why))
+			continue
+		}
+		what := o.Kind.String()
+		if o.Coll != nil {
+			what += " " + o.Coll.Name
+		}
+		conv = append(conv, fmt.Sprintf("%s: %s", o, what))
+	}
+	fmt.Fprintf(&b, "  %d operations by convention: %s\n", len(conv), strings.Join(conv, "; "))
+	if len(examples) > 0 {
+		fmt.Fprintf(&b, "  %d answered from examples only: %s\n", len(examples), strings.Join(examples, "; "))
+	}
+	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
@@ -19,6 +20,7 @@ import (
 // sources are the files serve answers from: fixtures (or generated or
 // embedded data) and scenarios (shipped, plus a folder).
 type sources struct {
+	model     *model.Model // the contract
 	fixtures  string
 	scenarios string
 	gen       *generateOpts
@@ -26,19 +28,26 @@ type sources struct {
 
 // data loads the data set: a fixture directory, generated, or embedded.
 func (s *sources) data() (*fixtures.Dataset, string, error) {
-	switch {
-	case s.fixtures != "":
-		sp, err := spec.Embedded()
+	if s.model == nil {
+		m, err := model.Embedded()
 		if err != nil {
 			return nil, "", err
 		}
-		d, err := fixtures.LoadDir(s.fixtures, sp)
+		s.model = m
+	}
+	switch {
+	case s.fixtures != "":
+		d, err := fixtures.LoadDir(s.fixtures, s.model)
 		return d, "fixtures from " + s.fixtures, err
 	case s.gen.enabled:
-		d, err := fixtures.Generate(s.gen.options())
+		opts, err := s.gen.options(s.model)
+		if err != nil {
+			return nil, "", err
+		}
+		d, err := fixtures.Generate(s.model, opts)
 		return d, fmt.Sprintf("generated data (seed %d)", s.gen.seed), err
 	}
-	d, err := fixtures.Default()
+	d, err := fixtures.LoadDefault(s.model)
 	return d, "the embedded default data", err
 }
 
@@ -55,11 +64,12 @@ func (s *sources) load() (data *fixtures.Dataset, source string, set *scenarios.
 // scenarioSet loads the shipped scenarios and the folder's, checked
 // against data.
 func (s *sources) scenarioSet(data *fixtures.Dataset) (*scenarios.Set, error) {
-	sp, err := spec.Embedded()
-	if err != nil {
-		return nil, err
+	sp := data.Model.Spec
+	var srcs []scenarios.Source
+	// The shipped scenarios are written for the embedded contract.
+	if embedded, _ := spec.Embedded(); sp == embedded {
+		srcs = append(srcs, scenarios.Shipped())
 	}
-	srcs := []scenarios.Source{scenarios.Shipped()}
 	if s.scenarios != "" {
 		src, err := scenarios.Dir(s.scenarios)
 		if err != nil {

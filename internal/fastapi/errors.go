@@ -17,6 +17,26 @@ type ErrorItem struct {
 	Msg   string
 	Input any  // nil is written as null
 	Ctx   []KV // omitted when empty
+
+	// unanswerable: FastAPI fails on this error instead of reporting it
+	// (see Unanswerable).
+	unanswerable bool
+}
+
+// Unanswerable reports whether FastAPI, holding these errors, answers 500
+// Internal Server Error instead of 422: pydantic raised a Python exception
+// while validating (a lone surrogate it had to encode), or Starlette could
+// not write an error's input as JSON (NaN or an infinity, allow_nan=False;
+// a lone surrogate, UTF-8; nesting deeper than MaxInputDepth). Only
+// JSONBody.Validate produces such items. WriteValidation answers 500 for
+// them; a caller writing the body itself must check.
+func Unanswerable(items []ErrorItem) bool {
+	for i := range items {
+		if items[i].unanswerable {
+			return true
+		}
+	}
+	return false
 }
 
 // AppendItem appends one error item as JSON.
@@ -219,8 +239,13 @@ func WriteDetail(w http.ResponseWriter, status int, detail string) {
 	WriteJSON(w, status, AppendDetail(make([]byte, 0, 32+len(detail)), detail))
 }
 
-// WriteValidation sends a 422 with the given items.
+// WriteValidation sends a 422 with the given items, or FastAPI's 500 when
+// it could not have sent them (Unanswerable).
 func WriteValidation(w http.ResponseWriter, items []ErrorItem) {
+	if Unanswerable(items) {
+		WriteServerError(w)
+		return
+	}
 	WriteJSON(w, http.StatusUnprocessableEntity, AppendValidationBody(make([]byte, 0, 256), items))
 }
 

@@ -43,18 +43,20 @@ type Value struct {
 }
 
 // Inputs is everything one operation validates, in FastAPI's order: path,
-// query, header and cookie parameters, then form fields in declaration order.
+// query, header and cookie parameters, then form fields in declaration
+// order, or the JSON body.
 type Inputs struct {
 	List     []Input
-	Form     bool // the body is a form (urlencoded or multipart)
+	Form     bool      // the body is a form (urlencoded or multipart)
+	JSON     *JSONBody // the body is JSON (a pydantic model); nil otherwise
 	HasQuery bool
 }
 
 var inOrder = map[string]int{"path": 0, "query": 1, "header": 2, "cookie": 3}
 
-// CompileInputs reads an operation's parameters and form body from the
-// contract. An operation whose body cannot be read as FastAPI would read it
-// (only form bodies are implemented) is refused here, not at a request.
+// CompileInputs reads an operation's parameters and body (a form, or JSON)
+// from the contract. An operation whose body cannot be read as FastAPI
+// would read it is refused here, not at a request.
 func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem) (Inputs, error) {
 	var ins Inputs
 	params := slices.Clone(pathItem.Parameters)
@@ -89,8 +91,16 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			break
 		}
 	}
+	if media == nil && body.Content["application/json"] != nil {
+		jb, err := CompileJSONBody(sp, body)
+		if err != nil {
+			return ins, err
+		}
+		ins.JSON = jb
+		return ins, nil
+	}
 	if media == nil || media.Schema == nil || media.Schema.Value == nil {
-		return ins, fmt.Errorf("request body: only form bodies (application/x-www-form-urlencoded, multipart/form-data) are implemented")
+		return ins, fmt.Errorf("request body: only form (application/x-www-form-urlencoded, multipart/form-data) and application/json bodies are implemented")
 	}
 	ins.Form = true
 	schema := media.Schema.Value

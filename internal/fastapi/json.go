@@ -1,9 +1,3 @@
-// Package fastapi reproduces, byte for byte, what a FastAPI (Starlette,
-// pydantic v2) application puts on the wire: its JSON encoding, its
-// validation error items and their messages, pydantic's lax integer parsing,
-// Starlette's form parsing, and the framework's own error bodies.
-//
-// It knows nothing of any particular API; callers bring the schema.
 package fastapi
 
 import (

@@ -108,32 +108,16 @@ func IntTooLong(s string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// ParseLaxFloat parses s as pydantic's lax float from a string: Python's
-// float() syntax after stripping white space (inf and nan included; pydantic
-// then allows them for a plain float).
-func ParseLaxFloat(s string) (float64, bool) {
-	t := strings.TrimSpace(s)
-	if t == "" || strings.ContainsAny(t, "xXpP") || strings.Contains(t, "__") ||
-		strings.HasPrefix(t, "_") || strings.HasSuffix(t, "_") {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(t, "_", ""), 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return f, true
-		}
-		return 0, false
-	}
-	return f, true
-}
+// ParseLaxFloat parses s as pydantic-core's str_as_float: Rust's f64
+// syntax (inf, infinity and nan in any case, with a sign) after trimming
+// Unicode white space, else the untrimmed string with single underscores
+// between digits removed. Checked against pydantic 2.13.
+func ParseLaxFloat(s string) (float64, bool) { return strAsFloat(s) }
 
-// ParseLaxBool parses s as pydantic's lax bool from a string.
+// ParseLaxBool parses s as pydantic-core's str_as_bool: "0", "1", and
+// f/n/no/off/false, t/y/yes/on/true in any ASCII case. No white space is
+// trimmed (" true" is bool_parsing).
 func ParseLaxBool(s string) (bool, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "0", "off", "f", "false", "n", "no":
-		return false, true
-	case "1", "on", "t", "true", "y", "yes":
-		return true, true
-	}
-	return false, false
+	var st vstate
+	return st.laxBool(&pyValue{kind: pyStr, s: s})
 }

@@ -1,9 +1,20 @@
-// Package reference runs the real FastAPI backend for moviemock's contract:
-// app/main.py, a FastAPI application written as a FastAPI developer would
-// write it (pydantic models, OAuth2PasswordRequestForm, an HS256 JWT,
-// CORSMiddleware), served by uvicorn from the vendored FastAPI stack. It is
-// the oracle of the fidelity tests: what it answers is what the mock must
-// answer.
+// Package reference runs real FastAPI backends, the oracles of moviemock's
+// fidelity tests: what they answer is what the mock must answer. Each is a
+// FastAPI application written as a FastAPI developer would write it
+// (pydantic models, HTTPException, OAuth2PasswordRequestForm, an HS256 JWT,
+// CORSMiddleware), served by uvicorn from the vendored FastAPI stack:
+//
+//   - app/main.py (Options.App "") for the embedded contract openapi.yaml;
+//   - app/movies.py ("movies") and app/tasks.py ("tasks") for the contracts
+//     under testdata/contracts, whose openapi.json is exactly the document
+//     the app serves (TestContractDocuments; refresh with -update). They
+//     hold their records in memory and keep to the conventions the
+//     contract-driven mock derives operations by; POST /__reference/reset
+//     (Backend.Reset) restores the loaded records.
+//
+// app/harness.py holds what the apps share around themselves (fixture
+// files, CORS and test routes from the environment), app/jwt_hs256.py the
+// part of PyJWT they use.
 //
 // It is test-support code, for tests only. A machine without the stack
 // (python3 with pydantic 2 and PyYAML, and ../shared/fastapi-stack or

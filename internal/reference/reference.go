@@ -3,7 +3,7 @@ package reference
 import (
 	"bufio"
 	"bytes"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,14 +14,18 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
-//go:embed app/main.py
-var appSource []byte
+// appFiles are the reference apps and the modules they share; Start writes
+// them all to a fresh directory and runs the chosen one.
+//
+//go:embed app/*.py
+var appFiles embed.FS
 
 // Environment variables the package reads.
 const (
@@ -41,17 +45,49 @@ const DefaultSecret = "moviemock-development-secret-do-not-use-in-production"
 // about a second on an idle 2-core machine; a loaded one can be much slower.
 const startTimeout = 20 * time.Second
 
+// The apps Start runs, named by Options.App.
+const (
+	// AppMain is app/main.py, the backend of the embedded contract
+	// openapi.yaml.
+	AppMain = ""
+	// AppMovies is app/movies.py, the Movie and Review Service grown:
+	// the contract testdata/contracts/movies.
+	AppMovies = "movies"
+	// AppTasks is app/tasks.py, an unrelated CRUD API: the contract
+	// testdata/contracts/tasks.
+	AppTasks = "tasks"
+)
+
+// ContractApps are the apps with a contract of their own under
+// testdata/contracts: openapi.json (the document the app serves) and
+// fixtures/ (the records it loads).
+func ContractApps() []string { return []string{AppMovies, AppTasks} }
+
+// ContractDir is the absolute path of testdata/contracts/<app>, the
+// contract of one of ContractApps.
+func ContractDir(app string) (string, error) {
+	if !slices.Contains(ContractApps(), app) {
+		return "", fmt.Errorf("reference app %q has no contract of its own (want one of %q)", app, ContractApps())
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "testdata", "contracts", app), nil
+}
+
 // Options configures a backend. The zero value is the backend as the mock
-// runs by default: the repository's fixtures/data, public reads, CORS for
-// any origin with credentials.
+// runs by default: main.py on the repository's fixtures/data, public reads,
+// CORS for any origin with credentials.
 type Options struct {
-	Fixtures      string   // fixture directory; default the module's fixtures/data
-	RequireAuth   bool     // the three reads depend on get_current_user
+	App           string   // AppMain (""), AppMovies or AppTasks
+	Fixtures      string   // fixture directory; default fixtures/data for AppMain, else testdata/contracts/<App>/fixtures
+	RequireAuth   bool     // AppMain only: the three reads depend on get_current_user
 	CORSOrigins   []string // allow_origins; default ["*"]
 	ExposeHeaders []string // expose_headers; default none
 	NoCORS        bool     // no CORSMiddleware at all (the mock's --no-cors)
 	TestRoutes    bool     // GET /__reference/crash and /__reference/http500
-	Secret        string   // HS256 secret; default DefaultSecret
+	Secret        string   // HS256 secret (AppMain, AppMovies); default DefaultSecret
 }
 
 // Backend is a running reference backend.
@@ -60,6 +96,23 @@ type Backend struct {
 	Addr string // 127.0.0.1:PORT
 
 	out *logBuffer
+}
+
+// Reset restores the records the backend loaded at start, and its id
+// counters, with POST /__reference/reset: AppMovies and AppTasks only
+// (main.py never changes its data).
+func (b *Backend) Reset(t testing.TB) {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Post(b.URL+"/__reference/reset", "", nil)
+	if err != nil {
+		t.Fatalf("reset reference backend: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("reset reference backend: %s %s", resp.Status, body)
+	}
 }
 
 // Log returns what uvicorn and the application wrote so far (the last
@@ -226,32 +279,42 @@ func Require(t testing.TB) {
 // names the port the kernel chose (uvicorn/server.py, Server.startup).
 var runningRe = regexp.MustCompile(`Uvicorn running on http://127\.0\.0\.1:(\d+) `)
 
-// Start runs a reference backend for the test and stops it when the test
-// ends. It skips the test (or fails it, see Require) when the stack is
+// Start runs a reference backend, the app opts.App names, for the test and
+// stops it when the test ends. It skips the test (or fails it, see Require) when the stack is
 // missing, and fails it when the backend does not answer within 20 s.
 func Start(t testing.TB, opts Options) *Backend {
 	t.Helper()
+	module := "main"
+	switch {
+	case opts.App == AppMain:
+	case slices.Contains(ContractApps(), opts.App):
+		module = opts.App
+		if opts.RequireAuth {
+			t.Fatalf("reference.Options: RequireAuth is for main.py only; %s.py declares its security per operation", opts.App)
+		}
+	default:
+		t.Fatalf("reference.Options: unknown App %q (want %q or one of %q)", opts.App, AppMain, ContractApps())
+	}
 	Require(t)
 	p := probeResult
 
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.py"), appSource, 0o644); err != nil {
-		t.Fatalf("write reference app: %v", err)
+	if err := writeApps(dir); err != nil {
+		t.Fatal(err)
 	}
 	fixtures := opts.Fixtures
 	if fixtures == "" {
-		root, err := moduleRoot()
-		if err != nil {
+		var err error
+		if fixtures, err = defaultFixtures(opts.App); err != nil {
 			t.Fatal(err)
 		}
-		fixtures = filepath.Join(root, "fixtures", "data")
 	}
 	fixtures, err := filepath.Abs(fixtures)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	cmd := exec.Command(p.python, "-m", "uvicorn", "main:app",
+	cmd := exec.Command(p.python, "-m", "uvicorn", module+":app",
 		"--host", "127.0.0.1", "--port", "0", "--no-access-log", "--no-use-colors")
 	cmd.Dir = dir
 	cmd.Env = backendEnv(p.stack, dir, fixtures, opts)
@@ -351,8 +414,44 @@ func Start(t testing.TB, opts Options) *Backend {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	t.Logf("reference backend at %s (started in %v; %s)", b.URL, time.Since(started).Round(time.Millisecond), p.versions)
+	t.Logf("reference backend %s.py at %s (started in %v; %s)", module, b.URL, time.Since(started).Round(time.Millisecond), p.versions)
 	return b
+}
+
+// defaultFixtures is the directory an app loads unless Options says
+// otherwise: the module's fixtures/data for main.py, the contract's own
+// fixtures for the others.
+func defaultFixtures(app string) (string, error) {
+	if app == AppMain {
+		root, err := moduleRoot()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(root, "fixtures", "data"), nil
+	}
+	dir, err := ContractDir(app)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "fixtures"), nil
+}
+
+// writeApps copies the embedded app/*.py to dir.
+func writeApps(dir string) error {
+	entries, err := appFiles.ReadDir("app")
+	if err != nil {
+		return fmt.Errorf("read embedded apps: %w", err)
+	}
+	for _, e := range entries {
+		data, err := appFiles.ReadFile("app/" + e.Name())
+		if err != nil {
+			return fmt.Errorf("read embedded app %s: %w", e.Name(), err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			return fmt.Errorf("write reference app %s: %w", e.Name(), err)
+		}
+	}
+	return nil
 }
 
 // backendEnv is the process environment of a backend: the caller's, minus

@@ -1,0 +1,787 @@
+package fake
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/fastapi"
+)
+
+type typeSet uint8
+
+const (
+	tNull typeSet = 1 << iota
+	tBool
+	tInt
+	tNum // any number, integers included
+	tStr
+	tArr
+	tObj
+	tAll = tNull | tBool | tInt | tNum | tStr | tArr | tObj
+)
+
+func typeSetOf(names []string) typeSet {
+	var t typeSet
+	for _, name := range names {
+		switch name {
+		case "null":
+			t |= tNull
+		case "boolean":
+			t |= tBool
+		case "integer":
+			t |= tInt
+		case "number":
+			t |= tNum
+		case "string":
+			t |= tStr
+		case "array":
+			t |= tArr
+		case "object":
+			t |= tObj
+		}
+	}
+	return t
+}
+
+// intersect is the types both a and b admit: a number admits an integer.
+func intersect(a, b typeSet) typeSet {
+	r := a & b
+	if r&tNum == 0 && (a&tNum != 0 && b&tInt != 0 || b&tNum != 0 && a&tInt != 0) {
+		r |= tInt
+	}
+	return r
+}
+
+// facts is what a list of schemas (and their allOf members, merged) asks of
+// one value.
+type facts struct {
+	schemas     []*openapi3.Schema // the schemas the value must satisfy, as written
+	types       typeSet
+	typed       bool
+	never       bool // some schema admits nothing
+	nullable    bool
+	constrained bool // some keyword besides anyOf/oneOf, default and annotations
+	enum        []any
+	hasEnum     bool
+	format      string
+	patterns    []string
+	minLen      int
+	maxLen      int
+	lo, hi      float64
+	hasLo       bool
+	hasHi       bool
+	loEx, hiEx  bool
+	mult        []float64
+	items       []*openapi3.SchemaRef
+	prefix      []*openapi3.SchemaRef
+	contains    []*openapi3.SchemaRef
+	minContains int
+	minItems    int
+	maxItems    int
+	unique      bool
+	props       []string
+	propRefs    map[string][]*openapi3.SchemaRef
+	required    map[string]bool
+	closed      bool
+	addl        []*openapi3.SchemaRef
+	propNames   []*openapi3.SchemaRef
+	minProps    int
+	maxProps    int
+	unions      []unionFacts
+	nots        []*openapi3.Schema
+	def         any
+	hasDef      bool
+	ident       *openapi3.Schema
+	component   string
+}
+
+type unionFacts struct {
+	branches []*openapi3.SchemaRef
+	one      bool
+	disc     *openapi3.Discriminator
+}
+
+func (g *Generator) gather(refs []*openapi3.SchemaRef) *facts {
+	f := &facts{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1, nullable: true}
+	if len(refs) == 0 {
+		f.nullable = false // an unconstrained value: a string, never null
+	}
+	for _, r := range refs {
+		f.schemas = append(f.schemas, r.Value)
+		f.nullable = f.nullable && g.nullOK(r.Value)
+		g.add(f, r, 0)
+	}
+	// An object is known, for counting recursion, by the component it (or
+	// the first allOf member that has one) is: a nullable allOf wrapper of
+	// Person is a Person.
+	if len(refs) > 0 {
+		f.ident = refs[0].Value
+	}
+	if c := g.sp.Schema(f.component); c != nil {
+		f.ident = c
+	}
+	return f
+}
+
+// nullOK reports whether null validates against s, with either of the
+// validators kin-openapi v0.152.0 may use. For a 3.1 document it may use
+// the JSON Schema 2020-12 one, which ignores "nullable" (spec.Load sets it
+// only where no type is given, where null is valid anyway) and wants a
+// type list with "null"; the 3.0 one takes "nullable".
+func (g *Generator) nullOK(s *openapi3.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Always != nil {
+		return *s.Always
+	}
+	if g.v31 {
+		if len(s.Type.Slice()) > 0 && !s.Type.IncludesNull() ||
+			len(s.Enum) > 0 && !slices.Contains(s.Enum, nil) || s.Const != nil {
+			return false
+		}
+	} else if s.Nullable || s.Type.IncludesNull() {
+		return true
+	}
+	if len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) == 0 {
+		return s.Type.IncludesNull() || g.v31 && s.Nullable
+	}
+	if !g.v31 && s.IsEmpty() {
+		return false
+	}
+	for _, m := range s.AllOf {
+		if !g.nullOK(m.Value) {
+			return false
+		}
+	}
+	count := func(refs openapi3.SchemaRefs) int {
+		n := 0
+		for _, r := range refs {
+			if g.nullOK(r.Value) {
+				n++
+			}
+		}
+		return n
+	}
+	return (len(s.AnyOf) == 0 || count(s.AnyOf) > 0) && (len(s.OneOf) == 0 || count(s.OneOf) == 1)
+}
+
+// add merges the schema ref (and its allOf members) into f.
+func (g *Generator) add(f *facts, ref *openapi3.SchemaRef, depth int) {
+	s := ref.Value
+	if s == nil || depth > 32 {
+		return
+	}
+	if name := g.componentName(ref); name != "" && f.component == "" {
+		f.component = name
+	}
+	if s.Always != nil && !*s.Always {
+		f.never = true
+	}
+	if types := s.Type.Slice(); len(types) > 0 {
+		ts := typeSetOf(types)
+		if s.Nullable && !g.v31 {
+			ts |= tNull
+		}
+		f.types = intersect(f.types, ts)
+		f.typed = true
+		f.constrained = true
+	}
+	if len(s.Enum) > 0 || s.Const != nil {
+		members := s.Enum
+		if s.Const != nil {
+			members = []any{s.Const}
+		}
+		if f.hasEnum {
+			f.enum = slices.DeleteFunc(slices.Clone(f.enum), func(v any) bool {
+				return !slices.ContainsFunc(members, func(w any) bool { return sameJSON(v, w) })
+			})
+		} else {
+			f.enum, f.hasEnum = members, true
+		}
+		f.constrained = true
+	}
+	if s.Format != "" && f.format == "" {
+		f.format = s.Format
+		f.constrained = true
+	}
+	if s.Pattern != "" {
+		f.patterns = append(f.patterns, goPattern(s.Pattern))
+		f.constrained = true
+	}
+	if s.MinLength > 0 {
+		f.minLen = max(f.minLen, clampInt(s.MinLength))
+		f.constrained = true
+	}
+	if s.MaxLength != nil {
+		f.maxLen = minLimit(f.maxLen, clampInt(*s.MaxLength))
+		f.constrained = true
+	}
+	if s.Min != nil {
+		f.setLo(*s.Min, s.ExclusiveMin.Bool != nil && *s.ExclusiveMin.Bool)
+	}
+	if s.Max != nil {
+		f.setHi(*s.Max, s.ExclusiveMax.Bool != nil && *s.ExclusiveMax.Bool)
+	}
+	if v := s.ExclusiveMin.Value; v != nil {
+		f.setLo(*v, true)
+	}
+	if v := s.ExclusiveMax.Value; v != nil {
+		f.setHi(*v, true)
+	}
+	if s.MultipleOf != nil && *s.MultipleOf > 0 && !math.IsInf(*s.MultipleOf, 0) {
+		f.mult = append(f.mult, *s.MultipleOf)
+		f.constrained = true
+	}
+	if s.Items != nil {
+		f.items = append(f.items, s.Items)
+		f.constrained = true
+	}
+	if len(s.PrefixItems) > 0 && len(f.prefix) == 0 {
+		f.prefix = s.PrefixItems
+		f.constrained = true
+	}
+	if s.Contains != nil {
+		f.contains = append(f.contains, s.Contains)
+		n := 1
+		if s.MinContains != nil {
+			n = clampInt(*s.MinContains)
+		}
+		f.minContains = max(f.minContains, n)
+		f.constrained = true
+	}
+	if s.MinItems > 0 {
+		f.minItems = max(f.minItems, clampInt(s.MinItems))
+		f.constrained = true
+	}
+	if s.MaxItems != nil {
+		f.maxItems = minLimit(f.maxItems, clampInt(*s.MaxItems))
+		f.constrained = true
+	}
+	if s.UniqueItems {
+		f.unique = true
+		f.constrained = true
+	}
+	if len(s.Properties) > 0 {
+		if f.propRefs == nil {
+			f.propRefs = map[string][]*openapi3.SchemaRef{}
+		}
+		for _, name := range g.propertyOrder(ref) {
+			if _, seen := f.propRefs[name]; !seen {
+				f.props = append(f.props, name)
+			}
+			f.propRefs[name] = append(f.propRefs[name], s.Properties[name])
+		}
+		f.constrained = true
+	}
+	if len(s.Required) > 0 {
+		if f.required == nil {
+			f.required = map[string]bool{}
+		}
+		for _, name := range s.Required {
+			f.required[name] = true
+		}
+		f.constrained = true
+	}
+	if has := s.AdditionalProperties.Has; has != nil && !*has {
+		f.closed = true
+		f.constrained = true
+	}
+	if r := s.AdditionalProperties.Schema; r != nil {
+		f.addl = append(f.addl, r)
+		f.constrained = true
+	}
+	if s.PropertyNames != nil {
+		f.propNames = append(f.propNames, s.PropertyNames)
+		f.constrained = true
+	}
+	if s.MinProps > 0 {
+		f.minProps = max(f.minProps, clampInt(s.MinProps))
+		f.constrained = true
+	}
+	if s.MaxProps != nil {
+		f.maxProps = minLimit(f.maxProps, clampInt(*s.MaxProps))
+		f.constrained = true
+	}
+	if len(s.AnyOf) > 0 {
+		f.unions = append(f.unions, unionFacts{branches: s.AnyOf, disc: s.Discriminator})
+	}
+	if len(s.OneOf) > 0 {
+		f.unions = append(f.unions, unionFacts{branches: s.OneOf, one: true, disc: s.Discriminator})
+	}
+	if s.Not != nil && s.Not.Value != nil {
+		f.nots = append(f.nots, s.Not.Value)
+		f.constrained = true
+	}
+	if s.Default != nil && !f.hasDef {
+		f.def, f.hasDef = s.Default, true
+	}
+	for _, m := range s.AllOf {
+		g.add(f, m, depth+1)
+	}
+}
+
+func (f *facts) setLo(v float64, ex bool) {
+	f.constrained = true
+	if !f.hasLo || v > f.lo || v == f.lo && ex {
+		f.lo, f.loEx, f.hasLo = v, ex, true
+	}
+}
+
+func (f *facts) setHi(v float64, ex bool) {
+	f.constrained = true
+	if !f.hasHi || v < f.hi || v == f.hi && ex {
+		f.hi, f.hiEx, f.hasHi = v, ex, true
+	}
+}
+
+// asFloat reports whether whole numbers are written as floats: the schema
+// says number and not integer.
+func (f *facts) asFloat() bool {
+	return f.typed && f.types&tNum != 0
+}
+
+// clone copies f deeply enough that adding to the copy leaves f alone.
+func (f *facts) clone() *facts {
+	c := *f
+	c.schemas = slices.Clip(f.schemas)
+	c.enum = slices.Clip(f.enum)
+	c.patterns = slices.Clip(f.patterns)
+	c.mult = slices.Clip(f.mult)
+	c.items = slices.Clip(f.items)
+	c.contains = slices.Clip(f.contains)
+	c.props = slices.Clip(f.props)
+	c.addl = slices.Clip(f.addl)
+	c.propNames = slices.Clip(f.propNames)
+	c.unions = slices.Clip(f.unions)
+	c.nots = slices.Clip(f.nots)
+	if f.propRefs != nil {
+		c.propRefs = make(map[string][]*openapi3.SchemaRef, len(f.propRefs))
+		for k, v := range f.propRefs {
+			c.propRefs[k] = slices.Clip(v)
+		}
+	}
+	if f.required != nil {
+		c.required = make(map[string]bool, len(f.required))
+		for k, v := range f.required {
+			c.required[k] = v
+		}
+	}
+	return &c
+}
+
+// build fills n, the plan for f's value, reached as property name of an
+// object named ctx.
+func (g *Generator) build(n *node, f *facts, name, ctx string, required bool) {
+	if f.nullable {
+		n.nullPct = 20
+		if required {
+			n.nullPct = 10
+		}
+		if h := hintFor(name, ctx, kNull); h != nil && h.nullPct > 0 {
+			n.nullPct = h.nullPct
+		}
+	}
+	if f.never {
+		n.kind, n.str = kStr, &strPlan{maxLen: -1}
+		return
+	}
+	n.nots = f.nots
+	if f.hasDef {
+		n.def = g.literal(f.def, f)
+	}
+	if f.hasEnum {
+		g.buildEnum(n, f)
+		return
+	}
+	if len(f.unions) > 0 {
+		g.buildUnion(n, f, name, ctx, required)
+		return
+	}
+	types := f.types &^ tNull
+	if !f.typed {
+		types = inferTypes(f)
+	}
+	if types&tNum != 0 {
+		types &^= tInt
+	}
+	var kinds []typeSet
+	for t := tBool; t <= tObj; t <<= 1 {
+		if types&t != 0 {
+			kinds = append(kinds, t)
+		}
+	}
+	switch len(kinds) {
+	case 0:
+		if f.types&tNull != 0 {
+			n.kind = kNull
+			return
+		}
+		n.kind, n.str = kStr, &strPlan{maxLen: -1} // no type left: unsatisfiable
+	case 1:
+		g.buildType(n, f, kinds[0], name, ctx)
+	default:
+		u := &unionPlan{schemas: f.schemas}
+		for _, t := range kinds {
+			b := g.newNode()
+			g.buildType(b, f, t, name, ctx)
+			u.branches = append(u.branches, branch{node: b})
+		}
+		n.kind, n.union = kUnion, u
+	}
+}
+
+// inferTypes guesses the type of a schema that names none from the keywords
+// it uses; with none, the value is a short string.
+func inferTypes(f *facts) typeSet {
+	switch {
+	case len(f.props) > 0 || len(f.addl) > 0 || f.closed || len(f.required) > 0 || f.minProps > 0 ||
+		f.maxProps >= 0 || len(f.propNames) > 0:
+		return tObj
+	case len(f.items) > 0 || len(f.prefix) > 0 || len(f.contains) > 0 || f.minItems > 0 || f.maxItems >= 0 || f.unique:
+		return tArr
+	case f.hasLo || f.hasHi || len(f.mult) > 0:
+		return tNum
+	}
+	return tStr
+}
+
+func (g *Generator) buildType(n *node, f *facts, t typeSet, name, ctx string) {
+	switch t {
+	case tBool:
+		n.kind, n.truePct = kBool, 50
+		if h := hintFor(name, ctx, kBool); h != nil {
+			n.truePct = h.truePct
+		}
+	case tInt, tNum:
+		n.kind = kNum
+		if t == tInt {
+			n.kind = kInt
+		}
+		n.num = numberPlan(f, t == tInt, hintFor(name, ctx, n.kind))
+	case tStr:
+		n.kind, n.str = kStr, g.stringPlan(f, name, ctx)
+	case tArr:
+		n.kind, n.arr = kArr, g.arrayPlan(f, name, ctx)
+	case tObj:
+		n.kind, n.obj = kObj, g.objectPlan(f, name, ctx)
+	}
+}
+
+func (g *Generator) buildEnum(n *node, f *facts) {
+	n.kind = kEnum
+	var all [][]byte
+	for _, v := range f.enum {
+		if v == nil {
+			continue // null is the nullable case's business
+		}
+		b := renderLiteral(nil, v, f.asFloat())
+		all = append(all, b)
+		if g.validRendered(b, f.schemas) {
+			n.enum = append(n.enum, b)
+		}
+	}
+	if len(n.enum) == 0 {
+		// No member satisfies the rest of the schema: nothing can be valid.
+		n.enum = all
+	}
+	if len(n.enum) == 0 {
+		n.kind, n.enum = kNull, nil
+	}
+}
+
+func (g *Generator) buildUnion(n *node, f *facts, name, ctx string, required bool) {
+	uf := f.unions[0]
+	rest := f.clone()
+	rest.unions = f.unions[1:]
+	// The common case, FastAPI's Optional (anyOf: [X, {type: null}]) or a
+	// plain union: the schema adds nothing to its branches, so each branch
+	// is planned on its own and shared with every other use of it.
+	alone := !f.constrained && len(f.unions) == 1
+	u := &unionPlan{schemas: f.schemas}
+	for _, b := range uf.branches {
+		if b.Value == nil || b.Value.Type.Is("null") {
+			continue
+		}
+		var ov *override
+		if d := uf.disc; d != nil {
+			value, ok := discriminatorValue(d, b)
+			if !ok {
+				continue // kin-openapi checks such a value against no branch
+			}
+			ov = &override{prop: d.PropertyName, value: fastapi.AppendString(nil, value)}
+		}
+		var bn *node
+		if alone {
+			bn = g.compile([]*openapi3.SchemaRef{b}, name, ctx, true)
+		} else {
+			bf := rest.clone()
+			bf.schemas = append(bf.schemas, b.Value)
+			bf.nullable = false
+			g.add(bf, b, 0)
+			bn = g.newNode()
+			g.build(bn, bf, name, ctx, true)
+			bn.nullPct = 0
+		}
+		u.branches = append(u.branches, branch{node: bn, schema: b.Value, override: ov})
+	}
+	u.exclusive = uf.one && len(u.branches) > 1 && (uf.disc == nil || len(uf.disc.Mapping) == 0)
+	if len(u.branches) == 0 {
+		n.kind = kNull
+		if n.nullPct == 0 {
+			n.kind, n.str = kStr, &strPlan{maxLen: -1} // unsatisfiable
+		}
+		return
+	}
+	n.kind, n.union = kUnion, u
+}
+
+// discriminatorValue is the discriminator property's value for branch b: its
+// key in the mapping or, with no mapping, the name of the schema.
+func discriminatorValue(d *openapi3.Discriminator, b *openapi3.SchemaRef) (string, bool) {
+	if len(d.Mapping) == 0 {
+		_, name, ok := strings.Cut(b.Ref, "#/components/schemas/")
+		return name, ok && name != ""
+	}
+	keys := make([]string, 0, len(d.Mapping))
+	for k := range d.Mapping {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		ref := d.Mapping[k].Ref
+		if !strings.Contains(ref, "/") {
+			ref = "#/components/schemas/" + ref
+		}
+		if ref == b.Ref {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+func (g *Generator) stringPlan(f *facts, name, ctx string) *strPlan {
+	p := &strPlan{minLen: f.minLen, maxLen: f.maxLen}
+	if knownFormats[f.format] {
+		p.format = f.format
+	}
+	for _, pat := range f.patterns {
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			continue // kin-openapi could not compile it either, and checks nothing
+		}
+		p.res = append(p.res, re)
+		if p.regex == "" {
+			p.regex = pat
+		}
+	}
+	p.span = defaultSpan
+	if h := hintFor(name, ctx, kStr); h != nil && h.fits(p.format) {
+		p.hint = h
+		if h.span != nil {
+			p.span, p.date = *h.span, h.date
+		}
+	}
+	return p
+}
+
+func (g *Generator) arrayPlan(f *facts, name, ctx string) *arrPlan {
+	p := &arrPlan{minItems: f.minItems, maxItems: f.maxItems, unique: f.unique}
+	item := singular(name)
+	p.items = g.compile(f.items, item, ctx, true)
+	for _, r := range f.prefix {
+		p.prefix = append(p.prefix, g.compile([]*openapi3.SchemaRef{r}, item, ctx, true))
+	}
+	if len(f.contains) > 0 && f.minContains > 0 {
+		// The first items satisfy contains (and items); JSON Schema 2020-12.
+		p.contains = g.compile(append(slices.Clip(f.items), f.contains...), item, ctx, true)
+		p.minContains = f.minContains
+		p.minItems = max(p.minItems, p.minContains+len(p.prefix))
+	}
+	return p
+}
+
+func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
+	p := &objPlan{ident: f.ident, minProps: f.minProps}
+	child := f.component // an object's properties are read in its own name…
+	if child == "" {
+		child = name // …or, inline, in the name of the property holding it
+		if child == "" {
+			child = ctx
+		}
+	}
+	taken := map[string]bool{}
+	for _, pn := range f.props {
+		p.props = append(p.props, prop{
+			name:     pn,
+			key:      append(fastapi.AppendString(nil, pn), ':'),
+			node:     g.compile(f.propRefs[pn], pn, child, f.required[pn]),
+			required: f.required[pn],
+		})
+		taken[pn] = true
+	}
+	// A required property the schema does not describe: any value will do.
+	var undeclared []string
+	for pn := range f.required {
+		if !taken[pn] {
+			undeclared = append(undeclared, pn)
+		}
+	}
+	slices.Sort(undeclared)
+	for _, pn := range undeclared {
+		p.props = append(p.props, prop{
+			name: pn, key: append(fastapi.AppendString(nil, pn), ':'),
+			node: g.compile(nil, pn, child, true), required: true,
+		})
+		taken[pn] = true
+	}
+	if f.closed {
+		return p
+	}
+	// A dict: extra members when the schema declares no properties (or asks
+	// for more than it declares).
+	if len(p.props) > 0 && f.minProps <= len(p.props) {
+		return p
+	}
+	d := &dictPlan{taken: taken, min: max(0, f.minProps-len(p.props)), max: -1}
+	if f.maxProps >= 0 {
+		d.max = max(0, f.maxProps-len(p.props))
+	}
+	if len(f.propNames) > 0 {
+		d.keyNode = g.compile(f.propNames, "key", child, true)
+	} else {
+		d.keys = dictKeys(name)
+	}
+	if len(f.addl) > 0 {
+		d.value = g.compile(f.addl, singular(name), child, true)
+	} else {
+		d.value = g.freeValue(name)
+	}
+	p.dict = d
+	return p
+}
+
+// freeValue plans the values of a dict whose schema says nothing of them
+// (FastAPI's dict): counts for a reactions-like dict, else short words.
+func (g *Generator) freeValue(name string) *node {
+	n := g.newNode()
+	if countsDict(name) {
+		n.kind = kInt
+		n.num = &numPlan{integer: true, from: 0, to: 500}
+		return n
+	}
+	n.kind, n.str = kStr, &strPlan{maxLen: -1, span: defaultSpan}
+	return n
+}
+
+// literal renders a default, or nil when it does not validate (a default is
+// not checked by kin-openapi when the document is loaded).
+func (g *Generator) literal(v any, f *facts) []byte {
+	if v == nil {
+		return nil
+	}
+	b := renderLiteral(nil, v, f.asFloat())
+	if !g.validRendered(b, f.schemas) {
+		return nil
+	}
+	return b
+}
+
+// validRendered reports whether the JSON text b validates against every
+// schema in schemas.
+func (g *Generator) validRendered(b []byte, schemas []*openapi3.Schema) bool {
+	v, err := decode(b)
+	if err != nil {
+		return false
+	}
+	for _, s := range schemas {
+		if g.sp.Validate(s, v, false) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func decode(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// renderLiteral writes a value from the document (enum, const, default) as
+// FastAPI would send it: a whole number as an integer unless the schema says
+// number (pydantic then sends a float), object members sorted.
+func renderLiteral(dst []byte, v any, asFloat bool) []byte {
+	switch x := v.(type) {
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 && !asFloat {
+			return fastapi.AppendValue(dst, int64(x))
+		}
+		return fastapi.AppendValue(dst, x)
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = renderLiteral(dst, e, false)
+		}
+		return append(dst, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = fastapi.AppendString(dst, k)
+			dst = append(dst, ':')
+			dst = renderLiteral(dst, x[k], false)
+		}
+		return append(dst, '}')
+	}
+	return fastapi.AppendValue(dst, v)
+}
+
+// sameJSON reports whether two decoded JSON values are equal.
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+var patternCodepoint = regexp.MustCompile(`\\u([0-9A-F]{4})`)
+
+// goPattern rewrites \uXXXX, which Go's regexp lacks, as kin-openapi
+// v0.152.0 does before compiling a pattern (upper-case hex digits only, as
+// there).
+func goPattern(p string) string {
+	return patternCodepoint.ReplaceAllString(p, `\x{$1}`)
+}
+
+func clampInt(v uint64) int {
+	if v > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int(v)
+}
+
+// minLimit is the smaller of two limits where -1 means none.
+func minLimit(a, b int) int {
+	if a < 0 || b < a {
+		return b
+	}
+	return a
+}

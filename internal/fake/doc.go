@@ -1,0 +1,55 @@
+// Package fake generates realistic values for any schema of an OpenAPI
+// contract, as a FastAPI application would send them, deterministically from
+// a gofakeit seed.
+//
+// A Generator is compiled once per contract: every schema it meets becomes a
+// plan (allOf merged, unions split into branches, bounds and patterns
+// prepared, a value source chosen from the property's name). Append then
+// walks the plan with the caller's faker and writes canonical FastAPI JSON:
+// compact, non-ASCII raw, floats as Python writes them, date-times as
+// pydantic writes UTC, object members in the order the document declares
+// them. The same seed gives the same bytes.
+//
+// How a value is chosen, in order:
+//
+//   - recursion: an object schema nested in itself twice (or anything 12
+//     levels deep) gets a minimal value: null where nullable, the default
+//     if any, minItems items, only the required properties and the cheap
+//     optional ones;
+//   - null, where the schema admits it: one value in five for an optional
+//     property, one in ten for a required one (a name may say otherwise: a
+//     death day is mostly null);
+//   - the default, one value in ten, when it validates;
+//   - enum and const: a member (that validates against the rest of the
+//     schema);
+//   - anyOf and oneOf: a branch (the discriminator's value forced into it;
+//     without one, a oneOf value matching two branches is redrawn); a type
+//     list is a union too;
+//   - then by type. Strings: the name's value (poster_url an image URL,
+//     created_at a date-time, email an email…) if it suits the format, else
+//     the format's (date, date-time, time, duration, uuid, email, uri,
+//     hostname, ipv4, ipv6, password, byte, binary), else the pattern's
+//     (gofakeit's Regex), else a word or two; prose is cut or padded to
+//     minLength/maxLength (in runes, as pydantic counts); anything that then
+//     misses the pattern is retried in the pattern's alphabet, with
+//     gofakeit's Regex, and with a match built to the length. Numbers: the
+//     name's usual range (a year, an age, a price with two decimals…) cut to
+//     minimum/maximum (exclusive ones too) and multipleOf. Arrays: 0–4 items
+//     within minItems/maxItems, unique when asked, prefixItems and contains
+//     honoured. Objects: every property in the document's order; a dict
+//     (additionalProperties, or a bare "type: object") gets a few entries
+//     with keys that suit its name (reactions, ratings, translations…) or
+//     propertyNames.
+//
+// Where a schema cannot be satisfied it writes its best attempt instead of
+// failing. Keywords it does not model (their values may then be invalid):
+// patternProperties (dict keys are not checked against them),
+// dependentRequired and dependentSchemas (every property is written
+// anyway), if/then/else, maxContains, unevaluatedItems and
+// unevaluatedProperties, $dynamicRef; readOnly and writeOnly are ignored. A
+// "not" is honoured by redrawing the value a few times.
+//
+// It is not a fixture loader nor a data set: it knows no endpoint, keeps no
+// state between values, and does not make records agree with each other
+// (a review's author_id is not its author's id).
+package fake

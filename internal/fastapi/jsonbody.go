@@ -1,0 +1,320 @@
+package fastapi
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// JSONBody is an operation's JSON request body, compiled once from the
+// contract: FastAPI's body parameter, a pydantic model. It reads a request
+// body in two steps, as FastAPI 0.141 does: Read before any dependency
+// (security) runs, Validate after.
+type JSONBody struct {
+	// Required: the operation's requestBody is required. An absent body
+	// (empty, or JSON null) is then a 422 "missing" at ["body"];
+	// otherwise the endpoint receives None (Model.Absent).
+	Required bool
+	// Fields are the model's properties in declaration order, as
+	// Model.Fields lists them.
+	Fields []string
+
+	model *vmodel
+	// embed: FastAPI's combined body (a "Body_…" model: several body
+	// parameters, or Body(embed=True)), whose fields FastAPI validates
+	// one by one rather than as one model.
+	embed bool
+}
+
+// Parsed is a request body as FastAPI holds it after reading: absent
+// (None), bytes it did not parse (no JSON Content-Type), or the objects
+// json.loads returned.
+type Parsed struct {
+	kind parsedKind
+	v    pyValue
+}
+
+type parsedKind uint8
+
+const (
+	parsedAbsent parsedKind = iota
+	parsedBytes
+	parsedJSON
+)
+
+// Model is a body FastAPI accepted: what the endpoint receives.
+type Model struct {
+	// Absent: the body was optional and not given (empty or null); the
+	// endpoint receives None and Fields is empty.
+	Absent bool
+	// Fields are every property of the model, in declaration order.
+	Fields []ModelField
+	// Unencodable: a value holds a NaN or infinite float or a lone
+	// surrogate, which Python's JSON accepts but Starlette's JSONResponse
+	// (allow_nan=False, UTF-8) refuses: an endpoint returning the value
+	// through jsonable_encoder answers 500. (Through a response_model,
+	// pydantic writes NaN and infinities as null.)
+	Unencodable bool
+}
+
+// ModelField is one field of an accepted model.
+type ModelField struct {
+	Name string
+	// Set: the body gave the field (pydantic's model_fields_set; for a
+	// combined "Body_…" body: given and not null).
+	Set bool
+	// JSON is the field's value as FastAPI serialises it:
+	// model_dump(mode="json") written by json.dumps, compact, non-ASCII
+	// raw (NaN and lone surrogates as json.dumps writes them, see
+	// Unencodable). For a field not given it is the default (through the
+	// field's type: a float field's default 1 is 1.0).
+	JSON []byte
+	// DefaultGuessed: JSON holds, here or in a nested model, the default
+	// of a field whose schema shows none, taken as None (null). FastAPI
+	// leaves "default": null out of its schemas, so `name: str = None`
+	// looks like this; but so does a default_factory (list, dict, uuid4,
+	// now), whose value the contract cannot tell.
+	DefaultGuessed bool
+}
+
+// CompileJSONBody compiles an operation's application/json request body
+// from the contract. It reads the document as written (for property
+// order and default values), so body must be one of sp's operations'
+// request bodies. What cannot be validated as FastAPI and pydantic would
+// validate it is an error naming the schema and keyword.
+func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, error) {
+	doc, err := parseYAMLDoc(sp.YAML())
+	if err != nil {
+		return nil, fmt.Errorf("request body: read %s: %w", sp.Source(), err)
+	}
+	node, where, err := findRequestBody(sp, doc, body)
+	if err != nil {
+		return nil, err
+	}
+	content := get(node, "content")
+	if content == nil || get(content, "application/json") == nil {
+		return nil, fmt.Errorf("%s: no application/json content", where)
+	}
+	if ks := keys(content); len(ks) != 1 {
+		return nil, fmt.Errorf("%s: media types %v besides application/json are not implemented", where, ks)
+	}
+	schema := get(get(content, "application/json"), "schema")
+	if schema == nil {
+		return nil, fmt.Errorf("%s: application/json has no schema", where)
+	}
+	jb := &JSONBody{Required: body.Required}
+	c := &compiler{doc: doc}
+	top := schema
+	// FastAPI writes an optional model body as anyOf [$ref, null].
+	if alts := get(schema, "anyOf"); alts != nil {
+		n, err := c.compileAnyOf(schema, alts, where)
+		if err != nil {
+			return nil, err
+		}
+		if n.kind != vNullable || n.elem.kind != vModel {
+			return nil, fmt.Errorf("%s: a body that is not a pydantic model is not implemented", where)
+		}
+		top = yderef(alts.Content[0])
+		if get(top, "$ref") == nil {
+			top = yderef(alts.Content[1])
+		}
+		jb.model = n.elem.model
+	} else {
+		n, err := c.compile(schema, where, false)
+		if err != nil {
+			return nil, err
+		}
+		if n.kind != vModel {
+			return nil, fmt.Errorf("%s: a body that is not a pydantic model (a $ref to an object schema with properties) is not implemented", where)
+		}
+		jb.model = n.model
+	}
+	if ref := get(top, "$ref"); ref != nil {
+		name := ref.Value[strings.LastIndexByte(ref.Value, '/')+1:]
+		jb.embed = strings.HasPrefix(name, "Body_")
+	}
+	for _, f := range jb.model.fields {
+		jb.Fields = append(jb.Fields, f.name)
+	}
+	return jb, nil
+}
+
+// findRequestBody finds body in the document as written.
+func findRequestBody(sp *spec.Spec, doc *yamlDoc, body *openapi3.RequestBody) (*yaml.Node, string, error) {
+	for tmpl, item := range sp.Doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.RequestBody == nil || op.RequestBody.Value != body {
+				continue
+			}
+			where := "request body of " + method + " " + tmpl
+			n := get(get(get(get(doc.root, "paths"), tmpl), strings.ToLower(method)), "requestBody")
+			if n == nil {
+				return nil, where, fmt.Errorf("%s: not found in %s as written", where, sp.Source())
+			}
+			if ref := get(n, "$ref"); ref != nil {
+				var err error
+				if n, err = doc.resolve(ref.Value); err != nil {
+					return nil, where, fmt.Errorf("%s: %w", where, err)
+				}
+			}
+			return n, where, nil
+		}
+	}
+	return nil, "", fmt.Errorf("request body: not one of %s's operations", sp.Source())
+}
+
+// IsJSONContentType reports whether FastAPI 0.141 parses a body sent with
+// this Content-Type as JSON. It reads the header as
+// email.message.Message does: the part before any ';', stripped (Python
+// white space, latin-1 bytes 0x85 and 0xA0 included) and lower-cased,
+// must be one type/subtype pair (else it counts as text/plain), the type
+// "application" and the subtype "json" or ending in "+json". Parameters
+// (charset) are ignored. An empty header is no Content-Type.
+func IsJSONContentType(contentType string) bool {
+	ctype, _, _ := strings.Cut(contentType, ";")
+	ctype = strings.ToLower(strings.Trim(ctype, Latin1Space))
+	main, sub, ok := strings.Cut(ctype, "/")
+	if !ok || strings.Contains(sub, "/") {
+		return false
+	}
+	return main == "application" && (sub == "json" || strings.HasSuffix(sub, "+json"))
+}
+
+// Read is what FastAPI does with the body before running any dependency.
+// An empty body is absent (None). With FastAPI's default
+// strict_content_type, a body without a Content-Type (hasContentType
+// false, or an empty value) or with one that is not JSON
+// (IsJSONContentType) is kept as bytes: no 415, pydantic then refuses
+// them (Validate). A JSON body is decoded and parsed as Python's
+// json.loads does:
+//   - bytes it cannot decode (not UTF-8, UTF-16 or UTF-32, which it
+//     detects), an integer of more than 4,300 digits, nesting deeper than
+//     MaxJSONDepth: err, a *FormError for 400 "There was an error parsing
+//     the body";
+//   - malformed JSON: one json_invalid item, a 422 raised at once, so
+//     before any 401, with Python's position (in characters) in loc and
+//     its message in ctx.error.
+func (b *JSONBody) Read(contentType string, hasContentType bool, body []byte) (Parsed, []ErrorItem, error) {
+	if len(body) == 0 {
+		return Parsed{kind: parsedAbsent}, nil, nil
+	}
+	if !hasContentType || contentType == "" || !IsJSONContentType(contentType) {
+		return Parsed{kind: parsedBytes, v: pyValue{kind: pyBytes, s: string(body)}}, nil, nil
+	}
+	text, err := pyJSONText(body)
+	if err != nil {
+		return Parsed{}, nil, &FormError{Status: http.StatusBadRequest, Detail: DetailBodyParse, Err: err}
+	}
+	v, jerr, err := pyLoads(text)
+	if err != nil {
+		return Parsed{}, nil, &FormError{Status: http.StatusBadRequest, Detail: DetailBodyParse, Err: err}
+	}
+	if jerr != nil {
+		return Parsed{}, []ErrorItem{{
+			Type:  "json_invalid",
+			Loc:   []any{"body", jerr.pos},
+			Msg:   "JSON decode error",
+			Input: RawJSON("{}"),
+			Ctx:   []KV{{"error", jerr.msg}},
+		}}, nil
+	}
+	return Parsed{kind: parsedJSON, v: v}, nil, nil
+}
+
+// Validate is FastAPI's later step, after the dependencies: pydantic's
+// validation of the parsed body against the model. It returns every error
+// item (loc starting with "body") in pydantic's order, or the model the
+// endpoint receives. When FastAPI itself fails on the body (a lone
+// surrogate pydantic must encode, an error input holding NaN, an input
+// nested too deeply to write), the items are Unanswerable: FastAPI
+// answers 500, as WriteValidation does.
+func (b *JSONBody) Validate(p Parsed) (Model, []ErrorItem) {
+	st := &vstate{loc: []any{"body"}}
+	var m Model
+	if b.embed {
+		m = b.validateEmbedded(st, &p)
+	} else {
+		m = b.validateSingle(st, &p)
+	}
+	if st.crash {
+		if len(st.items) == 0 {
+			st.items = append(st.items, ErrorItem{Type: "internal_error", Loc: []any{"body"}, Msg: "FastAPI raised while validating the body"})
+		}
+		st.items[0].unanswerable = true
+	}
+	if len(st.items) > 0 {
+		return Model{}, st.items
+	}
+	return m, nil
+}
+
+// validateSingle validates the body as FastAPI's one body parameter: None
+// is missing or the default; anything else goes to the model.
+func (b *JSONBody) validateSingle(st *vstate, p *Parsed) Model {
+	if p.kind == parsedAbsent || p.v.kind == pyNone {
+		if b.Required {
+			st.items = append(st.items, ErrorItem{Type: "missing", Loc: []any{"body"}, Msg: "Field required"})
+			return Model{}
+		}
+		return Model{Absent: true}
+	}
+	vals, set, guessed, ok := b.model.validateFields(st, &p.v)
+	if !ok {
+		return Model{}
+	}
+	m := Model{Fields: make([]ModelField, len(b.model.fields)), Unencodable: st.unencodable}
+	for i, f := range b.model.fields {
+		m.Fields[i] = ModelField{Name: f.name, Set: set[i], JSON: vals[i], DefaultGuessed: guessed[i]}
+	}
+	return m
+}
+
+// validateEmbedded validates a combined body as FastAPI's
+// request_body_to_args does: each field on its own, taken with dict.get
+// (so null counts as absent), missing reported with input null; a body
+// that is JSON but not an object (no .get) makes every field missing,
+// optional ones included, while bytes make only the required ones so.
+func (b *JSONBody) validateEmbedded(st *vstate, p *Parsed) Model {
+	m := Model{Fields: make([]ModelField, len(b.model.fields))}
+	failed := false
+	for i := range b.model.fields {
+		f := &b.model.fields[i]
+		m.Fields[i].Name = f.name
+		st.push(f.name)
+		var fv *pyValue
+		switch {
+		case p.kind == parsedJSON && p.v.kind == pyDict:
+			if fv = p.v.get(f.name); fv != nil && fv.kind == pyNone {
+				fv = nil
+			}
+		case p.kind == parsedJSON && p.v.kind != pyNone:
+			st.items = append(st.items, ErrorItem{Type: "missing", Loc: append([]any(nil), st.loc...), Msg: "Field required"})
+			failed = true
+			st.pop()
+			continue
+		}
+		switch {
+		case fv != nil:
+			st.guessed = false
+			out, ok := f.node.validate(st, fv, nil)
+			failed = failed || !ok
+			m.Fields[i].Set, m.Fields[i].JSON, m.Fields[i].DefaultGuessed = true, out, st.guessed
+		case f.required:
+			st.items = append(st.items, ErrorItem{Type: "missing", Loc: append([]any(nil), st.loc...), Msg: "Field required"})
+			failed = true
+		default:
+			m.Fields[i].JSON, m.Fields[i].DefaultGuessed = f.def, f.guessed
+		}
+		st.pop()
+	}
+	if failed {
+		return Model{}
+	}
+	m.Unencodable = st.unencodable
+	return m
+}

@@ -1,0 +1,336 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Collection is a schema the contract serves records of: one it returns by
+// id or in a list, returns from any operation, or embeds in another
+// collection's records. Its records have an id.
+type Collection struct {
+	Index    int    // position in Model.Collections
+	Name     string // the component schema: "Review"
+	Title    string // the schema's title ("Review"): its 404 says "Review not found"
+	File     string // the fixture file, without ending: "reviews"
+	Singular string // "review": scenarios write review/ID
+	Ref      *openapi3.SchemaRef
+	Schema   *openapi3.Schema
+	Fields   []*Field // in the schema's property order
+	ID       *Field
+	IDKind   IDKind
+	// Record is the schema a fixture record is checked against: the
+	// collection's, with embedded relations optional (the loader joins them)
+	// and, for the login collection, a password.
+	Record *openapi3.Schema
+	// Secret is "password" for the login collection: a member every record
+	// has, that is checked but never served.
+	Secret  string
+	Checker *spec.Checker // the loader's fast path; nil when the schema is beyond it
+
+	byName map[string]*Field
+}
+
+// IDKind is how a collection's ids are written and made.
+type IDKind uint8
+
+// The kinds of id.
+const (
+	IntID  IDKind = iota + 1 // integers; a create takes the next one
+	StrID                    // strings; a create makes a UUID
+	UUIDID                   // strings in format uuid
+)
+
+// Field is one property of a collection's schema.
+type Field struct {
+	Index    int
+	Name     string
+	Ref      *openapi3.SchemaRef
+	Schema   *openapi3.Schema // the non-null alternative of a nullable field
+	Type     string           // that alternative's type: string, integer, number, boolean, array, object or ""
+	Format   string           // its format: date-time values are stored in pydantic's UTC form
+	Required bool
+	Nullable bool
+	// Default is the value a record that leaves the field out is served
+	// with: the schema's default, else null for a nullable field; nil when
+	// a record must give it.
+	Default []byte
+
+	// Embed is the collection whose record this field embeds, joined by the
+	// sibling field Join (author beside author_id).
+	Embed *Collection
+	Join  *Field
+	// Refers is the collection an X_id field names records of (movie_id →
+	// Movie), or the login collection for an owner field; nil when none.
+	Refers *Collection
+	// Owner marks author_id, user_id and owner_id: a create fills it from
+	// the bearer token's user when the body does not.
+	Owner bool
+	// Stamp is "created" or "updated" for created_at and updated_at: the
+	// store sets them.
+	Stamp string
+}
+
+// Field returns the field called name, or nil.
+func (c *Collection) Field(name string) *Field { return c.byName[name] }
+
+// Lists reports whether name is a field whose embedded or referenced
+// collection is c2.
+func (c *Collection) String() string { return c.Name }
+
+// findCollections gathers every schema with an id that an operation
+// returns (itself or as list items) or that another such schema embeds,
+// then compiles them.
+func (m *Model) findCollections() error {
+	doc := m.Spec.Doc
+	if doc.Components == nil {
+		return nil
+	}
+	found := map[string]bool{}
+	var add func(name string)
+	add = func(name string) {
+		ref := doc.Components.Schemas[name]
+		if found[name] || ref == nil || ref.Value == nil || ref.Value.Properties["id"] == nil {
+			return
+		}
+		found[name] = true
+		for _, p := range ref.Value.Properties {
+			if inner := componentRef(nonNull(p)); inner != "" {
+				add(inner)
+			}
+		}
+	}
+	for _, path := range m.Spec.Paths() {
+		item := doc.Paths.Value(path)
+		for _, method := range methods {
+			op := item.GetOperation(method)
+			if op == nil {
+				continue
+			}
+			_, schema := successResponse(op)
+			if name, _ := itemsOf(schema); name != "" {
+				add(name)
+			}
+		}
+	}
+	order := m.Spec.KeyOrder("components", "schemas")
+	if len(order) != len(doc.Components.Schemas) {
+		order = order[:0]
+		for name := range doc.Components.Schemas {
+			order = append(order, name)
+		}
+		slices.Sort(order)
+	}
+	for _, name := range order {
+		if !found[name] {
+			continue
+		}
+		c, err := m.compileCollection(name)
+		if err != nil {
+			return err
+		}
+		c.Index = len(m.Collections)
+		m.Collections = append(m.Collections, c)
+		m.byName[name] = c
+		if other := m.byFile[c.File]; other != nil {
+			return fmt.Errorf("schemas %s and %s would share the fixture file %s", other.Name, name, c.File)
+		}
+		m.byFile[c.File] = c
+		if m.Login == nil && c.Field("username") != nil {
+			m.Login = c
+		}
+	}
+	for _, c := range m.Collections {
+		m.relate(c)
+	}
+	if m.Login != nil {
+		m.Login.Secret = "password"
+	}
+	for _, c := range m.Collections {
+		c.Record = recordSchema(c)
+		c.Checker = m.Spec.Checker(c.Record)
+	}
+	return nil
+}
+
+// itemsOf is the collection schema a response schema returns: a $ref to a
+// schema (single), an array of them, or a page object whose items are.
+func itemsOf(ref *openapi3.SchemaRef) (name string, shape Shape) {
+	if ref == nil || ref.Value == nil {
+		return "", 0
+	}
+	if n := componentRef(ref); n != "" {
+		if v := ref.Value; v.Properties["id"] == nil && v.Properties["items"] != nil {
+			if inner, _ := itemsOf(v.Properties["items"]); inner != "" {
+				return inner, PageShape
+			}
+		}
+		return n, OneShape
+	}
+	v := ref.Value
+	if v.Type.Is("array") && v.Items != nil {
+		if n := componentRef(v.Items); n != "" {
+			return n, ArrayShape
+		}
+	}
+	if v.Properties["items"] != nil {
+		if inner, s := itemsOf(v.Properties["items"]); inner != "" && s == ArrayShape {
+			return inner, PageShape
+		}
+	}
+	return "", 0
+}
+
+// Shape is how a response carries records.
+type Shape uint8
+
+// The shapes.
+const (
+	OneShape   Shape = iota + 1 // one record
+	ArrayShape                  // a JSON array of records
+	PageShape                   // an object with items and paging facts
+)
+
+func (m *Model) compileCollection(name string) (*Collection, error) {
+	ref := m.Spec.Doc.Components.Schemas[name]
+	schema := ref.Value
+	named := &openapi3.SchemaRef{Ref: "#/components/schemas/" + name, Value: schema}
+	c := &Collection{
+		Name: name, Title: name, Ref: named, Schema: schema,
+		Singular: snake(name), byName: map[string]*Field{},
+	}
+	c.File = plural(c.Singular)
+	if schema.Title != "" {
+		c.Title = schema.Title
+	}
+	for i, prop := range m.Spec.PropertyOrder(named) {
+		pref := schema.Properties[prop]
+		f := &Field{Index: i, Name: prop, Ref: pref, Required: slices.Contains(schema.Required, prop), Nullable: spec.Nullable(pref.Value)}
+		inner := nonNull(pref)
+		f.Schema = inner.Value
+		if ts := slices.DeleteFunc(slices.Clone(f.Schema.Type.Slice()), func(t string) bool { return t == "null" }); len(ts) == 1 {
+			f.Type = ts[0]
+		}
+		f.Format = f.Schema.Format
+		switch {
+		case pref.Value.Default != nil:
+			f.Default = DefaultJSON(f.Type, pref.Value.Default)
+		case f.Nullable:
+			f.Default = []byte("null")
+		}
+		switch prop {
+		case "created_at":
+			f.Stamp = "created"
+		case "updated_at":
+			f.Stamp = "updated"
+		}
+		f.Owner = isOwner(prop)
+		c.Fields = append(c.Fields, f)
+		c.byName[prop] = f
+	}
+	c.ID = c.byName["id"]
+	switch {
+	case c.ID.Type == "integer":
+		c.IDKind = IntID
+	case c.ID.Type == "string" && c.ID.Format == "uuid":
+		c.IDKind = UUIDID
+	case c.ID.Type == "string":
+		c.IDKind = StrID
+	default:
+		return nil, fmt.Errorf("schema %s: its id is neither an integer nor a string", name)
+	}
+	return c, nil
+}
+
+// relate finds c's relations: embedded records joined by a sibling X_id,
+// X_id fields naming another collection, owner fields.
+func (m *Model) relate(c *Collection) {
+	for _, f := range c.Fields {
+		if name := componentRef(nonNull(f.Ref)); name != "" {
+			if other := m.byName[name]; other != nil {
+				if join := c.byName[f.Name+"_id"]; join != nil {
+					f.Embed, f.Join = other, join
+					join.Refers = other
+				}
+			}
+		}
+	}
+	for _, f := range c.Fields {
+		base, ok := strings.CutSuffix(f.Name, "_id")
+		if !ok || f.Refers != nil || base == "" {
+			continue
+		}
+		for _, other := range m.Collections {
+			if other.Singular == base {
+				f.Refers = other
+			}
+		}
+		if f.Refers == nil && f.Owner {
+			f.Refers = m.Login
+		}
+	}
+}
+
+// recordSchema is c's schema as a fixture record must meet it: embedded
+// relations need not be written (they are joined), and the login
+// collection's records carry a password string.
+func recordSchema(c *Collection) *openapi3.Schema {
+	var optional []string
+	for _, f := range c.Fields {
+		if f.Embed != nil {
+			optional = append(optional, f.Name)
+		}
+	}
+	if len(optional) == 0 && c.Secret == "" {
+		return c.Schema
+	}
+	clone := *c.Schema
+	clone.Required = slices.DeleteFunc(slices.Clone(c.Schema.Required), func(s string) bool { return slices.Contains(optional, s) })
+	if c.Secret != "" {
+		clone.Properties = make(openapi3.Schemas, len(c.Schema.Properties)+1)
+		for k, v := range c.Schema.Properties {
+			clone.Properties[k] = v
+		}
+		clone.Properties[c.Secret] = openapi3.NewStringSchema().NewRef()
+		clone.Required = append(clone.Required, c.Secret)
+	}
+	return &clone
+}
+
+// DefaultJSON renders a schema default (as kin-openapi decoded it) as
+// pydantic serialises the field: a number field's default as a float, whole
+// numbers elsewhere as integers.
+func DefaultJSON(typ string, v any) []byte {
+	if x, ok := v.(float64); ok && typ == "number" {
+		return fastapi.AppendValue(nil, x)
+	}
+	return fastapi.AppendValue(nil, jsonValue(v))
+}
+
+// jsonValue turns a value kin-openapi decoded from the document into what
+// fastapi.AppendValue writes: numbers that are whole as integers.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == float64(int64(x)) && x < 1<<53 && x > -(1<<53) {
+			return int64(x)
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i := range x {
+			out[i] = jsonValue(x[i])
+		}
+		return out
+	case map[string]any:
+		b, _ := json.Marshal(x) // a default object: members sorted, as written keys are lost
+		return fastapi.RawJSON(b)
+	}
+	return v
+}

@@ -1,0 +1,205 @@
+// Package model compiles an OpenAPI contract once into what the mock, the
+// fixtures and the scenarios share: its collections (the schemas it serves
+// records of), their fields, their relations, and each operation with the
+// convention that answers it. Nothing in it names the Movie and Review
+// Service: the conventions are FastAPI's usual CRUD shapes, read from any
+// document.
+//
+// It does not hold records (package fixtures does) nor answer requests
+// (package mock does).
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Model is a compiled contract. It is immutable.
+type Model struct {
+	Spec        *spec.Spec
+	Collections []*Collection // in the order the document writes their schemas
+	// Login is the collection whose schema has a username: whom login checks,
+	// registration adds to and tokens name. Nil when there is none.
+	Login      *Collection
+	Operations []*Operation // in path order, then GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH, TRACE
+
+	byName map[string]*Collection
+	byFile map[string]*Collection
+}
+
+// Compile reads sp's collections and operations.
+func Compile(sp *spec.Spec) (*Model, error) {
+	m := &Model{Spec: sp, byName: map[string]*Collection{}, byFile: map[string]*Collection{}}
+	if err := m.findCollections(); err != nil {
+		return nil, err
+	}
+	if err := m.classify(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Collection returns the collection of the schema called name.
+func (m *Model) Collection(name string) *Collection { return m.byName[name] }
+
+// ByFile returns the collection whose fixture file is called file (no
+// ending): "reviews".
+func (m *Model) ByFile(file string) *Collection { return m.byFile[file] }
+
+// Lookup finds a collection by its schema name, its file name or its file
+// name singular ("Review", "reviews", "review"), as scenarios name them.
+func (m *Model) Lookup(name string) *Collection {
+	if c := m.byName[name]; c != nil {
+		return c
+	}
+	if c := m.byFile[name]; c != nil {
+		return c
+	}
+	for _, c := range m.Collections {
+		if c.Singular == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Operation returns the operation with operationId id, or nil.
+func (m *Model) Operation(id string) *Operation {
+	for _, op := range m.Operations {
+		if op.ID == id {
+			return op
+		}
+	}
+	return nil
+}
+
+// componentRef is the component schema name a reference points at, or "".
+func componentRef(ref *openapi3.SchemaRef) string {
+	if ref == nil {
+		return ""
+	}
+	name, _ := strings.CutPrefix(ref.Ref, "#/components/schemas/")
+	if name == ref.Ref {
+		return ""
+	}
+	return name
+}
+
+// nonNull is the schema a nullable anyOf wraps (FastAPI's Optional[X]:
+// anyOf [X, {type: null}]), or ref itself.
+func nonNull(ref *openapi3.SchemaRef) *openapi3.SchemaRef {
+	if ref == nil || ref.Value == nil {
+		return ref
+	}
+	v := ref.Value
+	if len(v.AnyOf) == 2 {
+		for i, alt := range v.AnyOf {
+			if alt.Value != nil && alt.Value.Type.Is("null") {
+				return v.AnyOf[1-i]
+			}
+		}
+	}
+	return ref
+}
+
+// snake writes a schema name as Python would name its table: "ReviewReaction"
+// → "review_reaction".
+func snake(name string) string {
+	var b strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		if unicode.IsUpper(r) {
+			if i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
+				(i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]))) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			continue
+		}
+		if r == '-' || r == ' ' {
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// plural is the English plural of a snake_case name, as fixture files are
+// named: persons, reviews, categories, boxes.
+func plural(s string) string {
+	switch {
+	case strings.HasSuffix(s, "s") || strings.HasSuffix(s, "x") || strings.HasSuffix(s, "z") ||
+		strings.HasSuffix(s, "ch") || strings.HasSuffix(s, "sh"):
+		return s + "es"
+	case strings.HasSuffix(s, "y") && len(s) > 1 && !strings.ContainsRune("aeiou", rune(s[len(s)-2])):
+		return s[:len(s)-1] + "ies"
+	}
+	return s + "s"
+}
+
+// Files lists the fixture file names the model knows, for messages.
+func (m *Model) Files() []string {
+	out := make([]string, 0, len(m.Collections))
+	for _, c := range m.Collections {
+		out = append(out, c.File)
+	}
+	return out
+}
+
+func (m *Model) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d collections, %d operations", len(m.Collections), len(m.Operations))
+	return b.String()
+}
+
+// securedBy reports whether op declares (or inherits) a security
+// requirement FastAPI answers with its 401s: an OAuth2 or HTTP bearer
+// scheme.
+func securedBy(doc *openapi3.T, op *openapi3.Operation) bool {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	for _, req := range reqs {
+		for name := range req {
+			if doc.Components == nil {
+				continue
+			}
+			s := doc.Components.SecuritySchemes[name]
+			if s == nil || s.Value == nil {
+				continue
+			}
+			if s.Value.Type == "oauth2" || (s.Value.Type == "http" && strings.EqualFold(s.Value.Scheme, "bearer")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var methods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
+
+// isOwner names the fields a create fills from the bearer token's user.
+func isOwner(name string) bool {
+	return name == "author_id" || name == "user_id" || name == "owner_id"
+}
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
+
+var embedded = sync.OnceValues(func() (*Model, error) {
+	sp, err := spec.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	return Compile(sp)
+})
+
+// Embedded is the embedded contract compiled, once.
+func Embedded() (*Model, error) { return embedded() }

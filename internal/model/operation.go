@@ -1,0 +1,301 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Kind is the convention an operation is answered by.
+type Kind uint8
+
+// The conventions, FastAPI's usual CRUD shapes.
+const (
+	Example      Kind = iota // no convention: the declared example, else a generated body
+	ReadOne                  // GET /things/{thing_id}
+	List                     // GET /things
+	NestedList               // GET /parents/{parent_id}/things
+	Create                   // POST /things, JSON body
+	NestedCreate             // POST /parents/{parent_id}/things
+	Replace                  // PUT /things/{thing_id}
+	Update                   // PATCH /things/{thing_id}
+	Delete                   // DELETE /things/{thing_id}
+	Login                    // the OAuth2 password form
+	CurrentUser              // GET /users/me: the token's user
+)
+
+var kindNames = [...]string{"example", "read", "list", "nested list", "create", "nested create", "replace", "update", "delete", "login", "current user"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Operation is one operation of the contract and how it is answered.
+type Operation struct {
+	Method, Path string
+	ID           string // operationId; "" when the document gives none
+	Op           *openapi3.Operation
+	Item         *openapi3.PathItem
+	Kind         Kind
+	// Secured: the operation declares an OAuth2 (or HTTP bearer) security
+	// requirement, so FastAPI's OAuth2PasswordBearer answers 401 first.
+	Secured bool
+
+	Status   int                 // the declared success status: the lowest 2xx
+	Response *openapi3.SchemaRef // its application/json schema; nil: no body
+	Shape    Shape               // how Response carries records
+
+	Coll *Collection // the collection it reads or writes
+	// IDParam is the path parameter holding the record's id (read one,
+	// replace, update, delete).
+	IDParam string
+	// ParentParam is the path parameter of a nested list or create, which is
+	// also the name of Coll's field it fills or filters (movie_id); Parent
+	// is the collection it refers to, if the contract has one.
+	ParentParam string
+	Parent      *Collection
+	Filters     []string // query parameters naming a field of Coll: equality filters
+	Paging      Paging
+	// Example is the declared example of the success response, compact, or
+	// nil.
+	Example []byte
+	// Why says why an Example operation fits no convention.
+	Why string
+}
+
+// Paging names the query parameters a list pages by.
+type Paging struct {
+	Skip  string // skip or offset: 0-based
+	Limit string // limit
+	Page  string // page: 1-based, with Size
+	Size  string // size, page_size or per_page
+}
+
+func (o *Operation) String() string { return o.Method + " " + o.Path }
+
+// successResponse is the lowest 2xx status an operation declares and its
+// JSON schema.
+func successResponse(op *openapi3.Operation) (int, *openapi3.SchemaRef) {
+	best := 0
+	var schema *openapi3.SchemaRef
+	if op.Responses == nil {
+		return 200, nil
+	}
+	for code, resp := range op.Responses.Map() {
+		n, err := strconv.Atoi(code)
+		if err != nil || n < 200 || n > 299 || (best != 0 && n > best) {
+			continue
+		}
+		best, schema = n, nil
+		if resp.Value != nil {
+			if mt := resp.Value.Content.Get("application/json"); mt != nil {
+				schema = mt.Schema
+			}
+		}
+	}
+	if best == 0 {
+		best = 200
+	}
+	return best, schema
+}
+
+// classify places every operation of the document under a convention.
+func (m *Model) classify() error {
+	doc := m.Spec.Doc
+	for _, path := range m.Spec.Paths() {
+		item := doc.Paths.Value(path)
+		for _, method := range methods {
+			op := item.GetOperation(method)
+			if op == nil {
+				continue
+			}
+			o := &Operation{Method: method, Path: path, ID: op.OperationID, Op: op, Item: item, Secured: securedBy(doc, op)}
+			o.Status, o.Response = successResponse(op)
+			o.Example = declaredExample(m.Spec, path, method, o.Status)
+			m.place(o)
+			m.Operations = append(m.Operations, o)
+		}
+	}
+	return nil
+}
+
+// params lists an operation's parameters of one location, path item's and
+// operation's together.
+func params(o *Operation, in string) []*openapi3.Parameter {
+	var out []*openapi3.Parameter
+	for _, list := range []openapi3.Parameters{o.Item.Parameters, o.Op.Parameters} {
+		for _, p := range list {
+			if p.Value != nil && p.Value.In == in {
+				out = slices.DeleteFunc(out, func(q *openapi3.Parameter) bool { return q.Name == p.Value.Name })
+				out = append(out, p.Value)
+			}
+		}
+	}
+	return out
+}
+
+// segments splits a path template; lastParam is the final segment's
+// parameter name when the path ends in one.
+func segments(path string) (segs []string, lastParam string) {
+	segs = strings.Split(strings.Trim(path, "/"), "/")
+	if last := segs[len(segs)-1]; strings.HasPrefix(last, "{") && strings.HasSuffix(last, "}") {
+		lastParam = last[1 : len(last)-1]
+	}
+	return segs, lastParam
+}
+
+// place decides o's convention, leaving it Example (with a reason) when
+// none fits.
+func (m *Model) place(o *Operation) {
+	segs, last := segments(o.Path)
+	pathParams := params(o, "path")
+	name, shape := itemsOf(o.Response)
+	coll := m.byName[name]
+	o.Shape = shape
+	jsonBody := bodySchema(o.Op, "application/json")
+	form := bodySchema(o.Op, "application/x-www-form-urlencoded")
+	if form == nil {
+		form = bodySchema(o.Op, "multipart/form-data")
+	}
+	switch o.Method {
+	case "POST":
+		if form != nil && form.Value != nil && form.Value.Properties["username"] != nil && form.Value.Properties["password"] != nil {
+			if m.Login == nil {
+				o.Why = "a login form, but no schema with a username to log in against"
+				return
+			}
+			o.Kind, o.Coll = Login, m.Login
+			return
+		}
+		if coll == nil || shape != OneShape || jsonBody == nil {
+			o.Why = "not a create: answers no record of a collection, or takes no JSON body"
+			return
+		}
+		o.Coll = coll
+		if len(pathParams) == 0 {
+			o.Kind = Create
+			return
+		}
+		if p := pathParams[len(pathParams)-1].Name; last == "" && coll.Field(p) != nil {
+			o.Kind, o.ParentParam, o.Parent = NestedCreate, p, coll.Field(p).Refers
+			return
+		}
+		o.Why = "a POST under a path parameter that names no field of " + coll.Name
+	case "GET":
+		switch {
+		case coll != nil && shape == OneShape && last != "" && len(pathParams) == 1:
+			o.Kind, o.Coll, o.IDParam = ReadOne, coll, last
+		case coll != nil && shape == OneShape && len(pathParams) == 0 && coll == m.Login && o.Secured && len(o.Op.Parameters)+len(o.Item.Parameters) == 0:
+			o.Kind, o.Coll = CurrentUser, coll
+		case coll != nil && (shape == ArrayShape || shape == PageShape) && len(pathParams) == 0:
+			o.Kind, o.Coll = List, coll
+			m.listParams(o)
+		case coll != nil && (shape == ArrayShape || shape == PageShape) && last == "" && len(pathParams) >= 1:
+			p := pathParams[len(pathParams)-1].Name
+			if coll.Field(p) == nil {
+				o.Why = fmt.Sprintf("a nested list whose %s names no field of %s", p, coll.Name)
+				return
+			}
+			o.Kind, o.Coll, o.ParentParam, o.Parent = NestedList, coll, p, coll.Field(p).Refers
+			m.listParams(o)
+		default:
+			o.Why = "answers no record or list of a collection by a convention"
+		}
+	case "PUT", "PATCH":
+		if coll == nil || shape != OneShape || jsonBody == nil || last == "" {
+			o.Why = "not an update: answers no record of a collection by id, or takes no JSON body"
+			return
+		}
+		o.Kind, o.Coll, o.IDParam = Replace, coll, last
+		if o.Method == "PATCH" {
+			o.Kind = Update
+		}
+	case "DELETE":
+		if last == "" {
+			o.Why = "a DELETE not ending in an id parameter"
+			return
+		}
+		// The collection is the one the same path reads, else the one the
+		// parameter names (review_id → Review).
+		if get := o.Item.Get; get != nil {
+			_, s := successResponse(get)
+			if n, sh := itemsOf(s); sh == OneShape {
+				coll = m.byName[n]
+			}
+		}
+		if coll == nil {
+			if base, ok := strings.CutSuffix(last, "_id"); ok {
+				coll = m.Lookup(base)
+			}
+		}
+		if coll == nil {
+			o.Why = "a DELETE of no collection the contract reads"
+			return
+		}
+		o.Kind, o.Coll, o.IDParam = Delete, coll, last
+	default:
+		o.Why = "no convention for " + o.Method
+	}
+	_ = segs
+}
+
+// listParams finds a list's filters and paging among its query parameters.
+func (m *Model) listParams(o *Operation) {
+	for _, p := range params(o, "query") {
+		switch p.Name {
+		case "skip", "offset":
+			o.Paging.Skip = p.Name
+		case "limit":
+			o.Paging.Limit = p.Name
+		case "page":
+			o.Paging.Page = p.Name
+		case "size", "page_size", "per_page":
+			o.Paging.Size = p.Name
+		default:
+			if o.Coll.Field(p.Name) != nil {
+				o.Filters = append(o.Filters, p.Name)
+			}
+		}
+	}
+}
+
+// bodySchema is an operation's request body schema for one media type.
+func bodySchema(op *openapi3.Operation, media string) *openapi3.SchemaRef {
+	if op.RequestBody == nil || op.RequestBody.Value == nil {
+		return nil
+	}
+	mt := op.RequestBody.Value.Content.Get(media)
+	if mt == nil {
+		return nil
+	}
+	return mt.Schema
+}
+
+// declaredExample is the example the document gives for a success
+// response: its media type's example, else its first named example,
+// else the schema's own example; compact, members as written.
+func declaredExample(sp *spec.Spec, path, method string, status int) []byte {
+	base := []string{"paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content", "application/json"}
+	if raw, ok := sp.RawJSON(append(base, "example")...); ok {
+		return raw
+	}
+	if names := sp.KeyOrder(append(base, "examples")...); len(names) > 0 {
+		if raw, ok := sp.RawJSON(append(base, "examples", names[0], "value")...); ok {
+			return raw
+		}
+	}
+	if raw, ok := sp.RawJSON(append(base, "schema", "example")...); ok {
+		return raw
+	}
+	if raw, ok := sp.RawJSON(append(base, "schema", "examples")...); ok {
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
+			return list[0]
+		}
+	}
+	return nil
+}

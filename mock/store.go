@@ -1,0 +1,278 @@
+package mock
+
+import (
+	"sync"
+	"time"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+// DefaultMaxWriteBytes bounds the records one state (the global one, or one
+// session's) may hold beyond the loaded data.
+const DefaultMaxWriteBytes = 32 << 20
+
+// state is the data as one client sees it: the loaded data set, and the
+// writes made on top of it (nil: none). Writes never touch the data set;
+// they live in an overlay, copy-on-write, so a session's writes are seen by
+// that session alone and a reset is dropping the overlay.
+type state struct {
+	mu   sync.RWMutex
+	base *fixtures.Dataset
+	ov   *overlay
+	used time.Time
+}
+
+// overlay is the writes of one state, per collection.
+type overlay struct {
+	colls []*collOverlay // by collection index; nil: unchanged
+	bytes int64          // the JSON bytes of every record it holds
+}
+
+// collOverlay is one collection's changes: records replaced or deleted
+// (nil) by key, and records created, in creation order.
+type collOverlay struct {
+	changed map[string]*fixtures.Record
+	added   []*fixtures.Record
+	addedAt map[string]int // key → index in added
+	nextID  int64          // integer ids: the next one to give
+}
+
+// view reads a state's records. It holds no lock; the caller holds the
+// state's.
+type view struct {
+	base *fixtures.Dataset
+	ov   *overlay
+}
+
+func (v view) co(c *model.Collection) *collOverlay {
+	if v.ov == nil {
+		return nil
+	}
+	return v.ov.colls[c.Index]
+}
+
+// get returns the record of c whose key is key.
+func (v view) get(c *model.Collection, key string) (*fixtures.Record, bool) {
+	if co := v.co(c); co != nil {
+		if r, ok := co.changed[key]; ok {
+			return r, r != nil
+		}
+		if i, ok := co.addedAt[key]; ok {
+			return co.added[i], true
+		}
+	}
+	return v.base.Table(c).Get(key)
+}
+
+// each calls fn with c's records in list order until fn returns false.
+func (v view) each(c *model.Collection, fn func(r *fixtures.Record) bool) {
+	t := v.base.Table(c)
+	co := v.co(c)
+	for i := range t.Recs {
+		r := &t.Recs[i]
+		if co != nil {
+			if nr, ok := co.changed[r.Key(c)]; ok {
+				if nr == nil {
+					continue
+				}
+				r = nr
+			}
+		}
+		if !fn(r) {
+			return
+		}
+	}
+	if co != nil {
+		for _, r := range co.added {
+			if r != nil && !fn(r) {
+				return
+			}
+		}
+	}
+}
+
+// count is how many records c has in this view.
+func (v view) count(c *model.Collection) int {
+	co := v.co(c)
+	n := v.base.Table(c).Len()
+	if co == nil {
+		return n
+	}
+	for key, r := range co.changed {
+		if _, inBase := v.base.Table(c).Get(key); inBase && r == nil {
+			n--
+		}
+	}
+	for _, r := range co.added {
+		if r != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// user returns the login record called name.
+func (v view) user(name string) (*fixtures.Record, bool) {
+	c := v.base.Model.Login
+	if c == nil {
+		return nil, false
+	}
+	if co := v.co(c); co != nil {
+		user := c.Field("username")
+		var found *fixtures.Record
+		v.each(c, func(r *fixtures.Record) bool {
+			if r.Str(user) == name {
+				found = r
+				return false
+			}
+			return true
+		})
+		return found, found != nil
+	}
+	return v.base.Table(c).ByUsername(name)
+}
+
+// join renders an embedded record as this view has it.
+func (v view) join(f *model.Field, key []byte) []byte {
+	r, ok := v.get(f.Embed, string(key))
+	if !ok {
+		return nil
+	}
+	return r.JSON
+}
+
+// writeable returns c's overlay, made on first write.
+func (s *state) writeable(c *model.Collection) *collOverlay {
+	if s.ov == nil {
+		s.ov = &overlay{colls: make([]*collOverlay, len(s.base.Model.Collections))}
+	}
+	co := s.ov.colls[c.Index]
+	if co == nil {
+		co = &collOverlay{changed: map[string]*fixtures.Record{}, addedAt: map[string]int{}}
+		if c.IDKind == model.IntID {
+			co.nextID = maxIntID(s.base.Table(c)) + 1
+		}
+		s.ov.colls[c.Index] = co
+	}
+	return co
+}
+
+// put stores r (nil: deletes key) in c.
+func (s *state) put(c *model.Collection, key string, r *fixtures.Record) {
+	co := s.writeable(c)
+	if r != nil {
+		s.ov.bytes += int64(len(r.JSON))
+	}
+	if i, ok := co.addedAt[key]; ok {
+		if r == nil {
+			co.added[i] = nil
+			delete(co.addedAt, key)
+			return
+		}
+		co.added[i] = r
+		return
+	}
+	if _, inBase := s.base.Table(c).Get(key); inBase {
+		co.changed[key] = r
+		return
+	}
+	if r != nil {
+		co.addedAt[key] = len(co.added)
+		co.added = append(co.added, r)
+	}
+}
+
+// maxIntID is the largest integer id of t, 0 when none.
+func maxIntID(t *fixtures.Table) int64 {
+	var m int64
+	for i := range t.Recs {
+		var n int64
+		for _, ch := range t.Recs[i].Value(t.Coll.ID) {
+			if ch >= '0' && ch <= '9' {
+				n = n*10 + int64(ch-'0')
+			}
+		}
+		if t.Recs[i].Value(t.Coll.ID)[0] == '-' {
+			n = -n
+		}
+		m = max(m, n)
+	}
+	return m
+}
+
+// store holds the global state and the sessions'.
+type store struct {
+	mu          sync.Mutex
+	global      *state
+	sessions    map[string]*state
+	maxSessions int
+	ttl         time.Duration
+	now         func() time.Time
+}
+
+func newStore(base *fixtures.Dataset, maxSessions int, ttl time.Duration, now func() time.Time) *store {
+	return &store{global: &state{base: base}, sessions: map[string]*state{}, maxSessions: maxSessions, ttl: ttl, now: now}
+}
+
+// state is the state a request works on: its session's, else the global
+// one. A session starts as the loaded data.
+func (st *store) state(session string) *state {
+	if session == "" {
+		return st.global
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.now()
+	s := st.sessions[session]
+	if s != nil && now.Sub(s.used) < st.ttl {
+		s.used = now
+		return s
+	}
+	if len(st.sessions) >= st.maxSessions {
+		var oldest string
+		var at time.Time
+		for id, x := range st.sessions {
+			if now.Sub(x.used) >= st.ttl {
+				delete(st.sessions, id)
+				continue
+			}
+			if oldest == "" || x.used.Before(at) {
+				oldest, at = id, x.used
+			}
+		}
+		if len(st.sessions) >= st.maxSessions {
+			delete(st.sessions, oldest)
+		}
+	}
+	st.global.mu.RLock()
+	base := st.global.base
+	st.global.mu.RUnlock()
+	s = &state{base: base, used: now}
+	st.sessions[session] = s
+	return s
+}
+
+// reset drops the writes of one session, or of everyone ("").
+func (st *store) reset(session string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if session != "" {
+		delete(st.sessions, session)
+		return
+	}
+	st.sessions = map[string]*state{}
+	st.global.mu.Lock()
+	st.global.ov = nil
+	st.global.mu.Unlock()
+}
+
+// rebase serves a new data set (a reload): every write is dropped.
+func (st *store) rebase(base *fixtures.Dataset) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.sessions = map[string]*state{}
+	st.global.mu.Lock()
+	st.global.base, st.global.ov = base, nil
+	st.global.mu.Unlock()
+}

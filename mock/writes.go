@@ -1,0 +1,274 @@
+package mock
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+// Writes: create, replace, update and delete, as the usual FastAPI CRUD
+// code does them. Each works on the request's state under its write lock;
+// with ReadOnly it answers as if it had written and keeps nothing.
+
+// detailUsernameTaken is the usual registration endpoint's 400.
+const detailUsernameTaken = "Username already registered"
+
+// bodyValue is the body's value for the record field f, rendered as the
+// record holds it; set reports whether the client sent it.
+func (c *call) bodyValue(f *model.Field) (v []byte, set, ok bool) {
+	for _, bf := range c.body.Fields {
+		if bf.Name != f.Name || bf.JSON == nil {
+			continue
+		}
+		out, err := fixtures.Canon(c.s.spec, nil, f.Ref, bf.JSON)
+		if err != nil {
+			return nil, false, false // a body field of another type than the record's: not taken
+		}
+		return out, bf.Set, true
+	}
+	return nil, false, false
+}
+
+// bodySecret is the password a registration body carries.
+func (c *call) bodySecret(coll *model.Collection) string {
+	for _, bf := range c.body.Fields {
+		if bf.Name == coll.Secret && bf.JSON != nil && bf.JSON[0] == '"' {
+			var s string
+			if err := jsonUnmarshalString(bf.JSON, &s); err == nil {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+func create(c *call) {
+	coll, o := c.o.m.Coll, c.o.m
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	v := c.view()
+	vals := make([][]byte, len(coll.Fields))
+	if o.Kind == model.NestedCreate {
+		f := coll.Field(o.ParentParam)
+		want, ok := c.paramJSON(o.ParentParam, f)
+		if p := o.Parent; p != nil && v.count(p) > 0 {
+			found := false
+			if ok {
+				_, found = v.get(p, string(want))
+			}
+			if !found {
+				c.notFound(p)
+				return
+			}
+		}
+		vals[f.Index] = want
+	}
+	now := fastapi.AppendString(nil, fixtures.FormatDateTime(c.s.cfg.Now()))
+	for _, f := range coll.Fields {
+		if vals[f.Index] != nil {
+			continue
+		}
+		switch val, _, ok := c.bodyValue(f); {
+		case f == coll.ID:
+			vals[f.Index] = c.newID(coll)
+		case f.Embed != nil:
+			// joined
+		case ok:
+			vals[f.Index] = val
+		case f.Stamp != "":
+			vals[f.Index] = now
+		case f.Owner && c.user != nil && f.Refers != nil:
+			vals[f.Index] = c.user.Value(f.Refers.ID)
+		case f.Default != nil:
+		case f.Type == "array":
+			vals[f.Index] = []byte("[]")
+		case f.Type == "object":
+			vals[f.Index] = []byte("{}")
+		default:
+			vals[f.Index] = c.s.fakeValue(f)
+		}
+	}
+	if c.refsMissing(coll, vals) {
+		return
+	}
+	secret := ""
+	if coll.Secret != "" {
+		secret = c.bodySecret(coll)
+		if user := coll.Field("username"); user != nil {
+			name := vals[user.Index]
+			taken := false
+			v.each(coll, func(r *fixtures.Record) bool {
+				taken = bytes.Equal(r.Value(user), name)
+				return !taken
+			})
+			if taken {
+				fastapi.WriteDetail(c.w, http.StatusBadRequest, detailUsernameTaken)
+				return
+			}
+		}
+	}
+	rec := fixtures.Build(coll, vals, v.join, secret, nil)
+	if !c.store(coll, rec.Key(coll), &rec) {
+		return
+	}
+	c.answer(&rec)
+}
+
+// newID is the id of a created record: the next integer (never one used
+// before in this state), else a UUID.
+func (c *call) newID(coll *model.Collection) []byte {
+	if coll.IDKind == model.IntID {
+		co := c.st.writeable(coll)
+		id := co.nextID
+		if !c.s.cfg.ReadOnly {
+			co.nextID++
+		}
+		return fmt.Appendf(nil, "%d", id)
+	}
+	return fastapi.AppendString(nil, c.s.uuid())
+}
+
+// refsMissing answers 404 when a relation field names a record its
+// collection, having records, does not have.
+func (c *call) refsMissing(coll *model.Collection, vals [][]byte) bool {
+	v := c.view()
+	for _, f := range coll.Fields {
+		if f.Refers == nil || f.Embed != nil || f.Owner || vals[f.Index] == nil || string(vals[f.Index]) == "null" {
+			continue
+		}
+		if c.o.m.Kind == model.NestedCreate && f.Name == c.o.m.ParentParam {
+			continue
+		}
+		if v.count(f.Refers) == 0 {
+			continue
+		}
+		if _, ok := v.get(f.Refers, string(vals[f.Index])); !ok {
+			c.notFound(f.Refers)
+			return true
+		}
+	}
+	return false
+}
+
+// store keeps rec (nil: deletes key) unless the mock is read-only, then
+// re-renders the records that embed it. It answers 507 and returns false
+// when the state would outgrow its bound.
+func (c *call) store(coll *model.Collection, key string, rec *fixtures.Record) bool {
+	if c.s.cfg.ReadOnly {
+		return true
+	}
+	if rec != nil && c.st.ov != nil && c.st.ov.bytes+int64(len(rec.JSON)) > c.s.cfg.MaxWriteBytes {
+		fastapi.WriteDetail(c.w, http.StatusInsufficientStorage, fmt.Sprintf(
+			"moviemock: this state already holds %d bytes of writes (the bound is %d, --max-write-bytes); reset it with POST /__mock/reset or its session's reset",
+			c.st.ov.bytes, c.s.cfg.MaxWriteBytes))
+		return false
+	}
+	c.st.put(coll, key, rec)
+	c.cascade(coll, key)
+	return true
+}
+
+// cascade re-renders, in this state, the records that embed the record
+// of coll with key: an edited user shows in their reviews at once.
+func (c *call) cascade(coll *model.Collection, key string) {
+	v := c.view()
+	for _, other := range c.s.model.Collections {
+		for _, f := range other.Fields {
+			if f.Embed != coll {
+				continue
+			}
+			var redo []*fixtures.Record
+			v.each(other, func(r *fixtures.Record) bool {
+				if string(r.Value(f.Join)) == key {
+					redo = append(redo, r)
+				}
+				return true
+			})
+			for _, r := range redo {
+				nr := fixtures.Build(other, r.Vals(other), v.join, r.Secret, nil)
+				c.st.put(other, nr.Key(other), &nr)
+			}
+		}
+	}
+}
+
+// answer writes the operation's success status with the record, or no
+// body when the operation declares none.
+func (c *call) answer(rec *fixtures.Record) {
+	switch {
+	case c.o.m.Response == nil || c.o.m.Status == http.StatusNoContent:
+		// FastAPI's Response(status_code=204) of a JSON route: the JSON
+		// media type, no body, no Content-Length.
+		c.w.Header()["Content-Type"] = []string{"application/json"}
+		c.w.WriteHeader(c.o.m.Status)
+	case c.o.m.Shape == model.OneShape:
+		fastapi.WriteJSON(c.w, c.o.m.Status, rec.JSON)
+	default: // an endpoint that returns None
+		fastapi.WriteJSON(c.w, c.o.m.Status, []byte("null"))
+	}
+}
+
+// modify is replace (PUT: every field of the body model) and update (PATCH:
+// only the fields sent).
+func modify(c *call) {
+	coll, o := c.o.m.Coll, c.o.m
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	v := c.view()
+	key, ok := c.key(coll, o.IDParam)
+	var old *fixtures.Record
+	if ok {
+		old, ok = v.get(coll, key)
+	}
+	if !ok {
+		c.notFound(coll)
+		return
+	}
+	vals := old.Vals(coll)
+	for _, f := range coll.Fields {
+		if f == coll.ID || f.Embed != nil {
+			continue
+		}
+		if val, set, ok := c.bodyValue(f); ok && (set || o.Kind == model.Replace) {
+			vals[f.Index] = val
+		}
+		if f.Stamp == "updated" {
+			vals[f.Index] = fastapi.AppendString(nil, fixtures.FormatDateTime(c.s.cfg.Now()))
+		}
+	}
+	if c.refsMissing(coll, vals) {
+		return
+	}
+	secret := old.Secret
+	if s := c.bodySecret(coll); s != "" {
+		secret = s
+	}
+	rec := fixtures.Build(coll, vals, v.join, secret, nil)
+	if !c.store(coll, key, &rec) {
+		return
+	}
+	c.answer(&rec)
+}
+
+func remove(c *call) {
+	coll, o := c.o.m.Coll, c.o.m
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	key, ok := c.key(coll, o.IDParam)
+	var old *fixtures.Record
+	if ok {
+		old, ok = c.view().get(coll, key)
+	}
+	if !ok {
+		c.notFound(coll)
+		return
+	}
+	if !c.store(coll, key, nil) {
+		return
+	}
+	c.answer(old)
+}
