@@ -360,7 +360,16 @@ func (a argList) get(name string) fastapi.Value {
 func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	ins, err := fastapi.CompileInputs(s.spec, mo.Op, mo.Item)
 	if err != nil {
-		return nil, err
+		// An input the mock cannot validate as FastAPI would (a body
+		// union, say) does not stop the server: the operation is answered
+		// from its example, and the start-up line says why.
+		if s.cfg.Logger != nil {
+			s.cfg.Logger.Warn("answered from its example only", "operation", mo.String(), "reason", err.Error())
+		}
+		clone := *mo
+		clone.Kind, clone.Why = model.Example, err.Error()
+		mo = &clone
+		ins = fastapi.Inputs{}
 	}
 	o := &operation{m: mo, inputs: ins, handle: handlers[mo.Kind], defaults: map[string]int64{},
 		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login)}

@@ -10,13 +10,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/moviemock/moviemock"
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/golden"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 )
@@ -557,6 +561,44 @@ func TestCrashHasNoCORSHeaders(t *testing.T) {
 			t.Errorf("crash: CORS %q, Vary %q, body %q", acao, rec.Header().Get("Vary"), rec.Body)
 		case status != 500 && acao != "http://localhost:5173":
 			t.Errorf("request %d (%d): CORS %q, want the origin", i+1, status, acao)
+		}
+	}
+}
+
+// A field added to a schema in the contract, and to the data, is loaded,
+// checked and served with no code change (a required field a record lacks
+// is refused: fixtures' TestLoadReportsBadRecords).
+func TestAFieldAddedToTheContractIsServed(t *testing.T) {
+	t.Parallel()
+	grown := strings.Replace(string(moviemock.OpenAPIYAML), "    Person:\n      properties:\n", "    Person:\n      properties:\n        nickname:\n          anyOf:\n            - type: string\n            - type: \"null\"\n          title: Nickname\n", 1)
+	if grown == string(moviemock.OpenAPIYAML) {
+		t.Fatal("the Person schema was not found in openapi.yaml")
+	}
+	sp, err := spec.Load([]byte(grown), "grown.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{"persons.yaml": {Data: []byte("- {id: 1, name: Brad Pitt, nickname: Brad}\n- {id: 2, name: Ann}\n")}}
+	d, err := fixtures.LoadFS(fsys, "dir", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Model: m, Data: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for target, want := range map[string]string{
+		"/person/1": `{"nickname":"Brad","id":1,"name":"Brad Pitt",`,
+		"/person/2": `{"nickname":null,"id":2,"name":"Ann",`,
+	} {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+		if rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), want) {
+			t.Errorf("%s: %d %s, want it to start %s", target, rec.Code, rec.Body, want)
 		}
 	}
 }

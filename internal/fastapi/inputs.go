@@ -21,6 +21,7 @@ const (
 	Integer
 	Number
 	Boolean
+	UUID // a string in format uuid: pydantic's UUID
 )
 
 // Input is one request value an operation declares, compiled once from the
@@ -141,6 +142,9 @@ func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Sch
 	default:
 		return v, fmt.Errorf("type %v: only scalar parameters are implemented", types)
 	}
+	if v.Kind == String && value.Format == "uuid" {
+		v.Kind = UUID
+	}
 	if value.Format != "" {
 		// pydantic does not check a str field's format (password is only a
 		// hint to documentation), so neither does the mock.
@@ -189,6 +193,13 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 			return Value{}, &item
 		}
 		value = f
+	case UUID:
+		canon, why := parseUUID(raw)
+		if why != "" {
+			return Value{}, &ErrorItem{Type: "uuid_parsing", Loc: in.Loc, Msg: "Input should be a valid UUID, " + why, Input: raw, Ctx: []KV{{"error", why}}}
+		}
+		v.Str = canon
+		return v, nil
 	case Boolean:
 		b, ok := ParseLaxBool(raw)
 		if !ok {
@@ -258,6 +269,9 @@ func constraintItem(err error, in *Input, raw string) ErrorItem {
 			limit = deref(s.MultipleOf)
 		case "enum":
 			limit = s.Enum
+		}
+		if f, isFloat := limit.(float64); isFloat && in.Kind == Integer && f == float64(int64(f)) {
+			limit = int64(f) // pydantic writes an int field's bounds as ints
 		}
 		if item, ok := Constraint(se.SchemaField, limit, raw, in.Loc...); ok {
 			return item

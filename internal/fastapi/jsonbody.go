@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
+	"weak"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
@@ -88,7 +90,7 @@ type ModelField struct {
 // request bodies. What cannot be validated as FastAPI and pydantic would
 // validate it is an error naming the schema and keyword.
 func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, error) {
-	doc, err := parseYAMLDoc(sp.YAML())
+	doc, err := writtenDoc(sp)
 	if err != nil {
 		return nil, fmt.Errorf("request body: read %s: %w", sp.Source(), err)
 	}
@@ -144,6 +146,30 @@ func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, erro
 	return jb, nil
 }
 
+// lastDoc keeps the document as written of the last spec a body was
+// compiled from: CompileInputs compiles every operation of one spec in a
+// row, and parsing the document for each costs milliseconds. It holds the
+// spec weakly, so a reloaded contract does not keep the old one alive.
+var lastDoc struct {
+	sync.Mutex
+	sp  weak.Pointer[spec.Spec]
+	doc *yamlDoc
+}
+
+func writtenDoc(sp *spec.Spec) (*yamlDoc, error) {
+	lastDoc.Lock()
+	defer lastDoc.Unlock()
+	if lastDoc.doc != nil && lastDoc.sp.Value() == sp {
+		return lastDoc.doc, nil
+	}
+	doc, err := parseYAMLDoc(sp.YAML())
+	if err != nil {
+		return nil, err
+	}
+	lastDoc.sp, lastDoc.doc = weak.Make(sp), doc
+	return doc, nil
+}
+
 // findRequestBody finds body in the document as written.
 func findRequestBody(sp *spec.Spec, doc *yamlDoc, body *openapi3.RequestBody) (*yaml.Node, string, error) {
 	for tmpl, item := range sp.Doc.Paths.Map() {
@@ -177,7 +203,7 @@ func findRequestBody(sp *spec.Spec, doc *yamlDoc, body *openapi3.RequestBody) (*
 // (charset) are ignored. An empty header is no Content-Type.
 func IsJSONContentType(contentType string) bool {
 	ctype, _, _ := strings.Cut(contentType, ";")
-	ctype = strings.ToLower(strings.Trim(ctype, Latin1Space))
+	ctype = asciiLower(strings.Trim(ctype, Latin1Space))
 	main, sub, ok := strings.Cut(ctype, "/")
 	if !ok || strings.Contains(sub, "/") {
 		return false

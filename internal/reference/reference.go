@@ -43,7 +43,7 @@ const DefaultSecret = "moviemock-development-secret-do-not-use-in-production"
 
 // startTimeout bounds a start, from exec to the first answer. A start takes
 // about a second on an idle 2-core machine; a loaded one can be much slower.
-const startTimeout = 20 * time.Second
+const startTimeout = 90 * time.Second
 
 // The apps Start runs, named by Options.App.
 const (

@@ -26,7 +26,7 @@ import os
 import sys
 from datetime import date, datetime, time
 from enum import Enum, IntEnum
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 from uuid import UUID
 
 from fastapi import Body, FastAPI
@@ -123,6 +123,19 @@ class Nested(BaseModel):
     genres: list[Genre] = []
 
 
+class Quirky(BaseModel):
+    emoji: Literal["👍", "it's", 'say "hi"', "tab\t", "é", "\u200b"] = "👍"
+    tags: list[Annotated[str, Field(min_length=1, max_length=3)]] = Field(default=[], max_length=2)
+    runtime: Optional[int] = Field(default=None, gt=0, le=1000)
+    big: int = Field(default=0, le=10**30)
+    ratio: float = Field(default=0.5, ge=0, le=1)
+
+
+class Node(BaseModel):
+    name: str
+    children: list["Node"] = []
+
+
 app = FastAPI()
 
 
@@ -165,6 +178,16 @@ def patterns(r: Patterns):
 
 @app.post("/nested")
 def nested(r: Nested):
+    return echo(r)
+
+
+@app.post("/quirky")
+def quirky(r: Quirky):
+    return echo(r)
+
+
+@app.post("/tree")
+def tree(r: Node):
     return echo(r)
 
 
@@ -478,6 +501,20 @@ case("surrogate key in a bare dict", "/scalars", '{"req":null,"d":{"\ud800":1}}'
 case("surrogate key in Any", "/scalars", '{"req":null,"a":{"\ud800":1}}')
 case("Any Infinity", "/scalars", '{"req":null,"a":[Infinity,-Infinity]}')
 case("float from a big int that fits", "/scalars", '{"req":null,"f":' + "1" + "0" * 30 + "}")
+
+# --- Literal values as Python repr()s them, constrained list items, big bounds, recursion.
+for v in ['"x"', '"👍"', '"it\'s"', '"tab\\t"']:
+    case(f"quirky emoji {v}", "/quirky", '{"emoji":' + v + "}")
+for v in ['["", "abcd", "a"]', '["a","b"]', '[1]']:
+    case(f"quirky tags {v}", "/quirky", '{"tags":' + v + "}")
+for v in ["0", "1001", '"5"', "1000", "null"]:
+    case(f"quirky runtime {v}", "/quirky", '{"runtime":' + v + "}")
+for v in ["1" + "0" * 30, "1" + "0" * 29 + "1", "-" + "9" * 40]:
+    case(f"quirky big {v[:3]}…{v[-3:]} ({len(v)} chars)", "/quirky", '{"big":' + v + "}")
+for v in ["1.5", "-0.0", "1"]:
+    case(f"quirky ratio {v}", "/quirky", '{"ratio":' + v + "}")
+case("tree valid", "/tree", '{"name":"a","children":[{"name":"b","children":[{"name":"c"}]}]}')
+case("tree errors deep", "/tree", '{"name":"a","children":[{"name":"b","children":[{"children":[1]}]},{"name":2}]}')
 
 # --- An optional body that is not Optional[...]: r: Author = None.
 for body in ["", "null", '{"name":"Ann"}', "[]"]:
