@@ -3,7 +3,6 @@ package mock
 import (
 	"bytes"
 	"crypto/subtle"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -367,5 +366,3 @@ func example(c *call) {
 	}
 	fastapi.WriteJSON(c.w, c.o.m.Status, c.o.example)
 }
-
-var _ = fmt.Sprint

@@ -2,6 +2,7 @@ package fake
 
 import (
 	"encoding/base64"
+	"github.com/moviemock/moviemock/internal/fastapi"
 	"net"
 	"regexp"
 	"regexp/syntax"
@@ -265,20 +266,7 @@ func (st *state) date(p *strPlan) string {
 }
 
 // dateTime writes t as pydantic writes a UTC datetime.
-func dateTime(t time.Time) string {
-	t = t.UTC()
-	b := make([]byte, 0, 27)
-	b = t.AppendFormat(b, "2006-01-02T15:04:05")
-	if us := t.Nanosecond() / 1000; us != 0 {
-		b = append(b, '.')
-		s := strconv.Itoa(us)
-		for i := len(s); i < 6; i++ {
-			b = append(b, '0')
-		}
-		b = append(b, s...)
-	}
-	return string(append(b, 'Z'))
-}
+func dateTime(t time.Time) string { return fastapi.FormatDateTime(t) }
 
 // accepts reports whether s is valid for p (its enum aside).
 func (p *strPlan) accepts(s string) bool {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/moviemock/moviemock/internal/jsonscan"
@@ -256,4 +257,23 @@ func appendCompactValue(dst []byte, dec *json.Decoder) ([]byte, error) {
 	default:
 		return AppendValue(dst, t), nil
 	}
+}
+
+// FormatDateTime writes t as pydantic v2 serialises an aware UTC datetime:
+// "2024-01-02T03:04:05Z", with six fractional digits only when the
+// microseconds are not zero ("2024-01-02T03:04:05.123000Z"). Python
+// datetimes hold microseconds, so finer digits are dropped.
+func FormatDateTime(t time.Time) string {
+	t = t.UTC()
+	b := make([]byte, 0, 27)
+	b = t.AppendFormat(b, "2006-01-02T15:04:05")
+	if us := t.Nanosecond() / 1000; us != 0 {
+		b = append(b, '.')
+		s := strconv.Itoa(us)
+		for i := len(s); i < 6; i++ {
+			b = append(b, '0')
+		}
+		b = append(b, s...)
+	}
+	return string(append(b, 'Z'))
 }

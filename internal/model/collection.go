@@ -81,8 +81,7 @@ type Field struct {
 // Field returns the field called name, or nil.
 func (c *Collection) Field(name string) *Field { return c.byName[name] }
 
-// Lists reports whether name is a field whose embedded or referenced
-// collection is c2.
+// String is the collection's schema name.
 func (c *Collection) String() string { return c.Name }
 
 // findCollections gathers every schema with an id that an operation

@@ -11,7 +11,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -154,9 +153,7 @@ func (m *Model) Files() []string {
 }
 
 func (m *Model) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d collections, %d operations", len(m.Collections), len(m.Operations))
-	return b.String()
+	return fmt.Sprintf("%d collections, %d operations", len(m.Collections), len(m.Operations))
 }
 
 // securedBy reports whether op declares (or inherits) a security
@@ -190,8 +187,6 @@ var methods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH
 func isOwner(name string) bool {
 	return name == "author_id" || name == "user_id" || name == "owner_id"
 }
-
-func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 var embedded = sync.OnceValues(func() (*Model, error) {
 	sp, err := spec.Embedded()

@@ -151,7 +151,7 @@ func segments(path string) (segs []string, lastParam string) {
 // place decides o's convention, leaving it Example (with a reason) when
 // none fits.
 func (m *Model) place(o *Operation) {
-	segs, last := segments(o.Path)
+	_, last := segments(o.Path)
 	pathParams := params(o, "path")
 	name, shape := itemsOf(o.Response)
 	coll := m.byName[name]
@@ -240,7 +240,6 @@ func (m *Model) place(o *Operation) {
 	default:
 		o.Why = "no convention for " + o.Method
 	}
-	_ = segs
 }
 
 // listParams finds a list's filters and paging among its query parameters.
