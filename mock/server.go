@@ -206,12 +206,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if cfg.Scenarios == nil {
-		// The shipped scenarios are written for the embedded contract.
-		var sources []scenarios.Source
-		if embedded, _ := spec.Embedded(); cfg.Spec == embedded {
-			sources = append(sources, scenarios.Shipped())
-		}
-		set, err := scenarios.Load(cfg.Spec, cfg.Data, sources...)
+		set, err := scenarios.Load(cfg.Spec, cfg.Data, scenarios.ShippedFor(cfg.Spec))
 		if err != nil {
 			return nil, err
 		}

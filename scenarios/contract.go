@@ -167,8 +167,8 @@ func declared(op *opInfo) []string {
 	return out
 }
 
-// secretFields lists the form fields of op whose schema has format
-// password: the journal never shows their values.
+// secretFields lists the body fields of op whose schema has format
+// password or is writeOnly: the journal never shows their values.
 func secretFields(op *openapi3.Operation) []string {
 	if op.RequestBody == nil || op.RequestBody.Value == nil {
 		return nil
@@ -179,7 +179,7 @@ func secretFields(op *openapi3.Operation) []string {
 			continue
 		}
 		for name, prop := range media.Schema.Value.Properties {
-			if prop.Value != nil && prop.Value.Format == "password" && !slices.Contains(out, name) {
+			if prop.Value != nil && (prop.Value.Format == "password" || prop.Value.WriteOnly) && !slices.Contains(out, name) {
 				out = append(out, name)
 			}
 		}

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -201,6 +202,9 @@ func (e *Engine) Reset() {
 type trace struct {
 	session, scenario, rule, state, prefer, fault string
 	form                                          map[string]string
+	body                                          json.RawMessage
+	bodyBytes                                     int
+	bodyNote                                      string
 	facts                                         *facts // what was worked out of the request
 }
 
@@ -242,8 +246,12 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 	}
 	f := &facts{e: e, r: r, set: e.Set()}
 	tr.facts = f
-	if e.journal.size > 0 && r.Method == http.MethodPost {
-		tr.form = f.journalForm()
+	if e.journal.size > 0 && writes(r.Method) {
+		if fastapi.IsForm(h.Get("Content-Type")) {
+			tr.form = f.journalForm()
+		} else {
+			f.journalBody(tr)
+		}
 	}
 	if prefer := h.Get("Prefer"); prefer != "" {
 		if e.prefer(w, f, prefer, tr) {
@@ -377,6 +385,16 @@ func (e *Engine) body(r *http.Request) []byte {
 	return b
 }
 
+// writes reports whether a request with method may carry a body the
+// journal shows.
+func writes(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
 // journalForm is the request's form for the journal, fields the contract
 // marks as passwords blanked.
 func (f *facts) journalForm() map[string]string {
@@ -387,7 +405,7 @@ func (f *facts) journalForm() map[string]string {
 	p, _ := f.route()
 	out := make(map[string]string, form.Len())
 	for k, v := range form.Fields {
-		if p != nil && p.secret(f.r.Method, k) {
+		if secretName(k) || (p != nil && p.secret(f.r.Method, k)) {
 			v = redacted
 		}
 		out[k] = v

@@ -33,10 +33,25 @@ var shipped embed.FS
 type Source struct {
 	FS   fs.FS
 	Name string // how messages call it
+	// Optional sources give scenarios that may not fit the contract: one
+	// that does not is left out (Set.Skipped says why), not an error.
+	Optional bool
 }
 
 // Shipped is the scenarios built into moviemock.
 func Shipped() Source { return Source{FS: shipped, Name: "scenarios"} }
+
+// ShippedFor is the shipped scenarios as a source for the contract sp. They
+// are written for the embedded contract, where each must load; on another,
+// those that fit it (its paths, fields and data) are kept and the rest are
+// left out, listed by Set.Skipped.
+func ShippedFor(sp *spec.Spec) Source {
+	src := Shipped()
+	if embedded, _ := spec.Embedded(); sp != embedded {
+		src.Optional = true
+	}
+	return src
+}
 
 // Dir is the scenario folder dir on disk.
 func Dir(dir string) (Source, error) {
@@ -88,7 +103,22 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 				return nil, fmt.Errorf("load scenarios %s: %w", src.Name, err)
 			}
 			file := path.Join(src.Name, e.Name())
-			sc, ok := parse(text, file, sp, data, x, &errs)
+			into := &errs
+			if src.Optional {
+				into = &Errors{}
+			}
+			sc, ok := parse(text, file, sp, data, x, into)
+			if src.Optional && !ok {
+				skip := Skipped{File: file, Reason: "it does not fit the contract"}
+				if sc != nil {
+					skip.Name = sc.Name
+				}
+				if len(into.Items) > 0 {
+					skip.Reason = into.Items[0].Error()
+				}
+				set.skipped = append(set.skipped, skip)
+				continue
+			}
 			if sc == nil || sc.Name == "" {
 				continue
 			}

@@ -132,11 +132,24 @@ type Fault struct {
 
 // Set is a loaded, checked collection of scenarios. It is immutable.
 type Set struct {
-	data   *fixtures.Dataset // what fixture references and generated answers come from
-	index  *contractIndex
-	list   []*Scenario // by name
-	byName map[string]*Scenario
+	data    *fixtures.Dataset // what fixture references and generated answers come from
+	index   *contractIndex
+	list    []*Scenario // by name
+	byName  map[string]*Scenario
+	skipped []Skipped
 }
+
+// Skipped is a scenario of an optional source left out of a set because it
+// does not fit the contract.
+type Skipped struct {
+	Name   string // empty when the file did not get as far as its name
+	File   string
+	Reason string // the first problem found
+}
+
+// Skipped lists the scenarios of optional sources left out, in the order
+// their files were read.
+func (s *Set) Skipped() []Skipped { return s.skipped }
 
 // Scenarios lists the set by name.
 func (s *Set) Scenarios() []*Scenario { return s.list }

@@ -969,23 +969,7 @@ func TestSessionsKeepWritesApart(t *testing.T) {
 	base, _ := serve(t, noEnv, args...)
 	resetMock(t, base)
 
-	login := func(base string) string {
-		req, _ := http.NewRequest("POST", base+"/auth/login", strings.NewReader("username=alice&password=wonderland"))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var tok struct {
-			AccessToken string `json:"access_token"`
-		}
-		if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil || resp.StatusCode != 200 || tok.AccessToken == "" {
-			t.Fatalf("login: %d %v", resp.StatusCode, err)
-		}
-		return "Bearer " + tok.AccessToken
-	}
-	auth := login(base)
+	auth := login(t, base, "alice", "wonderland")
 	in := func(session string) []string {
 		h := []string{"Authorization", auth}
 		if session != "" {
@@ -1058,6 +1042,26 @@ func TestSessionsKeepWritesApart(t *testing.T) {
 			t.Errorf("GET /movies/tt0111161 %s after a PATCH in A: %d %s", where(session), code, clip(body))
 		}
 	}
+	// The journal shows what each write sent, secrets blanked: a
+	// registration's plain-string password is never kept.
+	if code, body := mockCall(t, base, "POST", "/users", `{"username":"journal_reader","password":"never-shown-1"}`, "X-Mock-Session", "A"); code != 201 {
+		t.Errorf("POST /users in A: %d %s", code, clip(body))
+	}
+	code, journal := mockCall(t, base, "GET", "/__mock/journal?session=A&method=PATCH", "")
+	if code != 200 || !bytes.Contains(journal, []byte(`"body":{"title":"Changed in A"},"body_bytes":24`)) {
+		t.Errorf("journal of A's PATCH: %d %s", code, clip(journal))
+	}
+	if code, body := mockCall(t, base, "PUT", "/reviews/1", "{\"text\":\"\xff\"}", "X-Mock-Session", "A", "Content-Type", "application/json"); code != 400 {
+		t.Errorf("PUT /reviews/1 with bytes that are not UTF-8: %d %s", code, clip(body))
+	}
+	code, journal = mockCall(t, base, "GET", "/__mock/journal?session=A&method=PUT", "")
+	if code != 200 || !bytes.Contains(journal, []byte(`"body_bytes":12,"body_note":"not JSON"`)) {
+		t.Errorf("journal of a body that is not JSON: %d %s", code, clip(journal))
+	}
+	code, journal = mockCall(t, base, "GET", "/__mock/journal?session=A&path=/users", "")
+	if code != 200 || !bytes.Contains(journal, []byte(`"body":{"username":"journal_reader","password":"[redacted]"}`)) || bytes.Contains(journal, []byte("never-shown")) {
+		t.Errorf("journal of A's registration: %d %s", code, clip(journal))
+	}
 	if code, body := mockCall(t, base, "DELETE", "/movies/tt0068646", "", in("B")...); code != 204 {
 		t.Errorf("DELETE in B: %d %s", code, clip(body))
 	}
@@ -1085,7 +1089,7 @@ func TestSessionsKeepWritesApart(t *testing.T) {
 
 	// --read-only answers a create as if it kept it, and keeps nothing.
 	ro, _ := serve(t, noEnv, append(args, "--read-only")...)
-	roAuth := login(ro)
+	roAuth := login(t, ro, "alice", "wonderland")
 	code, body := mockCall(t, ro, "POST", "/movies", `{"title":"Not kept","year":2020}`, "Authorization", roAuth)
 	var m struct {
 		ID    string

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -70,6 +71,12 @@ func runScenarios(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		for _, sc := range set.Scenarios() {
 			fmt.Fprintf(stdout, "%-28s %s\n", sc.Name, firstSentence(sc.Description))
+		}
+		if skipped := set.Skipped(); len(skipped) > 0 {
+			fmt.Fprintf(stdout, "\nLeft out, as they do not fit this contract:\n")
+			for _, sk := range skipped {
+				fmt.Fprintf(stdout, "%-28s %s\n", cmp.Or(sk.Name, sk.File), sk.Reason)
+			}
 		}
 		return nil
 	case "-h", "--help", "help":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -271,7 +272,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn),
 	}
-	fmt.Fprintf(stdout, "moviemock serving %s on http://%s\n%s", source, ln.Addr(), understood(m, data))
+	fmt.Fprintf(stdout, "moviemock serving %s on http://%s\n%s", source, ln.Addr(), understood(m, data, set))
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -381,7 +382,7 @@ func validToken(s string) bool {
 // understood is what serve says it understood of the contract: the
 // collections and their records, the operations by convention, and those
 // answered from examples only.
-func understood(m *model.Model, data *fixtures.Dataset) string {
+func understood(m *model.Model, data *fixtures.Dataset, set *scenarios.Set) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  contract %s: %d collections: %s\n", m.Spec.Source(), len(m.Collections), data.Counts())
 	if empty := data.Empty(); len(empty) > 0 {
@@ -402,6 +403,13 @@ func understood(m *model.Model, data *fixtures.Dataset) string {
 	fmt.Fprintf(&b, "  %d operations by convention: %s\n", len(conv), strings.Join(conv, "; "))
 	if len(examples) > 0 {
 		fmt.Fprintf(&b, "  %d answered from examples only: %s\n", len(examples), strings.Join(examples, "; "))
+	}
+	if skipped := set.Skipped(); len(skipped) > 0 {
+		names := make([]string, len(skipped))
+		for i, sk := range skipped {
+			names[i] = cmp.Or(sk.Name, sk.File)
+		}
+		fmt.Fprintf(&b, "  %d shipped scenarios do not fit this contract and are left out (scenarios list --spec says why): %s\n", len(skipped), strings.Join(names, ", "))
 	}
 	return b.String()
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
-	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -65,11 +64,7 @@ func (s *sources) load() (data *fixtures.Dataset, source string, set *scenarios.
 // against data.
 func (s *sources) scenarioSet(data *fixtures.Dataset) (*scenarios.Set, error) {
 	sp := data.Model.Spec
-	var srcs []scenarios.Source
-	// The shipped scenarios are written for the embedded contract.
-	if embedded, _ := spec.Embedded(); sp == embedded {
-		srcs = append(srcs, scenarios.Shipped())
-	}
+	srcs := []scenarios.Source{scenarios.ShippedFor(sp)}
 	if s.scenarios != "" {
 		src, err := scenarios.Dir(s.scenarios)
 		if err != nil {
