@@ -1,17 +1,23 @@
 package contract
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -68,9 +74,25 @@ type operation struct {
 	op               *openapi3.Operation
 	item             *openapi3.PathItem
 	inputs           fastapi.Inputs
-	tokenEndpoint    bool // its 200 carries an access_token
+	tokenEndpoint    bool // its 200 carries an access_token, or it is the tokenUrl
+	secured          bool // declares an OAuth2 or bearer requirement
 	listOf           *operation
 	itemParam        string // for an item read: the path parameter naming the item
+	model            *model.Operation
+	// target is, for PUT, PATCH and DELETE, the path parameter naming the
+	// record changed: only records the runner created go there.
+	target string
+}
+
+// unsafe reports whether the operation changes data (a login aside).
+func (o *operation) unsafe() bool {
+	return o.method != "GET" && !o.tokenEndpoint && !(o.model != nil && o.model.Kind == model.Login)
+}
+
+// destructive reports whether the operation changes or deletes a record
+// named by its path.
+func (o *operation) destructive() bool {
+	return (o.method == "PUT" || o.method == "PATCH" || o.method == "DELETE") && o.target != ""
 }
 
 // input values a case sets; absent inputs are left out.
@@ -98,14 +120,22 @@ func operations(sp *spec.Spec, notes *[]string) []*operation {
 				continue
 			}
 			o := &operation{id: id, method: method, path: path, op: op, item: item, inputs: ins}
-			o.tokenEndpoint = responseHasProperty(op, "200", "access_token")
+			o.tokenEndpoint = responseHasProperty(op, "200", "access_token") || isTokenURL(sp, method, path)
+			o.secured = securedBy(sp.Doc, op)
+			if method == "PUT" || method == "PATCH" || method == "DELETE" {
+				for _, in := range ins.List {
+					if in.In == "path" {
+						o.target = in.Name // the last path parameter
+					}
+				}
+			}
 			ops = append(ops, o)
 		}
 	}
 	// Pair list reads with item reads: GET /reviews returns an array of
 	// objects with an id, GET /reviews/{review_id} reads one of them.
 	for _, list := range ops {
-		if list.method != "GET" || len(list.inputs.List) != 0 || !responseIsArrayWithID(list.op) {
+		if list.method != "GET" || slices.ContainsFunc(list.inputs.List, func(in fastapi.Input) bool { return in.Required || in.In == "path" }) || !responseIsArrayWithID(list.op) {
 			continue
 		}
 		for _, it := range ops {
@@ -141,6 +171,9 @@ func responseHasProperty(op *openapi3.Operation, status, prop string) bool {
 
 func responseIsArrayWithID(op *openapi3.Operation) bool {
 	s := responseSchema(op, "200")
+	if s != nil && s.Type.Is("object") && s.Properties["items"] != nil {
+		s = s.Properties["items"].Value // a page: {items: [...], ...}
+	}
 	return s != nil && s.Type.Is("array") && s.Items != nil && s.Items.Value != nil && s.Items.Value.Properties["id"] != nil
 }
 
@@ -157,12 +190,26 @@ type builder struct {
 	// form values known to be accepted: credentials, examples.
 	formValues map[string]string
 	headers    http.Header
+
+	model  *model.Model // nil when the contract compiles to none
+	fake   *fake.Generator
+	bodies map[*operation][]byte // a valid JSON body of each operation
+	// own lists, for each operation changing or deleting records, ids of
+	// records the runner created for it: [0] for its cases, [1] (a DELETE)
+	// for its generated cases.
+	own map[*operation][]string
+	// nonce and unique make account names no earlier run used.
+	nonce, unique uint32
+	created       []createdRecord
 }
 
 func (b *builder) add(o *operation, kind Kind, expect Expect, name string, vals values, field []any) {
 	c := &Case{
 		Index: len(b.cases), Operation: o.id, Method: o.method, Path: o.path, Kind: kind,
 		Name: name, Expect: expect, Field: field, op: o,
+	}
+	if b.cfg.NoWrites && o.unsafe() {
+		return
 	}
 	c.Request = b.request(o, vals)
 	b.cases = append(b.cases, c)
@@ -201,7 +248,23 @@ func (b *builder) request(o *operation, vals values) Request {
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
+	if a, ok := vals[authKey]; ok {
+		header.Del("Authorization")
+		if a != "" {
+			header.Set("Authorization", a)
+		}
+	}
 	r := Request{Method: o.method, URL: u, Header: header}
+	if body, ok := vals[bodyKey]; ok {
+		r.Body = body
+		ct, set := vals[ctKey]
+		if !set {
+			ct = "application/json"
+		}
+		if ct != "" {
+			r.Header.Set("Content-Type", ct)
+		}
+	}
 	if o.inputs.Form {
 		// Fields in declaration order, as a browser form would send them.
 		var parts []string
@@ -225,6 +288,9 @@ func (b *builder) validValues(o *operation) (values, string) {
 		switch {
 		case in.In == "path":
 			ids := b.ids[in.Name]
+			if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
+				ids = b.own[o]
+			}
 			if len(ids) == 0 {
 				return nil, in.Name
 			}
@@ -241,6 +307,16 @@ func (b *builder) validValues(o *operation) (values, string) {
 				return nil, in.Name
 			}
 			vals[in.Name] = v
+		}
+	}
+	if o.inputs.JSON != nil {
+		body := b.validBody(o)
+		if body == "" {
+			if o.inputs.JSON.Required {
+				return nil, "request body"
+			}
+		} else {
+			vals[bodyKey] = body
 		}
 	}
 	return vals, ""
@@ -275,11 +351,25 @@ func exampleFor(in fastapi.Input) (string, bool) {
 // build makes every case for the operations, in a fixed order.
 func (b *builder) build(ops []*operation) {
 	for _, o := range ops {
+		if b.cfg.NoWrites && o.unsafe() {
+			continue
+		}
+		if o.secured && b.headers.Get("Authorization") == "" {
+			// FastAPI answers 401 before anything else: only the token
+			// can be tested.
+			*b.notes = append(*b.notes, fmt.Sprintf("%s: secured, and the runner has no token: only its 401s are tested (give --username and --password)", o.id))
+			b.authCases(o, nil)
+			continue
+		}
 		b.positive(o)
 		b.negative(o)
+		base, _ := b.validValues(o)
+		b.negativeBodies(o, base)
 		b.unknownIDs(o)
 		b.wrongCredentials(o)
+		b.authCases(o, base)
 		b.generated(o)
+		b.generatedBodies(o, base)
 	}
 }
 
@@ -302,14 +392,25 @@ func describe(vals values, order []fastapi.Input) string {
 func (b *builder) positive(o *operation) {
 	vals, missing := b.validValues(o)
 	if vals == nil {
-		*b.notes = append(*b.notes, fmt.Sprintf("%s: no positive case: no valid value known for %q (give it with a flag such as --%s, or an example in the contract)",
-			o.id, missing, strings.ReplaceAll(missing, "_", "-")))
+		*b.notes = append(*b.notes, fmt.Sprintf("%s: no positive case: %s", o.id, b.why(o, missing)))
 		return
 	}
 	b.add(o, Positive, ExpectSuccess, describe(vals, o.inputs.List), vals, nil)
+	// The body with its required fields only, and with a field the
+	// schema does not declare (pydantic ignores it).
+	if body, ok := b.requiredOnly(o, b.validBody(o)); ok {
+		v := clone(vals)
+		v[bodyKey] = body
+		b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List)+" body: required fields only", v, nil)
+	}
+	if body, ok := b.withExtraField(o, b.validBody(o)); ok {
+		v := clone(vals)
+		v[bodyKey] = body
+		b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List)+" body: an undeclared field", v, nil)
+	}
 	// Every other known id once more, up to a few, so each is read.
 	for _, in := range o.inputs.List {
-		if in.In != "path" || o.listOf != nil {
+		if in.In != "path" || o.listOf != nil || o.unsafe() {
 			continue
 		}
 		for _, id := range b.ids[in.Name][1:min(len(b.ids[in.Name]), 3)] {
@@ -375,6 +476,9 @@ func (b *builder) negative(o *operation) {
 	base, _ := b.validValues(o)
 	if base == nil {
 		base = b.fillAnything(o)
+		if body := b.validBody(o); body != "" {
+			base[bodyKey] = body
+		}
 	}
 	for _, in := range o.inputs.List {
 		var candidates []string
@@ -444,6 +548,17 @@ func badStrings(in fastapi.Input, valid string) []string {
 func (b *builder) fillAnything(o *operation) values {
 	v := values{}
 	for _, in := range o.inputs.List {
+		if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
+			// Only a record of the runner's own, else one no one has.
+			if own := b.own[o]; len(own) > 0 {
+				v[in.Name] = own[0]
+			} else if id, ok := b.unknownID(in); ok {
+				v[in.Name] = id
+			} else {
+				v[in.Name] = "1"
+			}
+			continue
+		}
 		if ids := b.ids[in.Name]; len(ids) > 0 {
 			v[in.Name] = ids[0]
 		} else if x, ok := exampleFor(in); ok {
@@ -457,30 +572,26 @@ func (b *builder) fillAnything(o *operation) values {
 	return v
 }
 
+// unknownIDs reads, changes and deletes ids no record has, each a valid
+// value of its parameter: the application's 404. (Changing one touches
+// no record, so it is safe whoever owns the data.)
 func (b *builder) unknownIDs(o *operation) {
-	if o.method != "GET" {
+	if o.method != "GET" && !o.destructive() {
 		return
 	}
 	base, _ := b.validValues(o)
 	if base == nil {
 		base = b.fillAnything(o)
+		if body := b.validBody(o); body != "" {
+			base[bodyKey] = body
+		}
 	}
 	for _, in := range o.inputs.List {
-		if in.In != "path" {
+		if in.In != "path" || (o.method != "GET" && in.Name != o.target) {
 			continue
 		}
-		var id string
-		switch in.Kind {
-		case fastapi.Integer:
-			for n := int64(987654321); ; n++ {
-				id = strconv.FormatInt(n, 10)
-				if !slices.Contains(b.ids[in.Name], id) {
-					break
-				}
-			}
-		case fastapi.String:
-			id = fmt.Sprintf("moviemock-unknown-%016x", b.rng.Uint64())
-		default:
+		id, ok := b.unknownID(in)
+		if !ok {
 			continue
 		}
 		v := clone(base)
@@ -537,12 +648,38 @@ func (b *builder) generated(o *operation) {
 			if in.In == "path" && (raw == "" || strings.Contains(raw, "/")) {
 				raw = "x" + strings.ReplaceAll(raw, "/", "")
 			}
+			if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
+				// A valid id must be the runner's own record (its second
+				// for a DELETE, so the positive case still finds the first).
+				if _, bad := in.Check(b.sp, raw, true); bad == nil {
+					own := b.own[o]
+					switch {
+					case len(own) > 1:
+						raw = own[1]
+					case len(own) == 1 && o.method != "DELETE":
+						raw = own[0]
+					default:
+						if id, ok := b.unknownID(in); ok {
+							raw = id
+						} else {
+							present = false
+						}
+					}
+				}
+			}
 			if present {
 				vals[in.Name] = raw
 			}
 			if _, item := in.Check(b.sp, raw, present); item != nil && bad == nil {
 				bad = in.Loc
 			}
+		}
+		if o.inputs.JSON != nil {
+			body := b.validBody(o)
+			if body == "" {
+				continue
+			}
+			vals[bodyKey] = body
 		}
 		expect := ExpectNotRejected
 		if bad != nil {
@@ -566,4 +703,298 @@ func randomString(r *rand.Rand, kind fastapi.Kind) string {
 		sb.WriteString(pieces[r.IntN(len(pieces))])
 	}
 	return sb.String()
+}
+
+// why says why no valid value is known for an input, for the note of an
+// operation left without a positive case.
+func (b *builder) why(o *operation, missing string) string {
+	switch {
+	case missing == "request body":
+		return "no request body FastAPI accepts could be made from the contract's examples or schema"
+	case o.destructive() && missing == o.target && !b.cfg.AllowDestructive:
+		return fmt.Sprintf("no record of the runner's own for %q (creating one failed or the contract has no create for it; --allow-destructive would use listed ids)", missing)
+	}
+	for _, in := range o.inputs.List {
+		if in.Name == missing && in.In == "body" && (missing == "username" || missing == "password") {
+			return fmt.Sprintf("no valid value known for %q (give --username and --password)", missing)
+		}
+		if in.Name == missing && in.In == "path" {
+			return fmt.Sprintf("no valid value known for %q: no list, example or create of the contract gave one (add an example to the parameter, or give one: --id %s=ID)", missing, missing)
+		}
+	}
+	return fmt.Sprintf("no valid value known for %q (add an example to it in the contract)", missing)
+}
+
+// unknownID is an id no record has that still satisfies the parameter's
+// schema (FastAPI lets it through to the application, which answers 404):
+// a large integer within the bounds, a random UUID, a string generated
+// from the pattern.
+func (b *builder) unknownID(in fastapi.Input) (string, bool) {
+	known := b.ids[in.Name]
+	ok := func(id string) bool {
+		if slices.Contains(known, id) || strings.Contains(id, "/") || id == "" || id == "." || id == ".." {
+			return false
+		}
+		_, bad := in.Check(b.sp, id, true)
+		return bad == nil
+	}
+	switch in.Kind {
+	case fastapi.Integer:
+		start := int64(987654321)
+		if s := in.Schema; s.Max != nil && float64(start) > *s.Max {
+			start = int64(*s.Max)
+			for n := start; n > start-1000; n-- {
+				if id := strconv.FormatInt(n, 10); ok(id) {
+					return id, true
+				}
+			}
+			return "", false
+		}
+		for n := start; n < start+1000; n++ {
+			if id := strconv.FormatInt(n, 10); ok(id) {
+				return id, true
+			}
+		}
+		return "", false
+	case fastapi.UUID:
+		for i := 0; i < 10; i++ {
+			u := b.rng.Uint64()
+			v := b.rng.Uint64()
+			id := fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", u>>32, (u>>16)&0xffff, u&0xfff, 0x8000|(v>>48)&0x3fff, v&0xffffffffffff)
+			if ok(id) {
+				return id, true
+			}
+		}
+		return "", false
+	case fastapi.String:
+		s := in.Schema
+		if s.Pattern == "" && s.MinLength <= 34 {
+			id := fmt.Sprintf("moviemock-unknown-%016x", b.rng.Uint64())
+			if s.MaxLength != nil && uint64(len(id)) > *s.MaxLength {
+				id = id[:*s.MaxLength]
+			}
+			if ok(id) {
+				return id, true
+			}
+		}
+		for i := 0; i < 20; i++ {
+			f := gofakeit.New(b.seedFor("unknown", in.Name, strconv.Itoa(i)))
+			var id string
+			if json.Unmarshal(b.generator().Append(nil, f, in.Name, &openapi3.SchemaRef{Value: s}), &id) == nil && ok(id) {
+				return id, true
+			}
+		}
+	}
+	return "", false
+}
+
+// attachModel compiles the contract's model (its collections and CRUD
+// conventions) and gives each operation its convention; a contract the
+// model cannot read leaves it nil and the runner on path heuristics.
+func (b *builder) attachModel(ops []*operation) {
+	m, err := model.Compile(b.sp)
+	if err != nil {
+		return
+	}
+	b.model = m
+	for _, o := range ops {
+		for _, mo := range m.Operations {
+			if mo.Method == o.method && mo.Path == o.path {
+				o.model = mo
+				if o.destructive() && mo.IDParam != "" {
+					o.target = mo.IDParam
+				}
+			}
+		}
+	}
+}
+
+// creatorOf is the operation creating records of the collection o reads,
+// changes or deletes: the model's create, else its nested create, else a
+// POST on o's path without its last parameter.
+func creatorOf(ops []*operation, o *operation) *operation {
+	if o.model != nil && o.model.Coll != nil {
+		for _, kind := range []model.Kind{model.Create, model.NestedCreate} {
+			for _, c := range ops {
+				if c.model != nil && c.model.Kind == kind && c.model.Coll == o.model.Coll {
+					return c
+				}
+			}
+		}
+	}
+	param := o.target
+	if param == "" {
+		param = o.itemParam
+	}
+	if param == "" {
+		return nil
+	}
+	parent := strings.TrimSuffix(o.path, "/{"+param+"}")
+	for _, c := range ops {
+		if c.method == "POST" && c.path == parent && parent != o.path && c.inputs.JSON != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// deleterOf is the operation deleting records a creator makes.
+func deleterOf(ops []*operation, creator *operation) *operation {
+	if creator.model != nil && creator.model.Coll != nil {
+		for _, d := range ops {
+			if d.model != nil && d.model.Kind == model.Delete && d.model.Coll == creator.model.Coll {
+				return d
+			}
+		}
+		return nil
+	}
+	for _, d := range ops {
+		if d.method == "DELETE" && d.target != "" && d.path == strings.TrimSuffix(creator.path, "/")+"/{"+d.target+"}" {
+			return d
+		}
+	}
+	return nil
+}
+
+// createdRecord is a record the runner made.
+type createdRecord struct {
+	creator *operation
+	id      string
+}
+
+// create makes one record with creator's valid inputs.
+func (r *runner) create(ctx context.Context, creator *operation, b *builder) (string, bool) {
+	vals, _ := b.validValues(creator)
+	if vals == nil {
+		return "", false
+	}
+	resp := r.send(ctx, b.request(creator, vals))
+	if resp.Status/100 != 2 {
+		return "", false
+	}
+	var body any
+	if json.Unmarshal(resp.Body, &body) != nil {
+		return "", false
+	}
+	id, ok := idOf(body)
+	if ok {
+		b.created = append(b.created, createdRecord{creator, id})
+	}
+	return id, ok
+}
+
+// createOwn creates the records the runner may change and delete: one for
+// each PUT and PATCH, two for each DELETE (its cases, its generated
+// cases); and one for each item read no id is known for.
+func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, report *Report) {
+	if r.cfg.NoWrites {
+		return
+	}
+	for _, o := range ops {
+		switch {
+		case o.method == "GET" && o.model != nil && o.model.Kind == model.ReadOne && len(b.ids[o.model.IDParam]) == 0:
+			if c := creatorOf(ops, o); c != nil {
+				if id, ok := r.create(ctx, c, b); ok {
+					b.ids[o.model.IDParam] = append(b.ids[o.model.IDParam], id)
+					report.Notes = append(report.Notes, fmt.Sprintf("%s: %s %q created with %s, as nothing listed one", o.id, o.model.IDParam, id, c.id))
+				}
+			}
+		case o.destructive() && !r.cfg.AllowDestructive:
+			c := creatorOf(ops, o)
+			if c == nil {
+				continue
+			}
+			n := 1
+			if o.method == "DELETE" {
+				n = 2
+			}
+			for i := 0; i < n; i++ {
+				if id, ok := r.create(ctx, c, b); ok {
+					b.own[o] = append(b.own[o], id)
+				}
+			}
+		}
+	}
+}
+
+// idInResponse is the id of the record a response carries: from its body,
+// else from the excerpt a result keeps.
+func idInResponse(resp *Response) (string, bool) {
+	var body any
+	if json.Unmarshal(resp.Body, &body) == nil {
+		return idOf(body)
+	}
+	m := idPrefix.FindSubmatch(resp.Excerpt)
+	if m == nil {
+		return "", false
+	}
+	if len(m[1]) > 0 {
+		var s string
+		if json.Unmarshal(m[1], &s) == nil && s != "" {
+			return s, true
+		}
+		return "", false
+	}
+	return string(m[2]), true
+}
+
+// idPrefix finds the id of a FastAPI record body, which declares it first.
+var idPrefix = regexp.MustCompile(`^\s*\{\s*"id"\s*:\s*(?:("(?:[^"\\]|\\.)*")|(-?\d+)\b)`)
+
+// cleanUp deletes every record the run created that no case deleted, when
+// the contract can delete it: best effort, whatever the checks found.
+func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, report *Report) {
+	if r.cfg.NoWrites {
+		return
+	}
+	created := slices.Clone(b.created)
+	deleted := map[string]bool{}
+	for _, res := range report.Results {
+		c := res.Case
+		if c == nil || c.op == nil {
+			continue
+		}
+		s := res.Response.Status
+		if c.Method == "DELETE" && (s/100 == 2 || s == http.StatusNotFound) {
+			deleted[c.Request.URL] = true
+		}
+		if c.Method == "POST" && s/100 == 2 && !c.op.tokenEndpoint {
+			if id, ok := idInResponse(&res.Response); ok {
+				created = append(created, createdRecord{c.op, id})
+			}
+		}
+	}
+	var gone, failed []string
+	for _, rec := range created {
+		d := deleterOf(ops, rec.creator)
+		if d == nil {
+			continue
+		}
+		vals := values{}
+		for _, in := range d.inputs.List {
+			if in.In == "path" {
+				if ids := b.ids[in.Name]; len(ids) > 0 {
+					vals[in.Name] = ids[0]
+				}
+			}
+		}
+		vals[d.target] = rec.id
+		req := b.request(d, vals)
+		if deleted[req.URL] {
+			continue
+		}
+		deleted[req.URL] = true
+		resp := r.send(ctx, req)
+		if resp.Status/100 == 2 || resp.Status == http.StatusNotFound {
+			gone = append(gone, rec.id)
+		} else {
+			failed = append(failed, fmt.Sprintf("%s (%s)", req.URL, statusText(&resp)))
+		}
+	}
+	if len(gone) > 0 {
+		report.Notes = append(report.Notes, fmt.Sprintf("cleanup: deleted %d records the run created", len(gone)))
+	}
+	if len(failed) > 0 {
+		report.Notes = append(report.Notes, fmt.Sprintf("cleanup: could not delete %d records the run created: %s", len(failed), strings.Join(failed, "; ")))
+	}
 }

@@ -5,10 +5,13 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Report is a finished run.
@@ -20,6 +23,33 @@ type Report struct {
 	Duration time.Duration `json:"-"`
 	Notes    []string      `json:"notes,omitempty"`
 	Results  []*Result     `json:"results"`
+	// Stopped says why the run ended before every case was sent (an
+	// unresponsive target, --max-failures); "" when it did not.
+	Stopped string `json:"stopped,omitempty"`
+	// Coverage is per operation: the statuses seen, the kinds of case run.
+	Coverage []Coverage `json:"coverage,omitempty"`
+}
+
+// Skipped counts the cases not sent.
+func (r *Report) Skipped() int {
+	n := 0
+	for _, res := range r.Results {
+		if res.Response.Skipped != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// FailedCases counts the cases with a failed check.
+func (r *Report) FailedCases() int {
+	n := 0
+	for _, res := range r.Results {
+		if res.Failed() {
+			n++
+		}
+	}
+	return n
 }
 
 // Failures counts failed checks.
@@ -114,12 +144,12 @@ func Curl(req Request) string {
 	return strings.Join(parts, " ")
 }
 
-// shellQuote quotes s for a POSIX shell; bytes a terminal would mangle use
-// bash's $'…' form.
+// shellQuote quotes s for a POSIX shell; bytes a terminal would mangle
+// (control characters, bidi overrides, invalid UTF-8) use bash's $'…' form.
 func shellQuote(s string) string {
-	plain := true
+	plain := utf8.ValidString(s)
 	for _, r := range s {
-		if !unicode.IsPrint(r) || r == '\n' {
+		if !plain || !unicode.IsPrint(r) || needsEscape(r) {
 			plain = false
 			break
 		}
@@ -129,34 +159,100 @@ func shellQuote(s string) string {
 	}
 	var b strings.Builder
 	b.WriteString("$'")
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case c == '\'' || c == '\\':
+		case r == '\'' || r == '\\':
 			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, "\\x%02x", c)
+			b.WriteRune(r)
+		case (r == utf8.RuneError && size == 1) || !unicode.IsPrint(r) || needsEscape(r):
+			for _, c := range []byte(s[i : i+size]) {
+				fmt.Fprintf(&b, "\\x%02x", c)
+			}
 		default:
-			b.WriteByte(c)
+			b.WriteString(s[i : i+size])
 		}
+		i += size
 	}
 	b.WriteString("'")
 	return b.String()
 }
 
-// WriteText writes the human report: a summary per operation and check,
-// then every failure with its request, expectation, answer and a curl
-// command that reproduces it.
+// needsEscape is true for the characters a report must not print as they
+// are: C0 controls (newline and tab included), DEL, C1 controls, bidi
+// controls (U+202E…) and the line and paragraph separators.
+func needsEscape(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Bidi_Control, r)
+}
+
+// Safe is s with every character needsEscape names, and every byte that is
+// not UTF-8, written as an escape (\x1b, \r, \u202e): what a target sent
+// can then neither drive the terminal nor reorder the line it is on.
+func Safe(s string) string {
+	clean := true
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || needsEscape(r) {
+			clean = false
+			break
+		}
+		i += size
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80 && needsEscape(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case needsEscape(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// WriteText writes the human report: a summary per operation (with the
+// statuses seen and the kinds of case run) and per check, then every
+// failure with its request, expectation, answer and a curl command that
+// reproduces it, and last one summary line. Everything the target sent is
+// escaped (Safe): it cannot drive the terminal.
 func (r *Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
-	ew.printf("moviemock contract: %s (contract %s, seed %d)\n", r.BaseURL, r.Spec, r.Seed)
+	ew.printf("moviemock contract: %s (contract %s, seed %d)\n", Safe(r.BaseURL), Safe(r.Spec), r.Seed)
 	for _, n := range r.Notes {
-		ew.printf("note: %s\n", n)
+		ew.printf("note: %s\n", Safe(n))
+	}
+	coverage := r.coverage()
+	byName := map[string]*Coverage{}
+	for i := range coverage {
+		c := &coverage[i]
+		byName[c.Operation+" "+c.Method+" "+c.Path] = c
 	}
 	ew.printf("\nOperations:\n")
 	for _, t := range r.ByOperation() {
-		ew.printf("  %-50s %4d cases  %5d checks passed  %3d failed\n", t.Name, t.Cases, t.Passed, t.Failed)
+		ew.printf("  %-50s %4d cases  %5d checks passed  %3d failed\n", Safe(t.Name), t.Cases, t.Passed, t.Failed)
+		if c := byName[t.Name]; c != nil {
+			c.writeText(ew)
+		}
+	}
+	for _, c := range coverage {
+		if c.Cases == 0 {
+			ew.printf("  %-50s    no cases\n", Safe(c.Operation+" "+c.Method+" "+c.Path))
+		}
 	}
 	ew.printf("\nChecks:\n")
 	for _, t := range r.ByCheck() {
@@ -165,6 +261,25 @@ func (r *Report) WriteText(w io.Writer) error {
 			mark = "FAIL"
 		}
 		ew.printf("  %s %-30s %5d passed  %3d failed\n", mark, t.Name, t.Passed, t.Failed)
+	}
+	if skipped := r.Skipped(); skipped > 0 {
+		ew.printf("\nSkipped: %d cases not sent\n", skipped)
+		reasons := map[string]int{}
+		var order []string
+		for _, res := range r.Results {
+			if why := res.Response.Skipped; why != "" {
+				if reasons[why] == 0 {
+					order = append(order, why)
+				}
+				reasons[why]++
+			}
+		}
+		for _, why := range order {
+			ew.printf("  %4d  %s\n", reasons[why], Safe(why))
+		}
+	}
+	if r.Stopped != "" {
+		ew.printf("\nStopped early: %s; %d cases not run\n", Safe(r.Stopped), r.Skipped())
 	}
 	n := 0
 	for _, res := range r.Results {
@@ -176,29 +291,64 @@ func (r *Report) WriteText(w io.Writer) error {
 			if n == 1 {
 				ew.printf("\nFailures:\n")
 			}
-			ew.printf("\n%d) %s — %s %s case %q\n", n, c.Check, res.Case.Operation, res.Case.Kind, res.Case.Name)
-			ew.printf("   request:   %s %s\n", res.Case.Request.Method, res.Case.Request.URL)
+			ew.printf("\n%d) %s — %s %s case %s\n", n, Safe(c.Check), Safe(res.Case.Operation), Safe(string(res.Case.Kind)), Safe(strconv.Quote(res.Case.Name)))
+			ew.printf("   request:   %s %s\n", Safe(res.Case.Request.Method), Safe(res.Case.Request.URL))
 			if res.Case.Request.Body != "" {
-				ew.printf("   body:      %s\n", res.Case.Request.Body)
+				ew.printf("   body:      %s\n", Safe(res.Case.Request.Body))
 			}
-			ew.printf("   expected:  %s\n", c.Expected)
-			ew.printf("   got:       %s\n", c.Got)
-			ew.printf("   reproduce: %s\n", Curl(res.Case.Request))
+			ew.printf("   expected:  %s\n", Safe(c.Expected))
+			ew.printf("   got:       %s\n", Safe(c.Got))
+			ew.printf("   reproduce: %s\n", Safe(Curl(res.Case.Request)))
 		}
 	}
 	cases := len(r.Results)
 	if n == 0 {
 		ew.printf("\nPASSED: %d cases, every check passed (%v)\n", cases, r.Duration.Round(time.Millisecond))
 	} else {
-		failedCases := 0
-		for _, res := range r.Results {
-			if res.Failed() {
-				failedCases++
+		ew.printf("\nFAILED: %d failed checks in %d of %d cases (%v)\n", n, r.FailedCases(), cases, r.Duration.Round(time.Millisecond))
+	}
+	ew.printf("%s\n", r.SummaryLine())
+	return ew.err
+}
+
+// SummaryLine is the report in one line a CI log can grep:
+//
+//	moviemock contract: FAILED 3 of 278 cases (2 checks failing) · 18/18 operations tested · 40/52 declared statuses seen
+func (r *Report) SummaryLine() string {
+	var b strings.Builder
+	failedCases := r.FailedCases()
+	if failedCases == 0 && r.Failures() == 0 {
+		fmt.Fprintf(&b, "moviemock contract: PASSED %d cases", len(r.Results)-r.Skipped())
+	} else {
+		failing := 0
+		for _, t := range r.ByCheck() {
+			if t.Failed > 0 {
+				failing++
 			}
 		}
-		ew.printf("\nFAILED: %d failed checks in %d of %d cases (%v)\n", n, failedCases, cases, r.Duration.Round(time.Millisecond))
+		plural := "s"
+		if failing == 1 {
+			plural = ""
+		}
+		fmt.Fprintf(&b, "moviemock contract: FAILED %d of %d cases (%d check%s failing)", failedCases, len(r.Results), failing, plural)
 	}
-	return ew.err
+	cov := r.coverage()
+	tested, seen, declared := 0, 0, 0
+	for _, c := range cov {
+		if c.Answered > 0 {
+			tested++
+		}
+		seen += len(c.Seen)
+		declared += len(c.Declared)
+	}
+	fmt.Fprintf(&b, " · %d/%d operations tested · %d/%d declared statuses seen", tested, len(cov), seen, declared)
+	if n := r.Skipped(); n > 0 {
+		fmt.Fprintf(&b, " · %d cases skipped", n)
+	}
+	if r.Stopped != "" {
+		b.WriteString(" · stopped early")
+	}
+	return b.String()
 }
 
 type errWriter struct {
@@ -221,17 +371,25 @@ type jsonReport struct {
 	DurationMS int64        `json:"duration_ms"`
 	Passed     bool         `json:"passed"`
 	Summary    jsonSummary  `json:"summary"`
+	Stopped    string       `json:"stopped,omitempty"`
 	Notes      []string     `json:"notes"`
 	Operations []Tally      `json:"operations"`
+	Coverage   []Coverage   `json:"coverage"`
 	Checks     []Tally      `json:"checks"`
 	Results    []jsonResult `json:"results"`
 }
 
 type jsonSummary struct {
-	Cases        int `json:"cases"`
-	FailedCases  int `json:"failed_cases"`
-	ChecksPassed int `json:"checks_passed"`
-	ChecksFailed int `json:"checks_failed"`
+	Cases                int    `json:"cases"`
+	FailedCases          int    `json:"failed_cases"`
+	SkippedCases         int    `json:"skipped_cases"`
+	ChecksPassed         int    `json:"checks_passed"`
+	ChecksFailed         int    `json:"checks_failed"`
+	Operations           int    `json:"operations"`
+	OperationsTested     int    `json:"operations_tested"`
+	DeclaredStatuses     int    `json:"declared_statuses"`
+	DeclaredStatusesSeen int    `json:"declared_statuses_seen"`
+	Line                 string `json:"line"`
 }
 
 type jsonResult struct {
@@ -243,6 +401,8 @@ type jsonResult struct {
 
 type jsonResponse struct {
 	Response
+	// Body is the start of the body (ExcerptBytes at most), "…" after it
+	// when there was more; Size and SHA256 are of the whole body read.
 	Body       string  `json:"body,omitempty"`
 	DurationMS float64 `json:"duration_ms"`
 }
@@ -251,9 +411,19 @@ type jsonResponse struct {
 func (r *Report) WriteJSON(w io.Writer) error {
 	out := jsonReport{
 		BaseURL: r.BaseURL, Spec: r.Spec, Seed: r.Seed, StartedAt: r.Started.UTC(),
-		DurationMS: r.Duration.Milliseconds(), Notes: r.Notes,
-		Operations: r.ByOperation(), Checks: r.ByCheck(),
+		DurationMS: r.Duration.Milliseconds(), Notes: r.Notes, Stopped: r.Stopped,
+		Operations: r.ByOperation(), Checks: r.ByCheck(), Coverage: r.coverage(),
 	}
+	out.Summary.SkippedCases = r.Skipped()
+	out.Summary.Operations = len(out.Coverage)
+	for _, c := range out.Coverage {
+		if c.Answered > 0 {
+			out.Summary.OperationsTested++
+		}
+		out.Summary.DeclaredStatuses += len(c.Declared)
+		out.Summary.DeclaredStatusesSeen += len(c.Seen)
+	}
+	out.Summary.Line = r.SummaryLine()
 	if out.Notes == nil {
 		out.Notes = []string{}
 	}
@@ -269,9 +439,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 				out.Summary.ChecksFailed++
 			}
 		}
-		body := string(res.Response.Body)
-		if len(body) > 4096 {
-			body = body[:4096] + "…"
+		excerpt := res.Response.bodyText()
+		body := string(excerpt[:min(len(excerpt), ExcerptBytes)])
+		if int64(len(body)) < res.Response.Size || res.Response.Truncated {
+			body += "…"
 		}
 		out.Results = append(out.Results, jsonResult{
 			Case: res.Case, Checks: res.Checks, Curl: Curl(res.Case.Request),
@@ -290,6 +461,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr,omitempty"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -298,6 +470,7 @@ type junitSuite struct {
 	Name      string      `xml:"name,attr"`
 	Tests     int         `xml:"tests,attr"`
 	Failures  int         `xml:"failures,attr"`
+	Skipped   int         `xml:"skipped,attr,omitempty"`
 	Time      string      `xml:"time,attr"`
 	Timestamp string      `xml:"timestamp,attr"`
 	Cases     []junitCase `xml:"testcase"`
@@ -308,6 +481,11 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -323,7 +501,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	out := junitSuites{Name: "moviemock contract", Time: seconds(r.Duration)}
 	index := map[string]int{}
 	for _, res := range r.Results {
-		suiteName := res.Case.Operation + " " + res.Case.Method + " " + res.Case.Path
+		suiteName := Safe(res.Case.Operation + " " + res.Case.Method + " " + res.Case.Path)
 		i, ok := index[suiteName]
 		if !ok {
 			i = len(out.Suites)
@@ -331,18 +509,33 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			out.Suites = append(out.Suites, junitSuite{Name: suiteName, Timestamp: r.Started.UTC().Format(time.RFC3339)})
 		}
 		s := &out.Suites[i]
+		if why := res.Response.Skipped; why != "" {
+			s.Cases = append(s.Cases, junitCase{
+				Name:      Safe(fmt.Sprintf("skipped: %s case %d %s", res.Case.Kind, res.Case.Index, res.Case.Name)),
+				Classname: Safe(res.Case.Operation),
+				Time:      seconds(0),
+				Skipped:   &junitSkipped{Message: Safe(why)},
+			})
+			s.Tests++
+			s.Skipped++
+			out.Tests++
+			out.Skipped++
+			continue
+		}
 		for _, c := range res.Checks {
 			tc := junitCase{
-				Name:      fmt.Sprintf("%s: %s case %d %s", c.Check, res.Case.Kind, res.Case.Index, res.Case.Name),
-				Classname: res.Case.Operation + "." + c.Check,
+				Name:      Safe(fmt.Sprintf("%s: %s case %d %s", c.Check, res.Case.Kind, res.Case.Index, res.Case.Name)),
+				Classname: Safe(res.Case.Operation + "." + c.Check),
 				Time:      seconds(res.Response.Duration),
 			}
 			if !c.Passed {
+				// XML 1.0 holds no control characters but tab and
+				// newlines: what the target sent is escaped.
 				tc.Failure = &junitFailure{
-					Message: "expected " + c.Expected + ", got " + c.Got,
-					Type:    c.Check,
+					Message: "expected " + Safe(c.Expected) + ", got " + Safe(c.Got),
+					Type:    Safe(c.Check),
 					Text: fmt.Sprintf("request: %s %s\nexpected: %s\ngot: %s\nreproduce: %s\n",
-						res.Case.Request.Method, res.Case.Request.URL, c.Expected, c.Got, Curl(res.Case.Request)),
+						Safe(res.Case.Request.Method), Safe(res.Case.Request.URL), Safe(c.Expected), Safe(c.Got), Safe(Curl(res.Case.Request))),
 				}
 				s.Failures++
 				out.Failures++
@@ -355,7 +548,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	for i := range out.Suites {
 		var d time.Duration
 		for _, res := range r.Results {
-			if res.Case.Operation+" "+res.Case.Method+" "+res.Case.Path == out.Suites[i].Name {
+			if Safe(res.Case.Operation+" "+res.Case.Method+" "+res.Case.Path) == out.Suites[i].Name {
 				d += res.Response.Duration
 			}
 		}
@@ -371,4 +564,174 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// Coverage is what the run exercised of one operation.
+type Coverage struct {
+	Operation string `json:"operation"`
+	Method    string `json:"method"`
+	Path      string `json:"path"`
+	Cases     int    `json:"cases"`
+	Sent      int    `json:"sent"`     // cases sent
+	Answered  int    `json:"answered"` // cases with a status
+	Skipped   int    `json:"skipped"`  // cases not sent
+	// Kinds counts the cases sent, by kind (positive, negative, …).
+	Kinds map[Kind]int `json:"kinds"`
+	// Declared are the statuses the contract declares ("default" aside);
+	// Seen those some answer had, Unseen those none had.
+	Declared []string `json:"declared_statuses"`
+	Seen     []string `json:"declared_statuses_seen"`
+	Unseen   []string `json:"declared_statuses_unseen"`
+	// Undeclared are statuses answered that the contract does not declare.
+	Undeclared []int `json:"undeclared_statuses_seen,omitempty"`
+}
+
+// coverage is r.Coverage, or what the results alone tell.
+func (r *Report) coverage() []Coverage {
+	if r.Coverage != nil {
+		return r.Coverage
+	}
+	return coverageOf(nil, r.Results)
+}
+
+// kindOrder is the order kinds are listed in; others follow by name.
+var kindOrder = []Kind{Positive, Negative, UnknownID, WrongCredentials, Generated}
+
+// coverageOf tallies the results per operation, in the order of ops (nil:
+// the order the results first name them).
+func coverageOf(ops []*operation, results []*Result) []Coverage {
+	// By id, method and path, not pointer: the sequences describe the
+	// operations they step through with operations of their own.
+	index := map[string]int{}
+	var out []Coverage
+	add := func(o *operation) int {
+		key := o.id + " " + o.method + " " + o.path
+		if i, ok := index[key]; ok {
+			return i
+		}
+		c := Coverage{Operation: o.id, Method: o.method, Path: o.path, Kinds: map[Kind]int{}}
+		if o.op != nil && o.op.Responses != nil {
+			for code := range o.op.Responses.Map() {
+				if code != "default" {
+					c.Declared = append(c.Declared, code)
+				}
+			}
+		}
+		slices.Sort(c.Declared)
+		index[key] = len(out)
+		out = append(out, c)
+		return index[key]
+	}
+	for _, o := range ops {
+		add(o)
+	}
+	statuses := map[int]map[int]bool{}
+	for _, res := range results {
+		o := res.Case.op
+		if o == nil {
+			continue
+		}
+		i := add(o)
+		c := &out[i]
+		c.Cases++
+		if res.Response.Skipped != "" {
+			c.Skipped++
+			continue
+		}
+		c.Sent++
+		c.Kinds[res.Case.Kind]++
+		if s := res.Response.Status; s != 0 {
+			c.Answered++
+			if statuses[i] == nil {
+				statuses[i] = map[int]bool{}
+			}
+			statuses[i][s] = true
+		}
+	}
+	for i := range out {
+		c := &out[i]
+		got := statuses[i]
+		matched := map[int]bool{}
+		for _, code := range c.Declared {
+			hit := false
+			for s := range got {
+				if statusMatches(code, s) {
+					hit, matched[s] = true, true
+				}
+			}
+			if hit {
+				c.Seen = append(c.Seen, code)
+			} else {
+				c.Unseen = append(c.Unseen, code)
+			}
+		}
+		for s := range got {
+			if !matched[s] {
+				c.Undeclared = append(c.Undeclared, s)
+			}
+		}
+		slices.Sort(c.Undeclared)
+		if c.Seen == nil {
+			c.Seen = []string{}
+		}
+		if c.Unseen == nil {
+			c.Unseen = []string{}
+		}
+		if c.Declared == nil {
+			c.Declared = []string{}
+		}
+	}
+	return out
+}
+
+// statusMatches is true when status is the declared code ("404", "4XX").
+func statusMatches(code string, status int) bool {
+	if len(code) == 3 && (code[1] == 'X' || code[1] == 'x') {
+		return int(code[0]-'0') == status/100
+	}
+	n, err := strconv.Atoi(code)
+	return err == nil && n == status
+}
+
+func (c *Coverage) writeText(ew *errWriter) {
+	line := "statuses seen " + listOrNone(c.Seen)
+	if len(c.Unseen) > 0 {
+		line += "; never seen " + strings.Join(c.Unseen, ", ")
+	}
+	if len(c.Undeclared) > 0 {
+		var s []string
+		for _, n := range c.Undeclared {
+			s = append(s, strconv.Itoa(n))
+		}
+		line += "; undeclared " + strings.Join(s, ", ")
+	}
+	ew.printf("      %s\n", Safe(line))
+	var kinds []string
+	for _, k := range kindOrder {
+		if n := c.Kinds[k]; n > 0 {
+			kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+	var other []string
+	for k := range c.Kinds {
+		if !slices.Contains(kindOrder, k) {
+			other = append(other, string(k))
+		}
+	}
+	slices.Sort(other)
+	for _, k := range other {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, c.Kinds[Kind(k)]))
+	}
+	line = "kinds run: " + listOrNone(kinds)
+	if c.Skipped > 0 {
+		line += fmt.Sprintf("; %d cases skipped", c.Skipped)
+	}
+	ew.printf("      %s\n", Safe(line))
+}
+
+func listOrNone(l []string) string {
+	if len(l) == 0 {
+		return "none"
+	}
+	return strings.Join(l, ", ")
 }

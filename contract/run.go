@@ -61,6 +61,14 @@ type Config struct {
 	Now               func() time.Time
 	// MaxBodyBytes is the most of a response body read; 0: MaxBodyBytes.
 	MaxBodyBytes int64
+	// NoWrites skips every case and sequence with an unsafe method (POST,
+	// PUT, PATCH, DELETE), logins excepted.
+	NoWrites bool
+	// AllowDestructive lets cases change or delete records the runner did
+	// not create itself; without it, only its own records are touched.
+	AllowDestructive bool
+	// MaxFailures stops the run after this many failed cases; 0: never.
+	MaxFailures int
 }
 
 // ErrUnreachable means the target could not be connected to at all.
@@ -119,6 +127,9 @@ func (cfg *Config) fill() error {
 	if cfg.Examples < 0 {
 		return errors.New("contract: examples must not be negative")
 	}
+	if cfg.MaxFailures < 0 {
+		return errors.New("contract: max failures must not be negative")
+	}
 	for _, list := range [][]string{cfg.Checks, cfg.ExcludeChecks} {
 		for _, name := range list {
 			if checkByName(name) == nil {
@@ -132,11 +143,12 @@ func (cfg *Config) fill() error {
 			// A redirect is an answer to check, not to follow.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 			Transport: &http.Transport{
-				Proxy:                 http.ProxyFromEnvironment,
-				DialContext:           (&net.Dialer{Timeout: cfg.Timeout}).DialContext,
-				MaxIdleConnsPerHost:   cfg.Workers,
-				ResponseHeaderTimeout: cfg.Timeout,
-				TLSHandshakeTimeout:   cfg.Timeout,
+				Proxy:                  http.ProxyFromEnvironment,
+				DialContext:            (&net.Dialer{Timeout: cfg.Timeout}).DialContext,
+				MaxIdleConnsPerHost:    cfg.Workers,
+				ResponseHeaderTimeout:  cfg.Timeout,
+				TLSHandshakeTimeout:    cfg.Timeout,
+				MaxResponseHeaderBytes: maxHeaderBytes,
 			},
 		}
 	}
@@ -167,20 +179,42 @@ func probe(ctx context.Context, base string, timeout time.Duration) error {
 type runner struct {
 	cfg *Config
 	sp  *spec.Spec
+	// robust is send's and execute's bookkeeping: unresponsive operations,
+	// early stops, what is kept of each response (robust.go).
+	robust runState
 }
 
 // Response is what came back for a case.
+//
+// send returns the whole body (up to Config.MaxBodyBytes) in Body; a Result
+// keeps only Excerpt, Size and SHA256 once its checks have read the body.
 type Response struct {
-	Status    int           `json:"status,omitempty"`
-	Header    http.Header   `json:"headers,omitempty"`
-	Body      []byte        `json:"-"`
-	Truncated bool          `json:"truncated,omitempty"` // the body was longer than MaxBodyBytes
+	Status int         `json:"status,omitempty"`
+	Header http.Header `json:"headers,omitempty"`
+	// HeadersTrimmed: the headers were longer than a report keeps.
+	HeadersTrimmed bool   `json:"headers_trimmed,omitempty"`
+	Body           []byte `json:"-"`
+	// Excerpt is the start of the body (at most ExcerptBytes), a copy.
+	Excerpt []byte `json:"-"`
+	// Size is the number of body bytes read; with Truncated, the body was
+	// longer and reading stopped there.
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256,omitempty"` // of the bytes read
+	// Truncated: the body was longer than MaxBodyBytes.
+	Truncated bool          `json:"truncated,omitempty"`
 	Duration  time.Duration `json:"-"`
 	Error     string        `json:"error,omitempty"` // no complete response: why
+	// Skipped says why the request was not sent (an unresponsive target or
+	// operation, --max-failures); no check applies to a skipped case.
+	Skipped string `json:"skipped,omitempty"`
 }
 
-// send performs req with the runner's client.
+// send performs req with the runner's client. It sends nothing once the
+// target is found unresponsive or the run stopped (Skipped says why).
 func (r *runner) send(ctx context.Context, req Request) Response {
+	if why := r.robust.notSending(); why != "" {
+		return Response{Error: why, Skipped: why}
+	}
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, req.URL, strings.NewReader(req.Body))
 	if err != nil {
 		return Response{Error: "cannot build the request: " + err.Error()}
@@ -192,11 +226,13 @@ func (r *runner) send(ctx context.Context, req Request) Response {
 	start := time.Now()
 	resp, err := r.cfg.Client.Do(hreq)
 	if err != nil {
-		return Response{Error: describeTransportError(err, r.cfg.Timeout), Duration: time.Since(start)}
+		out := Response{Error: describeTransportError(err, r.cfg.Timeout), Duration: time.Since(start)}
+		r.robust.answered(ctx, &out)
+		return out
 	}
 	defer resp.Body.Close()
 	limit := r.cfg.MaxBodyBytes
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	body, err := readBody(resp.Body, limit)
 	out := Response{Status: resp.StatusCode, Header: resp.Header, Body: body, Duration: time.Since(start)}
 	if int64(len(body)) > limit {
 		out.Body, out.Truncated = body[:limit], true
@@ -204,6 +240,8 @@ func (r *runner) send(ctx context.Context, req Request) Response {
 	} else if err != nil {
 		out.Error = "the body broke off after " + fmt.Sprint(len(body)) + " bytes: " + describeTransportError(err, r.cfg.Timeout)
 	}
+	out.summarize()
+	r.robust.answered(ctx, &out)
 	return out
 }
 
@@ -243,7 +281,10 @@ func (r *runner) run(ctx context.Context) *Report {
 		ids:        map[string][]string{},
 		formValues: map[string]string{},
 		headers:    r.cfg.Header.Clone(),
+		own:        map[*operation][]string{},
+		nonce:      uint32(r.cfg.Now().UnixNano()/1e6) ^ uint32(r.cfg.Seed),
 	}
+	b.attachModel(ops)
 	for name, ids := range r.cfg.IDs {
 		if len(ids) > 0 {
 			b.ids[name] = append([]string(nil), ids...)
@@ -265,6 +306,7 @@ func (r *runner) run(ctx context.Context) *Report {
 			r.logIn(ctx, o, b, report, trustedLogin)
 		}
 	}
+	r.logInTokenURL(ctx, b, report)
 	for _, o := range ops {
 		for _, it := range ops {
 			if it.listOf != o {
@@ -279,6 +321,9 @@ func (r *runner) run(ctx context.Context) *Report {
 		}
 	}
 	r.probeIDs(ctx, ops, b, candidates, report)
+	// Records of the runner's own: for the cases that change or delete
+	// one, and for reads nothing else gave an id for.
+	r.createOwn(ctx, ops, b, report)
 
 	b.build(ops)
 	// list_item_consistency: read every listed item (bounded).
@@ -298,6 +343,8 @@ func (r *runner) run(ctx context.Context) *Report {
 	}
 
 	report.Results = r.execute(ctx, b.cases)
+	report.Results = append(report.Results, r.sequences(ctx, report)...)
+	r.cleanUp(ctx, ops, b, report)
 	r.check(report, ops)
 	return report
 }
@@ -389,9 +436,19 @@ func (r *runner) logIn(ctx context.Context, o *operation, b *builder, report *Re
 
 func (r *runner) discoverList(ctx context.Context, o *operation, b *builder) []any {
 	resp := r.send(ctx, b.request(o, values{}))
+	if resp.Status/100 != 2 {
+		return nil
+	}
 	var items []any
-	if resp.Status/100 == 2 && json.Unmarshal(resp.Body, &items) == nil {
+	if json.Unmarshal(resp.Body, &items) == nil {
 		return items
+	}
+	// A page: {"items": [...], "total": ...}.
+	var page struct {
+		Items []any `json:"items"`
+	}
+	if json.Unmarshal(resp.Body, &page) == nil {
+		return page.Items
 	}
 	return nil
 }
@@ -432,8 +489,16 @@ func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, can
 	}
 }
 
-// execute sends every case with cfg.Workers workers; results keep case order.
+// execute sends every case with cfg.Workers workers; results keep case
+// order. Each response's checks run as it arrives (list_item_consistency,
+// which compares cases, runs in check), and the result keeps only an
+// excerpt of the body. An operation that gives no complete answer
+// opStrikes times in a row is unresponsive, a target that gives none
+// targetStrikes times in a row is too: their remaining cases are skipped,
+// as are all cases once MaxFailures cases failed.
 func (r *runner) execute(ctx context.Context, cases []*Case) []*Result {
+	st := &r.robust
+	st.beginCases(cases)
 	results := make([]*Result, len(cases))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -443,10 +508,27 @@ func (r *runner) execute(ctx context.Context, cases []*Case) []*Result {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = &Result{Case: cases[i], Response: r.send(ctx, cases[i].Request)}
+				c := cases[i]
+				mark := "."
+				if why := st.skipReason(c.op); why != "" {
+					results[i], mark = &Result{Case: c, Response: Response{Skipped: why}}, "s"
+				} else {
+					res := &Result{Case: c, Response: r.send(ctx, c.Request)}
+					if res.Response.Skipped == "" {
+						st.caseAnswered(ctx, c.op, &res.Response)
+						r.observe(res)
+						if res.Failed() {
+							mark = "F"
+							st.caseFailed(r.cfg.MaxFailures)
+						}
+					} else {
+						mark = "s"
+					}
+					results[i] = res
+				}
 				if r.cfg.Progress != nil {
 					progress.Lock()
-					io.WriteString(r.cfg.Progress, ".")
+					io.WriteString(r.cfg.Progress, mark)
 					progress.Unlock()
 				}
 			}

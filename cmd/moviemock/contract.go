@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,14 +27,20 @@ unknown ids are 404s, wrong credentials are refused, every response matches
 its schema, and more (see the checks below). Every failure comes with a curl
 command that reproduces it.
 
+An operation that gives no complete answer (a timeout, a broken connection)
+twice in a row is unresponsive: its other cases are skipped, and the run ends
+when the whole target stops answering. The report ends with one line a CI
+log can grep: "moviemock contract: PASSED …" or "moviemock contract: FAILED …".
+
 Exit code: 0 every check passed, 1 a check failed, 2 bad usage, an unreadable
 contract, or a target nothing answers at.
 
 Examples:
   moviemock contract --base-url http://127.0.0.1:8000
   moviemock contract --base-url http://localhost:8000 --spec http://localhost:8000/openapi.json \
-      --username alice --password wonderland --person-id 1 --format junit --output report.xml
+      --username alice --password wonderland --id movie_id=tt0137523 --format junit --output report.xml
   moviemock contract --base-url http://localhost:8000 --checks not_a_server_error,response_schema_conformance
+  moviemock contract --base-url https://staging.example.com --no-writes --max-failures 10 --timeout 2s
 
 Checks:
 %s
@@ -56,9 +65,18 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.Func("max-response-time", "slowest acceptable response, for max_response_time (default 2s)", func(v string) (err error) { maxTime, err = parseDuration(v); return err })
 	format := fs.String("format", "text", "report `format`: text, json or junit")
 	output := fs.String("output", "", "write the report to this `file` instead of standard output")
-	var personIDs, reviewIDs, headers, statuses listFlag
-	fs.Var(&personIDs, "person-id", "a person `id` known to exist (repeatable)")
-	fs.Var(&reviewIDs, "review-id", "a review `id` known to exist (repeatable)")
+	var headers, statuses listFlag
+	ids := map[string][]string{}
+	fs.Func("id", "a record known to exist, as `NAME=ID` for the path parameter NAME (repeatable): movie_id=tt0137523", func(v string) error {
+		name, id, ok := strings.Cut(v, "=")
+		if name, id = strings.TrimSpace(name), strings.TrimSpace(id); !ok || name == "" || id == "" {
+			return fmt.Errorf("%q is not NAME=ID", v)
+		}
+		ids[name] = append(ids[name], id)
+		return nil
+	})
+	fs.Func("person-id", "short for --id person_id=`ID`", func(v string) error { ids["person_id"] = append(ids["person_id"], v); return nil })
+	fs.Func("review-id", "short for --id review_id=`ID`", func(v string) error { ids["review_id"] = append(ids["review_id"], v); return nil })
 	fs.Func("header", "send this `'Name: value'` header with every request (repeatable)", func(v string) error {
 		name, value, ok := strings.Cut(v, ":")
 		if !ok || strings.TrimSpace(name) == "" {
@@ -69,6 +87,9 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	})
 	jwtSecret := fs.String("jwt-secret", "", "verify access tokens' HS256/384/512 signatures with this secret")
 	fs.Var(&statuses, "framework-statuses", "undeclared statuses FastAPI itself answers with (default 400,401,404,405,413,422)")
+	maxFailures := fs.Int("max-failures", 0, "stop after this many failed cases and report the rest as not run (0: never stop)")
+	noWrites := fs.Bool("no-writes", false, "send no POST, PUT, PATCH or DELETE (logins excepted): safe against a shared server")
+	allowDestructive := fs.Bool("allow-destructive", false, "let cases change or delete records the runner did not create itself")
 
 	help, err := parseFlags(fs, args)
 	if help {
@@ -91,11 +112,23 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if (*username == "") != (*password == "") {
 		return usagef("contract: give --username and --password together")
 	}
+	switch {
+	case *examples < 0:
+		return usagef("contract: --examples %d: give 0 or more", *examples)
+	case *workers < 1:
+		return usagef("contract: --workers %d: give 1 or more", *workers)
+	case *maxFailures < 0:
+		return usagef("contract: --max-failures %d: give 0 (never stop) or more", *maxFailures)
+	}
+	if u, err := url.Parse(*baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usagef("contract: --base-url %q: give an http(s) URL with a host, e.g. http://127.0.0.1:8000", *baseURL)
+	}
 	cfg := contract.Config{
 		BaseURL: *baseURL, Username: *username, Password: *password, Seed: *seed,
 		Checks: checks, ExcludeChecks: exclude, Examples: *examples, Workers: *workers,
 		Timeout: timeout, MaxResponseTime: maxTime,
-		IDs:    map[string][]string{"person_id": personIDs, "review_id": reviewIDs},
+		MaxFailures: *maxFailures, NoWrites: *noWrites, AllowDestructive: *allowDestructive,
+		IDs:    ids,
 		Header: http.Header{},
 	}
 	for _, h := range headers {
@@ -116,6 +149,9 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if cfg.Spec, err = loadSpec(ctx, "contract", *specFlag, timeout); err != nil {
 			return err
 		}
+	}
+	if err := knownPathParameters(cfg.Spec, ids); err != nil {
+		return err
 	}
 	if *format == "text" && *output == "" {
 		cfg.Progress = stderr
@@ -150,6 +186,35 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if n := report.Failures(); n > 0 {
 		return &failureError{fmt.Sprintf("%d checks failed", n)}
+	}
+	return nil
+}
+
+// knownPathParameters refuses an --id for a path parameter the contract
+// (nil: the embedded one) does not have.
+func knownPathParameters(sp *spec.Spec, ids map[string][]string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if sp == nil {
+		var err error
+		if sp, err = spec.Embedded(); err != nil {
+			return err
+		}
+	}
+	known := map[string]bool{}
+	for _, path := range sp.Paths() {
+		for _, part := range strings.Split(path, "/") {
+			if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
+				known[part[1:len(part)-1]] = true
+			}
+		}
+	}
+	for name := range ids {
+		if !known[name] {
+			names := slices.Sorted(maps.Keys(known))
+			return usagef("contract: --id %s=…: the contract has no path parameter %s (it has %s)", name, name, strings.Join(names, ", "))
+		}
 	}
 	return nil
 }

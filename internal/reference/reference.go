@@ -88,6 +88,10 @@ type Options struct {
 	NoCORS        bool     // no CORSMiddleware at all (the mock's --no-cors)
 	TestRoutes    bool     // GET /__reference/crash and /__reference/http500
 	Secret        string   // HS256 secret (AppMain, AppMovies); default DefaultSecret
+	// Bug switches on one deliberate bug of AppMovies by name, e.g.
+	// "create_200" (the BUGS table in app/movies.py); "" runs the correct
+	// app. The app refuses to start with a name it does not know.
+	Bug string
 }
 
 // Backend is a running reference backend.
@@ -295,6 +299,9 @@ func Start(t testing.TB, opts Options) *Backend {
 	default:
 		t.Fatalf("reference.Options: unknown App %q (want %q or one of %q)", opts.App, AppMain, ContractApps())
 	}
+	if opts.Bug != "" && opts.App != AppMovies {
+		t.Fatalf("reference.Options: Bug %q: deliberate bugs are in %s.py only", opts.Bug, AppMovies)
+	}
 	Require(t)
 	p := probeResult
 
@@ -488,6 +495,9 @@ func backendEnv(stack, appDir, fixtures string, opts Options) []string {
 	}
 	if opts.TestRoutes {
 		env = append(env, "MOVIEMOCK_REFERENCE_TEST_ROUTES=1")
+	}
+	if opts.Bug != "" {
+		env = append(env, "MOVIEMOCK_REFERENCE_BUG="+opts.Bug)
 	}
 	return env
 }

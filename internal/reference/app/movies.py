@@ -22,6 +22,9 @@ Configuration comes from the environment, read once at import:
                                 and reactions (.yaml, .yml or .json); default
                                 testdata/contracts/movies/fixtures
   MOVIEMOCK_REFERENCE_SECRET    HS256 secret; default the mock's development secret
+  MOVIEMOCK_REFERENCE_BUG       one deliberate bug to switch on, by name (see BUGS
+                                below); default none: the app is correct. An
+                                unknown name stops the app at start.
 
 and the CORS and test-route settings harness.py reads. POST /__reference/reset
 restores the loaded records.
@@ -33,6 +36,8 @@ Run it from the module root with:
 """
 
 import copy
+import hashlib
+import json
 import os
 import secrets
 import uuid
@@ -42,9 +47,12 @@ from typing import Annotated, Any, Literal
 
 import harness
 import jwt_hs256 as jwt  # PyJWT's API, HS256 only: PyJWT is not installed here
-from fastapi import Depends, FastAPI, HTTPException, Path, Query, status
+from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request, status
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from fastapi.security import OAuth2PasswordBearer, OAuth2PasswordRequestForm
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 FIXTURES_DIR = harness.fixtures_dir("testdata/contracts/movies/fixtures")
 SECRET_KEY = os.environ.get(
@@ -53,6 +61,47 @@ SECRET_KEY = os.environ.get(
 )
 ALGORITHM = "HS256"
 ACCESS_TOKEN_EXPIRE_MINUTES = 30
+
+# --- Deliberate bugs ----------------------------------------------------------
+#
+# Mutants for testing the contract runner (contract/mutants_test.go): each is
+# a bug a backend team could ship, switched on by name with
+# MOVIEMOCK_REFERENCE_BUG, one at a time. Every branch that makes one is
+# marked "BUG <name>"; with no bug named, none of them runs and the app, its
+# answers and its /openapi.json are exactly the correct ones.
+BUGS = {
+    # writes
+    "create_200": "POST /movies answers 200 instead of the declared 201",
+    "delete_keeps": "DELETE /reviews/{id} answers 204 but keeps the review",
+    "patch_nulls": "PATCH /movies/{id} nulls the nullable fields it was not sent",
+    "put_partial": "PUT /reviews/{id} without content keeps the old text instead of answering 422",
+    "updated_at_frozen": "updates do not move updated_at",
+    "created_id_unreadable": "a created movie or review is stored under another id than the one answered: reading it back is a 404",
+    "delete_404_wrong_shape": "deleting an unknown movie or review answers 200 {} instead of 404",
+    # queries
+    "filter_ignored": "GET /reviews ignores movie_id",
+    "limit_ignored": "lists ignore limit",
+    "skip_off_by_one": "lists take skip as a 1-based position: skip=1 skips nothing",
+    "nested_list_leaks": "GET /movies/{id}/reviews lists the reviews of every movie",
+    "list_truncates_content": "GET /reviews cuts content to a 100-character preview that the single read does not",
+    "unknown_id_500": "reading, changing or deleting an unknown review crashes (KeyError, 500)",
+    # auth
+    "write_no_auth": "review writes work without a token, as the first user",
+    "bad_token_ok": "a token that does not decode signs in as the first user",
+    "bad_signature_ok": "the token's claims are read without checking its signature",
+    "me_wrong_user": "GET /users/me answers another user (the 1-based id used as a 0-based index)",
+    "register_no_login": "a registered user cannot log in (the password is stored hashed, the login compares plain text)",
+    "token_no_exp": "access tokens carry no exp claim",
+    "wrong_password_ok": "the login checks the username only",
+    # JSON-body errors
+    "validation_400": "validation errors answer 400 with a string detail instead of FastAPI's 422",
+    "body_422_wrong_loc": "a JSON-body validation error names the field without its \"body\" prefix",
+    "extra_field_500": "a create body with an unexpected field crashes (a strict re-validation, 500)",
+    "missing_body_500": "a request with no body crashes the validation-error handler (500) instead of a 422",
+}
+BUG = os.environ.get("MOVIEMOCK_REFERENCE_BUG", "")
+if BUG and BUG not in BUGS:
+    raise SystemExit(f"MOVIEMOCK_REFERENCE_BUG={BUG!r} names no bug; known: {', '.join(sorted(BUGS))}")
 
 
 # --- Models -----------------------------------------------------------------
@@ -120,6 +169,9 @@ class MovieCreate(BaseModel):
     poster: str | None = Field(default=None, max_length=2048)
 
 
+NULLABLE_MOVIE_FIELDS = {"original_title", "overview", "runtime", "poster"}
+
+
 class MoviePatch(BaseModel):
     # A field that the movie never holds as null may be left out but not
     # sent as null (the default None is never validated), so a PATCH cannot
@@ -159,6 +211,22 @@ class ReviewUpdate(BaseModel):
 
 class ReviewPatch(BaseModel):
     content: ReviewText = None
+
+
+if BUG == "put_partial":
+    # BUG put_partial: PUT takes the PATCH model, so a field left out keeps
+    # its old value rather than being required.
+    ReviewUpdate = ReviewPatch  # noqa: F811
+
+
+class StrictMovieCreate(MovieCreate):
+    # For BUG extra_field_500: create_movie re-validates the raw body with it.
+    model_config = ConfigDict(extra="forbid")
+
+
+class StrictReviewCreate(ReviewCreate):
+    # For BUG extra_field_500: create_review re-validates the raw body with it.
+    model_config = ConfigDict(extra="forbid")
 
 
 Emoji = Literal["👍", "👎", "😂", "😮", "😢", "🔥"]
@@ -267,7 +335,18 @@ def now() -> datetime:
 
 
 def paginate(records: list, skip: int, limit: int) -> list:
+    if BUG == "limit_ignored":
+        return records[skip:]  # BUG limit_ignored: no end to the page
+    if BUG == "skip_off_by_one":
+        skip = max(skip - 1, 0)  # BUG skip_off_by_one: skip taken as a 1-based position
     return records[skip : skip + limit]
+
+
+def updated_at(record: Any) -> datetime:
+    """The updated_at an update stores: now."""
+    if BUG == "updated_at_frozen":
+        return record.updated_at  # BUG updated_at_frozen: the old value stays
+    return now()
 
 
 # Paging parameters, as the list operations declare them.
@@ -284,14 +363,29 @@ def create_access_token(data: dict[str, Any], expires_delta: timedelta) -> str:
     to_encode = data.copy()
     issued = datetime.now(timezone.utc)
     to_encode.update({"exp": issued + expires_delta, "iat": issued})
+    if BUG == "token_no_exp":
+        del to_encode["exp"]  # BUG token_no_exp: tokens never expire
     return jwt.encode(to_encode, SECRET_KEY, algorithm=ALGORITHM)
 
 
 def authenticate_user(username: str, password: str) -> UserInDB | None:
     user = db.users.get(username)
+    if BUG == "wrong_password_ok":
+        return user  # BUG wrong_password_ok: the password is never compared
     if user is None or not secrets.compare_digest(password.encode(), user.password.encode()):
         return None
     return user
+
+
+def unverified_claims(token: str) -> dict[str, Any]:
+    """For BUG bad_signature_ok: the claims, read without checking the signature."""
+    try:
+        claims = json.loads(jwt._b64decode(token.split(".")[1].encode()))
+    except Exception as e:
+        raise jwt.InvalidTokenError("Invalid payload") from e
+    if not isinstance(claims, dict):
+        raise jwt.InvalidTokenError("Invalid payload")
+    return claims
 
 
 async def get_current_user(token: Annotated[str, Depends(oauth2_scheme)]) -> UserInDB:
@@ -301,8 +395,14 @@ async def get_current_user(token: Annotated[str, Depends(oauth2_scheme)]) -> Use
         headers={"WWW-Authenticate": "Bearer"},
     )
     try:
-        payload = jwt.decode(token, SECRET_KEY, algorithms=[ALGORITHM])
+        if BUG == "bad_signature_ok":
+            payload = unverified_claims(token)  # BUG bad_signature_ok: anyone can sign
+        else:
+            payload = jwt.decode(token, SECRET_KEY, algorithms=[ALGORITHM])
     except jwt.InvalidTokenError:
+        if BUG == "bad_token_ok":
+            # BUG bad_token_ok: a debugging fallback left in
+            return next(iter(db.users.values()))
         raise credentials_exception
     username = payload.get("sub")
     if username is None:
@@ -314,6 +414,23 @@ async def get_current_user(token: Annotated[str, Depends(oauth2_scheme)]) -> Use
 
 
 CurrentUser = Annotated[UserInDB, Depends(get_current_user)]
+
+
+optional_oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/auth/login", auto_error=False)
+
+
+async def get_review_writer(token: Annotated[str | None, Depends(optional_oauth2_scheme)]) -> UserInDB:
+    """For BUG write_no_auth: the signed-in user, or without a token the first user."""
+    if token is None:
+        return next(iter(db.users.values()))
+    return await get_current_user(token)
+
+
+# Who writes reviews: the signed-in user.
+ReviewWriter = CurrentUser
+if BUG == "write_no_auth":
+    # BUG write_no_auth: review writes made optional-auth for a demo, and left so.
+    ReviewWriter = Annotated[UserInDB, Depends(get_review_writer)]
 
 
 # --- Application ------------------------------------------------------------
@@ -328,6 +445,37 @@ app = FastAPI(
     version="1.0.0",
 )
 
+if BUG == "validation_400":
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error_400(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # BUG validation_400: the team's own error format, not FastAPI's 422.
+        return JSONResponse({"detail": "Invalid request: " + "; ".join(e["msg"] for e in exc.errors())}, status_code=400)
+
+
+if BUG == "body_422_wrong_loc":
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error_field_names(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # BUG body_422_wrong_loc: for the front end's form library, a JSON
+        # body's errors name the field alone, without "body".
+        errors = exc.errors()
+        if request.headers.get("content-type", "").startswith("application/json"):
+            errors = [{**e, "loc": tuple(e["loc"])[1:] if tuple(e["loc"])[:1] == ("body",) else e["loc"]} for e in errors]
+        return await request_validation_exception_handler(request, RequestValidationError(errors, body=exc.body))
+
+
+if BUG == "missing_body_500":
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error_logged(request: Request, exc: RequestValidationError) -> JSONResponse:
+        if any(tuple(e["loc"])[:1] == ("body",) for e in exc.errors()):
+            # BUG missing_body_500: logs the fields sent; with no body at all
+            # exc.body is None, and sorted(None) is a TypeError.
+            print("invalid body with fields", sorted(exc.body))
+        return await request_validation_exception_handler(request, exc)
+
+
 MovieID = Annotated[str, Path(description="Unique identifier of a movie")]
 ReviewID = Annotated[str, Path(description="Unique identifier of a review")]
 
@@ -340,6 +488,8 @@ def find_movie(movie_id: str) -> Movie:
 
 
 def find_review(review_id: str) -> Review:
+    if BUG == "unknown_id_500":
+        return db.reviews[review_id]  # BUG unknown_id_500: KeyError for an unknown id
     review = db.reviews.get(review_id)
     if review is None:
         raise HTTPException(status_code=404, detail="Review not found")
@@ -398,6 +548,9 @@ async def register_user(user_in: UserCreate) -> User:
     if user_in.username in db.users:
         raise HTTPException(status_code=400, detail="Username already registered")
     user = UserInDB(id=db.next_user_id, **user_in.model_dump())
+    if BUG == "register_no_login":
+        # BUG register_no_login: stored hashed, while the login compares plain text.
+        user.password = hashlib.sha256(user.password.encode()).hexdigest()
     db.next_user_id += 1
     db.users[user.username] = user
     return _public(user)
@@ -406,6 +559,10 @@ async def register_user(user_in: UserCreate) -> User:
 @app.get("/users/me", tags=["Users"], operation_id="readCurrentUser")
 async def read_current_user(current_user: CurrentUser) -> User:
     """Read the signed-in user."""
+    if BUG == "me_wrong_user":
+        users = list(db.users.values())
+        # BUG me_wrong_user: the 1-based id used as a 0-based index.
+        return _public(users[current_user.id % len(users)])
     return _public(current_user)
 
 
@@ -434,11 +591,23 @@ async def get_movie(movie_id: MovieID) -> Movie:
     return find_movie(movie_id)
 
 
-@app.post("/movies", status_code=status.HTTP_201_CREATED, tags=["Movies"], operation_id="createMovie")
-async def create_movie(movie_in: MovieCreate, current_user: CurrentUser) -> Movie:
+@app.post(
+    "/movies",
+    # BUG create_200: the status_code left out.
+    status_code=status.HTTP_200_OK if BUG == "create_200" else status.HTTP_201_CREATED,
+    tags=["Movies"],
+    operation_id="createMovie",
+)
+async def create_movie(movie_in: MovieCreate, current_user: CurrentUser, request: Request) -> Movie:
     """Add a movie."""
+    if BUG == "extra_field_500":
+        # BUG extra_field_500: a pydantic ValidationError here is no 422 but a 500.
+        StrictMovieCreate.model_validate(await request.json())
     created = now()
     movie = Movie(id=str(uuid.uuid4()), **movie_in.model_dump(), created_at=created, updated_at=created)
+    if BUG == "created_id_unreadable":
+        db.movies[str(uuid.uuid4())] = movie  # BUG created_id_unreadable: a second uuid4() for the key
+        return movie
     db.movies[movie.id] = movie
     return movie
 
@@ -447,7 +616,12 @@ async def create_movie(movie_in: MovieCreate, current_user: CurrentUser) -> Movi
 async def update_movie(movie_id: MovieID, movie_in: MoviePatch, current_user: CurrentUser) -> Movie:
     """Change some fields of a movie."""
     movie = find_movie(movie_id)
-    movie = movie.model_copy(update={**movie_in.model_dump(exclude_unset=True), "updated_at": now()})
+    changes = movie_in.model_dump(exclude_unset=True)
+    if BUG == "patch_nulls":
+        # BUG patch_nulls: every field but those None would break (the
+        # non-nullable ones), sent or not.
+        changes = {k: v for k, v in movie_in.model_dump().items() if v is not None or k in NULLABLE_MOVIE_FIELDS}
+    movie = movie.model_copy(update={**changes, "updated_at": updated_at(movie)})
     db.movies[movie_id] = movie
     return movie
 
@@ -460,6 +634,8 @@ async def update_movie(movie_id: MovieID, movie_in: MoviePatch, current_user: Cu
 )
 async def delete_movie(movie_id: MovieID, current_user: CurrentUser) -> None:
     """Delete a movie. Its reviews stay."""
+    if BUG == "delete_404_wrong_shape" and movie_id not in db.movies:
+        return JSONResponse({}, status_code=200)  # BUG delete_404_wrong_shape: "already gone" is a success
     find_movie(movie_id)
     del db.movies[movie_id]
 
@@ -468,6 +644,8 @@ async def delete_movie(movie_id: MovieID, current_user: CurrentUser) -> None:
 async def list_movie_reviews(movie_id: MovieID) -> list[Review]:
     """Read the reviews of one movie."""
     check_movie(movie_id)
+    if BUG == "nested_list_leaks":
+        return list(db.reviews.values())  # BUG nested_list_leaks: the filter forgotten
     return [r for r in db.reviews.values() if r.movie_id == movie_id]
 
 
@@ -482,11 +660,16 @@ async def list_reviews(
     limit: Limit = 100,
 ) -> list[Review]:
     """Read reviews, optionally filtered, a page at a time."""
+    if BUG == "filter_ignored":
+        movie_id = None  # BUG filter_ignored: the parameter is declared but never used
     reviews = [
         r
         for r in db.reviews.values()
         if (movie_id is None or r.movie_id == movie_id) and (author_id is None or r.author_id == author_id)
     ]
+    if BUG == "list_truncates_content":
+        # BUG list_truncates_content: lists serve a preview of the text.
+        reviews = [r.model_copy(update={"content": r.content[:100]}) for r in reviews]
     return paginate(reviews, skip, limit)
 
 
@@ -497,8 +680,11 @@ async def get_review(review_id: ReviewID) -> Review:
 
 
 @app.post("/reviews", status_code=status.HTTP_201_CREATED, tags=["Reviews"], operation_id="createReview")
-async def create_review(review_in: ReviewCreate, current_user: CurrentUser) -> Review:
+async def create_review(review_in: ReviewCreate, current_user: ReviewWriter, request: Request) -> Review:
     """Write a review of a movie as the signed-in user."""
+    if BUG == "extra_field_500":
+        # BUG extra_field_500: a pydantic ValidationError here is no 422 but a 500.
+        StrictReviewCreate.model_validate(await request.json())
     check_movie(review_in.movie_id)
     created = now()
     review = Review(
@@ -510,24 +696,29 @@ async def create_review(review_in: ReviewCreate, current_user: CurrentUser) -> R
         updated_at=created,
         reactions={},
     )
+    if BUG == "created_id_unreadable":
+        db.reviews[str(uuid.uuid4())] = review  # BUG created_id_unreadable: a second uuid4() for the key
+        return review
     db.reviews[review.id] = review
     return review
 
 
 @app.put("/reviews/{review_id}", tags=["Reviews"], operation_id="replaceReview")
-async def replace_review(review_id: ReviewID, review_in: ReviewUpdate, current_user: CurrentUser) -> Review:
+async def replace_review(review_id: ReviewID, review_in: ReviewUpdate, current_user: ReviewWriter) -> Review:
     """Replace the text of a review."""
     review = find_review(review_id)
-    review = review.model_copy(update={**review_in.model_dump(), "updated_at": now()})
+    # BUG put_partial: only the fields sent.
+    replacement = review_in.model_dump(exclude_unset=BUG == "put_partial")
+    review = review.model_copy(update={**replacement, "updated_at": updated_at(review)})
     db.reviews[review_id] = review
     return review
 
 
 @app.patch("/reviews/{review_id}", tags=["Reviews"], operation_id="updateReview")
-async def update_review(review_id: ReviewID, review_in: ReviewPatch, current_user: CurrentUser) -> Review:
+async def update_review(review_id: ReviewID, review_in: ReviewPatch, current_user: ReviewWriter) -> Review:
     """Change some fields of a review."""
     review = find_review(review_id)
-    review = review.model_copy(update={**review_in.model_dump(exclude_unset=True), "updated_at": now()})
+    review = review.model_copy(update={**review_in.model_dump(exclude_unset=True), "updated_at": updated_at(review)})
     db.reviews[review_id] = review
     return review
 
@@ -538,9 +729,13 @@ async def update_review(review_id: ReviewID, review_in: ReviewPatch, current_use
     tags=["Reviews"],
     operation_id="deleteReview",
 )
-async def delete_review(review_id: ReviewID, current_user: CurrentUser) -> None:
+async def delete_review(review_id: ReviewID, current_user: ReviewWriter) -> None:
     """Delete a review. Its reactions stay."""
+    if BUG == "delete_404_wrong_shape" and review_id not in db.reviews:
+        return JSONResponse({}, status_code=200)  # BUG delete_404_wrong_shape: "already gone" is a success
     find_review(review_id)
+    if BUG == "delete_keeps":
+        return  # BUG delete_keeps: the record stays
     del db.reviews[review_id]
 
 

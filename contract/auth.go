@@ -1,0 +1,170 @@
+package contract
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Unauthenticated is the kind of a case sending a secured operation no
+// token, or one no server issued.
+const Unauthenticated Kind = "unauthenticated"
+
+// ExpectAuthRequired: 401 with WWW-Authenticate: Bearer.
+const ExpectAuthRequired Expect = "auth_required"
+
+// securedBy reports whether op declares (or inherits from the document) a
+// security requirement FastAPI answers with 401 Bearer: an OAuth2 scheme
+// or HTTP bearer. A requirement list holding an empty requirement ({})
+// makes the token optional: not secured.
+func securedBy(doc *openapi3.T, op *openapi3.Operation) bool {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	secured := false
+	for _, req := range reqs {
+		if len(req) == 0 {
+			return false
+		}
+		for name := range req {
+			if bearerScheme(doc, name) {
+				secured = true
+			}
+		}
+	}
+	return secured
+}
+
+func bearerScheme(doc *openapi3.T, name string) bool {
+	if doc.Components == nil {
+		return false
+	}
+	s := doc.Components.SecuritySchemes[name]
+	if s == nil || s.Value == nil {
+		return false
+	}
+	return s.Value.Type == "oauth2" || (s.Value.Type == "http" && strings.EqualFold(s.Value.Scheme, "bearer"))
+}
+
+// tokenURLs are the tokenUrl of every OAuth2 password flow the document
+// declares, as paths relative to the server when they are relative.
+func tokenURLs(sp *spec.Spec) []string {
+	doc := sp.Doc
+	if doc.Components == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range sortedKeys(doc.Components.SecuritySchemes) {
+		s := doc.Components.SecuritySchemes[name]
+		if s == nil || s.Value == nil || s.Value.Type != "oauth2" || s.Value.Flows == nil || s.Value.Flows.Password == nil {
+			continue
+		}
+		if u := s.Value.Flows.Password.TokenURL; u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// isTokenURL reports whether an operation's path is a declared tokenUrl.
+func isTokenURL(sp *spec.Spec, method, path string) bool {
+	if method != "POST" {
+		return false
+	}
+	for _, u := range tokenURLs(sp) {
+		if p, err := url.Parse(u); err == nil && !p.IsAbs() && "/"+strings.TrimPrefix(p.Path, "/") == path {
+			return true
+		}
+	}
+	return false
+}
+
+// logInTokenURL logs in through a tokenUrl no operation of the contract
+// describes: an OAuth2 password form posted with the credentials given.
+func (r *runner) logInTokenURL(ctx context.Context, b *builder, report *Report) {
+	if r.cfg.Username == "" || b.headers.Get("Authorization") != "" {
+		return
+	}
+	for _, u := range tokenURLs(r.sp) {
+		target := u
+		if p, err := url.Parse(u); err != nil {
+			continue
+		} else if !p.IsAbs() {
+			target = strings.TrimSuffix(r.cfg.BaseURL, "/") + "/" + strings.TrimPrefix(u, "/")
+		}
+		form := url.Values{"username": {r.cfg.Username}, "password": {r.cfg.Password}, "grant_type": {"password"}}
+		resp := r.send(ctx, Request{Method: "POST", URL: target, Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}, Body: form.Encode()})
+		var tok struct {
+			AccessToken string `json:"access_token"`
+		}
+		if resp.Status == http.StatusOK && json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
+			if b.headers == nil {
+				b.headers = http.Header{}
+			}
+			b.headers.Set("Authorization", "Bearer "+tok.AccessToken)
+			report.Notes = append(report.Notes, fmt.Sprintf("logged in at the tokenUrl %s as %q; every other request carries its bearer token", u, r.cfg.Username))
+			return
+		}
+	}
+}
+
+// badTokens are Authorization headers FastAPI's OAuth2PasswordBearer and a
+// JWT-checking dependency refuse: none at all, another scheme, a token that
+// is no JWT, a JWT whose signature is wrong.
+var badTokens = []struct{ name, header string }{
+	{"no Authorization header", ""},
+	{"a Basic Authorization header", "Basic bW92aWVtb2NrOm1vdmllbW9jaw=="},
+	{"a bearer token that is not a JWT", "Bearer moviemock-not-a-token"},
+	{"a JWT with a wrong signature", "Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSIsImV4cCI6NDEwMjQ0NDgwMH0.bW92aWVtb2NrLWJhZC1zaWduYXR1cmUtbW92aWVtb2Nr"},
+}
+
+// authCases sends a secured operation, with otherwise valid inputs, each
+// bad token: FastAPI answers 401 before it validates parameters or the
+// body (a body that is not JSON at all aside), so the inputs matter not.
+func (b *builder) authCases(o *operation, base values) {
+	if !o.secured {
+		return
+	}
+	if base == nil {
+		base = b.fillAnything(o)
+		if o.inputs.JSON != nil {
+			if body := b.validBody(o); body != "" {
+				base[bodyKey] = body
+			}
+		}
+	}
+	for _, t := range badTokens {
+		v := clone(base)
+		v[authKey] = t.header
+		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+	}
+}
+
+// checkAuthRequired: a secured operation without a valid token is a 401
+// with WWW-Authenticate: Bearer; so is any 401 of an OAuth2 operation.
+func checkAuthRequired(x *checkInput) *verdict {
+	r := x.resp()
+	c := x.c()
+	if !x.answered() {
+		return nil
+	}
+	if c.Expect != ExpectAuthRequired && (r.Status != http.StatusUnauthorized || !(c.op.secured || c.op.tokenEndpoint)) {
+		return nil
+	}
+	const want = "401 with WWW-Authenticate: Bearer"
+	if r.Status != http.StatusUnauthorized {
+		return fail(want, "%s", statusText(r))
+	}
+	if h := r.Header.Get("WWW-Authenticate"); !strings.HasPrefix(strings.ToLower(h), "bearer") {
+		return fail(want, "WWW-Authenticate %q", h)
+	}
+	return pass
+}

@@ -1,0 +1,539 @@
+package contract
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/fake"
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Reserved keys of values: what a case sends besides the declared inputs.
+// They never collide with a parameter name (no name holds a NUL).
+const (
+	bodyKey = "\x00body" // the request body, sent as is
+	ctKey   = "\x00ct"   // the Content-Type sent with it; "" none (default application/json)
+	authKey = "\x00auth" // the Authorization header; "" none (default: the runner's token)
+)
+
+// jsonBodySchema is the schema of an operation's application/json body:
+// the reference as written and the object schema it stands for (the
+// non-null alternative of an optional body).
+func jsonBodySchema(o *operation) (*openapi3.SchemaRef, *openapi3.Schema) {
+	if o.inputs.JSON == nil || o.op.RequestBody == nil || o.op.RequestBody.Value == nil {
+		return nil, nil
+	}
+	mt := o.op.RequestBody.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return nil, nil
+	}
+	ref := mt.Schema
+	if spec.Nullable(ref.Value) {
+		for _, alt := range ref.Value.AnyOf {
+			if alt.Value != nil && !alt.Value.Type.Is("null") {
+				ref = alt
+				break
+			}
+		}
+	}
+	return ref, ref.Value
+}
+
+// judgeBody is what FastAPI answers to a JSON body of o (every other input
+// valid, a token sent): ok false when it is no 422 at all (a 400 for bytes
+// it cannot decode, a 500 for an input it cannot write); else the error
+// items, none when the body is accepted.
+func judgeBody(o *operation, ct string, hasCT bool, body []byte) (items []fastapi.ErrorItem, ok bool) {
+	parsed, items, err := o.inputs.JSON.Read(ct, hasCT, body)
+	if err != nil {
+		return nil, false
+	}
+	if len(items) > 0 {
+		return items, true
+	}
+	_, items = o.inputs.JSON.Validate(parsed)
+	if fastapi.Unanswerable(items) {
+		return nil, false
+	}
+	return items, true
+}
+
+// bodyValid reports whether FastAPI accepts body as o's JSON body.
+func bodyValid(o *operation, body []byte) bool {
+	items, ok := judgeBody(o, "application/json", true, body)
+	return ok && len(items) == 0
+}
+
+// seedFor derives a seed from the run's seed and a purpose.
+func (b *builder) seedFor(parts ...string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprint(h, b.cfg.Seed)
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return h.Sum64()
+}
+
+// generator is the contract's value generator, made once.
+func (b *builder) generator() *fake.Generator {
+	if b.fake == nil {
+		b.fake = fake.New(b.sp)
+	}
+	return b.fake
+}
+
+// bodyCandidates are o's valid bodies before any fix-up: the contract's
+// request examples first, then seeded generated ones.
+func (b *builder) bodyCandidates(o *operation) [][]byte {
+	var out [][]byte
+	mt := o.op.RequestBody.Value.Content.Get("application/json")
+	if mt.Example != nil {
+		if raw, err := json.Marshal(mt.Example); err == nil {
+			out = append(out, raw)
+		}
+	}
+	for _, name := range sortedKeys(mt.Examples) {
+		if ex := mt.Examples[name]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			if raw, err := json.Marshal(ex.Value.Value); err == nil {
+				out = append(out, raw)
+			}
+		}
+	}
+	ref, s := jsonBodySchema(o)
+	if s != nil && s.Example != nil {
+		if raw, err := json.Marshal(s.Example); err == nil {
+			out = append(out, raw)
+		}
+	}
+	for i := 0; i < 8; i++ {
+		f := gofakeit.New(b.seedFor("body", o.id, strconv.Itoa(i)))
+		out = append(out, b.generator().Append(nil, f, "", ref))
+	}
+	return out
+}
+
+// validBody is a body FastAPI accepts for o, with the values the target
+// needs: relation fields naming records it has, account names no one has
+// taken yet. Empty when none could be made.
+func (b *builder) validBody(o *operation) string {
+	if o.inputs.JSON == nil {
+		return ""
+	}
+	if b.bodies == nil {
+		b.bodies = map[*operation][]byte{}
+	}
+	base, known := b.bodies[o]
+	if !known {
+		for _, c := range b.bodyCandidates(o) {
+			fixed := b.fixRelations(o, c)
+			if bodyValid(o, fixed) {
+				base = fixed
+				break
+			}
+		}
+		b.bodies[o] = base
+	}
+	if base == nil {
+		return ""
+	}
+	return string(b.uniqueAccounts(o, base))
+}
+
+// decodeObject decodes a JSON object keeping numbers as written.
+func decodeObject(body []byte) (map[string]any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil || m == nil {
+		return nil, false
+	}
+	return m, true
+}
+
+// encode writes v as compact JSON without HTML escaping.
+func encode(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// fixRelations sets every field naming another record (movie_id,
+// project_id) to an id the target has, when one is known: by the field's
+// name as a path parameter, or by the relation the model reads.
+func (b *builder) fixRelations(o *operation, body []byte) []byte {
+	m, ok := decodeObject(body)
+	if !ok {
+		return body
+	}
+	changed := false
+	for _, k := range sortedKeys(m) {
+		ids := b.idsFor(o, k)
+		if len(ids) == 0 {
+			continue
+		}
+		switch m[k].(type) {
+		case json.Number:
+			if _, err := strconv.ParseInt(ids[0], 10, 64); err == nil {
+				m[k], changed = json.Number(ids[0]), true
+			}
+		case string, nil:
+			m[k], changed = ids[0], true
+		}
+	}
+	if !changed {
+		return body
+	}
+	return encode(m)
+}
+
+// idsFor lists ids the target has for a body field of o naming a record.
+func (b *builder) idsFor(o *operation, field string) []string {
+	if !strings.HasSuffix(field, "_id") && field != "id" {
+		return nil
+	}
+	if ids := b.ids[field]; len(ids) > 0 {
+		return ids
+	}
+	if b.model == nil || o.model == nil || o.model.Coll == nil {
+		return nil
+	}
+	f := o.model.Coll.Field(field)
+	if f == nil || f.Refers == nil {
+		return nil
+	}
+	for _, mo := range b.model.Operations {
+		if mo.Coll == f.Refers && mo.IDParam != "" && mo.Method == "GET" {
+			return b.ids[mo.IDParam]
+		}
+	}
+	return nil
+}
+
+// uniqueAccounts gives a new account (a body with a username or email) a
+// name no earlier run or case used: registering a taken name is refused.
+func (b *builder) uniqueAccounts(o *operation, body []byte) []byte {
+	if o.method != "POST" {
+		return body
+	}
+	m, ok := decodeObject(body)
+	if !ok {
+		return body
+	}
+	changed := false
+	for _, k := range []string{"username", "email"} {
+		if _, ok := m[k].(string); !ok {
+			continue
+		}
+		b.unique++
+		name := fmt.Sprintf("mm%s%s", strconv.FormatUint(uint64(b.nonce), 36), strconv.FormatUint(uint64(b.unique), 36))
+		if k == "email" {
+			name += "@example.com"
+		}
+		old := m[k]
+		m[k] = name
+		if bodyValid(o, encode(m)) {
+			changed = true
+		} else {
+			m[k] = old
+		}
+	}
+	if !changed {
+		return body
+	}
+	return encode(m)
+}
+
+// bodyVariant is one body a case sends and how.
+type bodyVariant struct {
+	name  string
+	ct    string // Content-Type; "" with noCT: none
+	noCT  bool
+	body  []byte
+	field []any
+}
+
+// withBody sets a body variant into vals.
+func withBody(vals values, v bodyVariant) values {
+	out := clone(vals)
+	out[bodyKey] = string(v.body)
+	if v.noCT {
+		out[ctKey] = ""
+	} else if v.ct != "" {
+		out[ctKey] = v.ct
+	}
+	return out
+}
+
+// negativeBodies adds a case for every body FastAPI rejects that a field's
+// schema suggests: a required field missing, a wrong type, a bound or a
+// pattern or an enum missed, an extra field where none is allowed; and
+// bodies wrong as a whole: not JSON, not an object, absent, sent as
+// another media type. FastAPI's own rules (fastapi.JSONBody) decide each
+// one's answer; bodies it accepts are not sent.
+func (b *builder) negativeBodies(o *operation, base values) {
+	if o.inputs.JSON == nil || base == nil || base[bodyKey] == "" {
+		return
+	}
+	valid := []byte(base[bodyKey])
+	var variants []bodyVariant
+	ref, s := jsonBodySchema(o)
+	if m, ok := decodeObject(valid); ok && s != nil {
+		for _, name := range b.sp.PropertyOrder(ref) {
+			ps := s.Properties[name]
+			if ps == nil || ps.Value == nil {
+				continue
+			}
+			if slices.Contains(s.Required, name) {
+				v := cloneMap(m)
+				delete(v, name)
+				variants = append(variants, bodyVariant{name: name + " missing", body: encode(v)})
+			}
+			for _, bad := range badJSONValues(ps.Value, m[name]) {
+				v := cloneMap(m)
+				v[name] = bad
+				variants = append(variants, bodyVariant{name: fmt.Sprintf("%s=%s", name, short(string(encode(bad)))), body: encode(v)})
+			}
+		}
+		if s.AdditionalProperties.Has != nil && !*s.AdditionalProperties.Has {
+			v := cloneMap(m)
+			v["moviemock_extra"] = 1
+			variants = append(variants, bodyVariant{name: "an extra field", body: encode(v)})
+		}
+	}
+	trimmed := bytes.TrimRight(valid, "}")
+	variants = append(variants,
+		bodyVariant{name: "invalid JSON (cut short)", body: trimmed},
+		bodyVariant{name: "invalid JSON (not JSON)", body: []byte("moviemock")},
+		bodyVariant{name: "a JSON array", body: []byte("[]")},
+		bodyVariant{name: "a JSON string", body: []byte(`"moviemock"`)},
+		bodyVariant{name: "JSON null", body: []byte("null")},
+		bodyVariant{name: "no body", body: nil},
+		bodyVariant{name: "Content-Type text/plain", ct: "text/plain", body: valid},
+		bodyVariant{name: "no Content-Type", noCT: true, body: valid},
+	)
+	for _, v := range variants {
+		ct, hasCT := "application/json", true
+		if v.noCT {
+			ct, hasCT = "", false
+		} else if v.ct != "" {
+			ct = v.ct
+		}
+		items, ok := judgeBody(o, ct, hasCT, v.body)
+		if !ok || len(items) == 0 {
+			continue
+		}
+		b.add(o, Negative, ExpectRejection, "body: "+v.name, withBody(base, v), items[0].Loc)
+	}
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// badJSONValues are values that may break a field's schema: other types
+// (pydantic's lax rules accept some: FastAPI's check keeps only those it
+// rejects), bounds just missed, a pattern or an enum missed.
+func badJSONValues(s *openapi3.Schema, valid any) []any {
+	nullable := spec.Nullable(s)
+	if nullable {
+		for _, alt := range s.AnyOf {
+			if alt.Value != nil && !alt.Value.Type.Is("null") {
+				s = alt.Value
+				break
+			}
+		}
+	}
+	out := []any{}
+	if !nullable {
+		out = append(out, nil)
+	}
+	switch {
+	case s.Type.Is("string"):
+		out = append(out, 123, true, []any{}, map[string]any{})
+		if s.MaxLength != nil {
+			out = append(out, strings.Repeat("x", int(*s.MaxLength)+1))
+		}
+		if s.MinLength > 0 {
+			out = append(out, strings.Repeat("x", int(s.MinLength)-1))
+		}
+		if s.Pattern != "" {
+			out = append(out, "moviemock!")
+			if str, ok := valid.(string); ok && str != "" {
+				out = append(out, str+"\n", " "+str, strings.ToUpper(str))
+			}
+		}
+		if len(s.Enum) > 0 {
+			out = append(out, "moviemock-not-in-enum")
+		}
+		if s.Format != "" {
+			out = append(out, "moviemock")
+		}
+	case s.Type.Is("integer"), s.Type.Is("number"):
+		out = append(out, "abc", []any{}, map[string]any{}, "1e", 1.5)
+		if s.Max != nil {
+			out = append(out, *s.Max+1)
+		}
+		if s.Min != nil {
+			out = append(out, *s.Min-1)
+		}
+		if s.ExclusiveMin.Value != nil {
+			out = append(out, *s.ExclusiveMin.Value)
+		}
+		if s.ExclusiveMax.Value != nil {
+			out = append(out, *s.ExclusiveMax.Value)
+		}
+		if len(s.Enum) > 0 {
+			out = append(out, 987654321)
+		}
+	case s.Type.Is("boolean"):
+		out = append(out, "maybe", 2, []any{}, map[string]any{})
+	case s.Type.Is("array"):
+		out = append(out, "moviemock", 1, map[string]any{})
+		if items, ok := valid.([]any); ok && len(items) > 0 && s.MaxItems != nil {
+			many := make([]any, int(*s.MaxItems)+1)
+			for i := range many {
+				many[i] = items[0]
+			}
+			out = append(out, many)
+		}
+		if s.Items != nil && s.Items.Value != nil {
+			for _, bad := range badJSONValues(s.Items.Value, nil) {
+				out = append(out, []any{bad})
+			}
+		}
+	case s.Type.Is("object"):
+		out = append(out, "moviemock", 1, []any{})
+	default:
+		if len(s.Enum) > 0 {
+			out = append(out, "moviemock-not-in-enum", 987654321)
+		}
+	}
+	return out
+}
+
+// randomJSONValue is a seeded random field value, valid or not.
+func (b *builder) randomJSONValue() any {
+	switch b.rng.IntN(9) {
+	case 0:
+		return nil
+	case 1:
+		return b.rng.IntN(3) == 0
+	case 2:
+		return b.rng.IntN(4000) - 500
+	case 3:
+		return float64(b.rng.IntN(20000))/8 - 100
+	case 4:
+		return []any{randomString(b.rng, fastapi.String)}
+	case 5:
+		return map[string]any{}
+	case 6:
+		return strings.Repeat("x", b.rng.IntN(300))
+	default:
+		return randomString(b.rng, fastapi.String)
+	}
+}
+
+// generatedBodies adds cfg.Examples seeded random bodies: each field kept,
+// left out or replaced by a random value, at times a field added or the
+// whole body broken; FastAPI's rules decide whether it must be rejected
+// and where.
+func (b *builder) generatedBodies(o *operation, base values) {
+	if o.inputs.JSON == nil || base == nil || base[bodyKey] == "" {
+		return
+	}
+	valid, ok := decodeObject([]byte(base[bodyKey]))
+	if !ok {
+		return
+	}
+	for n := 0; n < b.cfg.Examples; n++ {
+		m := cloneMap(valid)
+		for _, k := range sortedKeys(m) {
+			switch b.rng.IntN(5) {
+			case 0:
+				delete(m, k)
+			case 1:
+				m[k] = b.randomJSONValue()
+			}
+		}
+		if b.rng.IntN(4) == 0 {
+			m[randomString(b.rng, fastapi.String)] = b.randomJSONValue()
+		}
+		body := encode(m)
+		switch b.rng.IntN(12) {
+		case 0:
+			body = body[:b.rng.IntN(len(body))]
+		case 1:
+			body = encode([]any{m})
+		}
+		if o.method == "POST" {
+			body = b.uniqueAccounts(o, body)
+		}
+		items, ok := judgeBody(o, "application/json", true, body)
+		if !ok {
+			continue
+		}
+		v := withBody(base, bodyVariant{body: body})
+		expect, field := ExpectNotRejected, []any(nil)
+		if len(items) > 0 {
+			expect, field = ExpectRejection, items[0].Loc
+		}
+		b.add(o, Generated, expect, fmt.Sprintf("#%d body %s", n+1, short(string(body))), v, field)
+	}
+}
+
+// requiredOnly is the valid body with only its required fields, when that
+// is another body FastAPI accepts.
+func (b *builder) requiredOnly(o *operation, body string) (string, bool) {
+	_, s := jsonBodySchema(o)
+	m, ok := decodeObject([]byte(body))
+	if !ok || s == nil {
+		return "", false
+	}
+	changed := false
+	for k := range m {
+		if !slices.Contains(s.Required, k) {
+			delete(m, k)
+			changed = true
+		}
+	}
+	out := encode(m)
+	if !changed || !bodyValid(o, out) {
+		return "", false
+	}
+	return string(out), true
+}
+
+// withExtraField is the valid body with a field its schema does not
+// declare, when FastAPI accepts it (pydantic ignores extra fields unless
+// the model forbids them: additionalProperties false).
+func (b *builder) withExtraField(o *operation, body string) (string, bool) {
+	_, s := jsonBodySchema(o)
+	m, ok := decodeObject([]byte(body))
+	if !ok || s == nil || (s.AdditionalProperties.Has != nil && !*s.AdditionalProperties.Has) {
+		return "", false
+	}
+	m["moviemock_extra"] = "ignored"
+	out := encode(m)
+	if !bodyValid(o, out) {
+		return "", false
+	}
+	return string(out), true
+}

@@ -1,0 +1,283 @@
+package contract_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
+)
+
+// grownMock serves one of the grown contracts (movies, tasks) with its
+// fixtures, as `moviemock serve --spec … --fixtures …` does.
+func grownMock(t testing.TB, name string) (*spec.Spec, http.Handler) {
+	t.Helper()
+	data, err := os.ReadFile("../testdata/contracts/" + name + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(data, name+"/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := fixtures.LoadDir("../testdata/contracts/"+name+"/fixtures", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Model: m, Data: ds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp, srv
+}
+
+// The runner drives JSON bodies, auth and ids of any contract: against the
+// mock of the grown contracts, every operation has a positive case and no
+// check fails.
+func TestGrownContractsPass(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"movies", "tasks"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sp, h := grownMock(t, name)
+			report := run(t, h, contract.Config{Spec: sp, Username: "alice", Password: "wonderland", Examples: 20})
+			if f := failed(report); len(f) > 0 {
+				t.Errorf("%d failures on a correct server:\n%s", len(f), strings.Join(f, "\n"))
+			}
+			for _, n := range report.Notes {
+				if strings.Contains(n, "no positive case") || strings.Contains(n, "not tested") {
+					t.Errorf("note: %s", n)
+				}
+			}
+			kinds := map[contract.Kind]int{}
+			bodies := 0
+			for _, res := range report.Results {
+				kinds[res.Case.Kind]++
+				if res.Case.Kind == contract.Negative && strings.HasPrefix(res.Case.Name, "body: ") {
+					bodies++
+				}
+			}
+			if bodies < 20 {
+				t.Errorf("only %d negative body cases", bodies)
+			}
+			if name == "movies" && kinds[contract.Unauthenticated] == 0 {
+				t.Errorf("no unauthenticated case: %v", kinds)
+			}
+			// Coverage: one entry per operation of the contract, each
+			// with the cases and the sequence steps that drove it, and
+			// every write's 422 seen.
+			if n := len(sp.Doc.Paths.Map()); len(report.Coverage) < n {
+				t.Errorf("coverage of %d operations for %d paths", len(report.Coverage), n)
+			}
+			seen := map[string]bool{}
+			for _, c := range report.Coverage {
+				if key := c.Method + " " + c.Path; seen[key] {
+					t.Errorf("coverage lists %s twice", key)
+				} else {
+					seen[key] = true
+				}
+				if c.Kinds[contract.Sequence] > 0 && c.Kinds[contract.Positive]+c.Kinds[contract.Negative] == 0 {
+					t.Errorf("coverage of %s counts only sequence steps: %v", c.Operation, c.Kinds)
+				}
+				if c.Method == "POST" && slices.Contains(c.Declared, "422") && !slices.Contains(c.Seen, "422") {
+					t.Errorf("coverage of %s: 422 never seen (%v), though its negative cases ran: %v", c.Operation, c.Seen, c.Kinds)
+				}
+			}
+		})
+	}
+}
+
+// A server that accepts an invalid body fails negative_data_rejection.
+func TestInvalidBodyAccepted(t *testing.T) {
+	t.Parallel()
+	sp, h := grownMock(t, "tasks")
+	broken := rewrite(func(r *http.Request) bool { return r.Method == "POST" && r.URL.Path == "/projects" },
+		func(_ *http.Request, status *int, h http.Header, b []byte) []byte {
+			if *status == http.StatusUnprocessableEntity {
+				*status = http.StatusOK
+				h.Set("Content-Type", "application/json")
+				return []byte(`{"detail":"fine"}`)
+			}
+			return b
+		})(h)
+	report := run(t, broken, contract.Config{Spec: sp})
+	found := false
+	for _, f := range failed(report) {
+		if strings.HasPrefix(f, "negative_data_rejection: ") && strings.Contains(f, `"body: `) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no negative body case failed:\n%s", strings.Join(failed(report), "\n"))
+	}
+}
+
+// Records requests, and the ids of the records each POST created.
+type recorder struct {
+	mu      sync.Mutex
+	next    http.Handler
+	unsafe  []string // "METHOD /path"
+	created map[string]bool
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := httptest.NewRecorder()
+	rc.next.ServeHTTP(rec, r)
+	rc.mu.Lock()
+	switch r.Method {
+	case "PUT", "PATCH", "DELETE":
+		rc.unsafe = append(rc.unsafe, r.Method+" "+r.URL.Path)
+	case "POST":
+		var body struct {
+			ID any `json:"id"`
+		}
+		if rec.Code/100 == 2 && json.Unmarshal(rec.Body.Bytes(), &body) == nil && body.ID != nil {
+			rc.created[strings.Trim(string(mustJSON(body.ID)), `"`)] = true
+		}
+	}
+	rc.mu.Unlock()
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	w.Write(rec.Body.Bytes())
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// No PUT, PATCH or DELETE targets a record the runner did not create, and
+// every record it created and could delete is gone at the end.
+func TestWritesOnlyOwnRecords(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"movies", "tasks"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sp, h := grownMock(t, name)
+			rc := &recorder{next: h, created: map[string]bool{}}
+			ts := httptest.NewServer(rc)
+			defer ts.Close()
+			lists := []string{"/movies?limit=100", "/reviews?limit=100"}
+			if name == "tasks" {
+				lists = []string{"/projects?size=100", "/tasks?limit=100"}
+			}
+			snapshot := func() string {
+				var sb strings.Builder
+				for _, l := range lists {
+					resp, err := http.Get(ts.URL + l)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var v any
+					json.NewDecoder(resp.Body).Decode(&v)
+					resp.Body.Close()
+					sb.Write(mustJSON(v))
+				}
+				return sb.String()
+			}
+			before := snapshot()
+			report := run(t, rc, contract.Config{Spec: sp, Username: "alice", Password: "wonderland", Examples: 30, Seed: 3})
+			if f := failed(report); len(f) > 0 {
+				t.Errorf("%d failures:\n%s", len(f), strings.Join(f, "\n"))
+			}
+			idSeg := regexp.MustCompile(`^/(movies|reviews|projects|tasks)/([^/]+)$`)
+			writes := 0
+			for _, u := range rc.unsafe {
+				m := idSeg.FindStringSubmatch(strings.SplitN(u, " ", 2)[1])
+				if m == nil {
+					t.Errorf("%s: not a record path", u)
+					continue
+				}
+				writes++
+				if !rc.created[m[2]] && strings.Contains(before, `"id":`+string(mustJSON(m[2]))) {
+					t.Errorf("%s targets a record the runner did not create", u)
+				}
+			}
+			if writes == 0 {
+				t.Error("no PUT, PATCH or DELETE sent")
+			}
+			if after := snapshot(); after != before {
+				t.Errorf("the run left the data changed:\nbefore %.300s\nafter  %.300s", before, after)
+			}
+		})
+	}
+}
+
+// NoWrites sends no POST, PUT, PATCH or DELETE but the login.
+func TestNoWrites(t *testing.T) {
+	t.Parallel()
+	sp, h := grownMock(t, "movies")
+	var mu sync.Mutex
+	var writes []string
+	spy := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != "GET" && r.URL.Path != "/auth/login" {
+			mu.Lock()
+			writes = append(writes, r.Method+" "+r.URL.Path)
+			mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	})
+	report := run(t, spy, contract.Config{Spec: sp, Username: "alice", Password: "wonderland", NoWrites: true})
+	if len(writes) > 0 {
+		t.Errorf("NoWrites sent %d writes: %v", len(writes), writes[:min(5, len(writes))])
+	}
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("%d failures:\n%s", len(f), strings.Join(f, "\n"))
+	}
+}
+
+// An unknown id satisfies its parameter's schema (here a pattern and a
+// uuid), so a correct server answers it with 404, not 422.
+func TestUnknownIDsMatchTheSchema(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{
+	"/things/{thing_id}":{"get":{"operationId":"getThing","parameters":[{"name":"thing_id","in":"path","required":true,"schema":{"type":"string","pattern":"^tt[0-9]{7}$"}}],
+		"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"404":{"description":"nf"}}}},
+	"/uuids/{uuid_id}":{"get":{"operationId":"getUUID","parameters":[{"name":"uuid_id","in":"path","required":true,"schema":{"type":"string","format":"uuid"}}],
+		"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"404":{"description":"nf"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "things.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	thing := regexp.MustCompile(`^/things/tt[0-9]{7}$`)
+	uuid := regexp.MustCompile(`^/uuids/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if !thing.MatchString(r.URL.Path) && !uuid.MatchString(r.URL.Path) {
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			w.Write([]byte(`{"detail":[{"type":"string_pattern_mismatch","loc":["path","x"],"msg":"no","input":"x"}]}`))
+			return
+		}
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"detail":"Not Found"}`))
+	})
+	report := run(t, h, contract.Config{Spec: sp})
+	n := 0
+	for _, res := range report.Results {
+		if res.Case.Kind == contract.UnknownID {
+			n++
+			if res.Response.Status != http.StatusNotFound {
+				t.Errorf("%s %s: %d", res.Case.Request.Method, res.Case.Request.URL, res.Response.Status)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d unknown-id cases, want 2", n)
+	}
+}

@@ -1,0 +1,1252 @@
+package contract
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+// Sequence is the kind of a step of a stateful sequence: a request whose
+// inputs come from earlier answers (create, then read what was created).
+const Sequence Kind = "sequence"
+
+// The checks stateful sequences apply. Their verdicts are given while the
+// sequence runs (each step depends on the ones before), so their entries in
+// Checks apply to nothing else.
+const (
+	checkStatefulCreateRead = "stateful_create_read"
+	checkStatefulUpdate     = "stateful_update"
+	checkStatefulDelete     = "stateful_delete"
+	checkRegistrationLogin  = "registration_login"
+	checkPagingFilters      = "paging_and_filters"
+)
+
+// sequenceCheck is the apply function of the sequence checks: their
+// verdicts are recorded by the sequence itself.
+func sequenceCheck(*checkInput) *verdict { return nil }
+
+// maxPages bounds how many pages a sequence reads looking for a record.
+const maxPages = 200
+
+// seqRun is one run of the stateful sequences.
+type seqRun struct {
+	r       *runner
+	ctx     context.Context
+	m       *model.Model
+	report  *Report
+	enabled map[string]bool
+	rng     *rand.Rand
+	seed    uint64
+	auth    string // Authorization header value for every request; "" none
+	ops     map[*model.Operation]*operation
+	results []*Result
+	// parents are records created for others to refer to, by collection.
+	parents map[*model.Collection]any
+	// cleanup are the records the sequences created and have not deleted
+	// yet, in creation order.
+	cleanup []created
+	depth   int
+	// lastWrite is when the last write step was answered.
+	lastWrite time.Time
+}
+
+type created struct {
+	coll *model.Collection
+	id   string
+}
+
+// sequences runs the stateful sequences against the target and returns
+// their steps, each with the sequence checks' verdicts already given; the
+// other checks apply to them as to any case.
+func (r *runner) sequences(ctx context.Context, report *Report) []*Result {
+	m, err := model.Compile(r.sp)
+	if err != nil {
+		report.Notes = append(report.Notes, "stateful sequences: not run: "+err.Error())
+		return nil
+	}
+	s := &seqRun{
+		r: r, ctx: ctx, m: m, report: report, enabled: map[string]bool{},
+		rng:     rand.New(rand.NewPCG(r.cfg.Seed, 0x73657175656e6365)),
+		seed:    r.cfg.Seed,
+		ops:     map[*model.Operation]*operation{},
+		parents: map[*model.Collection]any{},
+	}
+	some := false
+	for _, c := range r.cfg.enabled() {
+		if c.name == checkStatefulCreateRead || c.name == checkStatefulUpdate || c.name == checkStatefulDelete ||
+			c.name == checkRegistrationLogin || c.name == checkPagingFilters {
+			s.enabled[c.name] = true
+			some = true
+		}
+	}
+	if !some {
+		return nil
+	}
+	s.logIn()
+	writes := !r.cfg.NoWrites
+	if writes && (s.enabled[checkRegistrationLogin]) {
+		s.registration()
+	} else if s.enabled[checkRegistrationLogin] {
+		s.loginCurrentUser()
+	}
+	if writes && (s.enabled[checkStatefulCreateRead] || s.enabled[checkStatefulUpdate] || s.enabled[checkStatefulDelete]) {
+		for _, c := range m.Collections {
+			if c == m.Login || ctx.Err() != nil {
+				continue
+			}
+			if s.find(c, model.Create) != nil || s.find(c, model.NestedCreate) != nil {
+				s.lifecycle(c)
+			}
+		}
+	}
+	if s.enabled[checkPagingFilters] {
+		for _, o := range m.Operations {
+			if o.Kind == model.List && ctx.Err() == nil {
+				s.pagingAndFilters(o)
+			}
+		}
+	}
+	s.cleanUp()
+	for i, res := range s.results {
+		res.Case.Index = i
+	}
+	return s.results
+}
+
+// find is the first operation of kind on c.
+func (s *seqRun) find(c *model.Collection, kind model.Kind) *model.Operation {
+	for _, o := range s.m.Operations {
+		if o.Coll == c && o.Kind == kind {
+			return o
+		}
+	}
+	return nil
+}
+
+func (s *seqRun) findKind(kind model.Kind) *model.Operation {
+	for _, o := range s.m.Operations {
+		if o.Kind == kind {
+			return o
+		}
+	}
+	return nil
+}
+
+// op is the runner's operation for a model operation, so that the other
+// checks apply to sequence steps.
+func (s *seqRun) op(o *model.Operation) *operation {
+	if x := s.ops[o]; x != nil {
+		return x
+	}
+	id := o.ID
+	if id == "" {
+		id = o.Method + " " + o.Path
+	}
+	ins, _ := fastapi.CompileInputs(s.r.sp, o.Op, o.Item)
+	x := &operation{id: id, method: o.Method, path: o.Path, op: o.Op, item: o.Item, inputs: ins}
+	x.tokenEndpoint = responseHasProperty(o.Op, "200", "access_token")
+	s.ops[o] = x
+	return x
+}
+
+func (s *seqRun) note(format string, args ...any) {
+	s.report.Notes = append(s.report.Notes, "stateful sequences: "+fmt.Sprintf(format, args...))
+}
+
+// call is one request of a sequence.
+type call struct {
+	path  map[string]string
+	query url.Values
+	json  []byte
+	form  url.Values
+	auth  *string // nil: the sequence's token
+}
+
+// step sends one request and records it as a Result; the decoded JSON
+// answer comes back too (nil when there is none).
+func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*Result, any) {
+	x := s.op(o)
+	path := o.Path
+	for k, v := range c.path {
+		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
+	}
+	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + path
+	if len(c.query) > 0 {
+		u += "?" + c.query.Encode()
+	}
+	h := s.r.cfg.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	auth := s.auth
+	if c.auth != nil {
+		auth = *c.auth
+	}
+	if auth != "" && s.r.cfg.Header.Get("Authorization") == "" {
+		h.Set("Authorization", auth)
+	}
+	req := Request{Method: o.Method, URL: u, Header: h}
+	switch {
+	case c.json != nil:
+		req.Body = string(c.json)
+		h.Set("Content-Type", "application/json")
+	case c.form != nil:
+		req.Body = c.form.Encode()
+		h.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if len(h) == 0 {
+		req.Header = nil
+	}
+	cs := &Case{Operation: x.id, Method: o.Method, Path: o.Path, Kind: Sequence, Name: name, Expect: expect, Request: req, op: x}
+	res := &Result{Case: cs, Response: s.r.send(s.ctx, req)}
+	if o.Method != "GET" {
+		s.lastWrite = time.Now()
+	}
+	s.results = append(s.results, res)
+	var v any
+	if len(res.Response.Body) > 0 && isJSON(res.Response.Header) {
+		if json.Unmarshal(res.Response.Body, &v) != nil {
+			v = nil
+		}
+	}
+	return res, v
+}
+
+// verdict records a sequence check's verdict on a step (nil: passed).
+func (s *seqRun) verdict(res *Result, check string, v *verdict) {
+	if !s.enabled[check] || res == nil || res.Response.Skipped != "" {
+		return // a step not sent (the run stopped) has no verdict
+	}
+	if v == nil {
+		v = pass
+	}
+	res.Checks = append(res.Checks, CheckResult{Check: check, Passed: v == pass, Expected: v.expected, Got: v.got})
+}
+
+// expectStatus is nil when the answer has the status, else the failure.
+func expectStatus(res *Result, status int, what string) *verdict {
+	if res.Response.Status == status {
+		return nil
+	}
+	return fail(fmt.Sprintf("%d (%s)", status, what), "%s", statusText(&res.Response))
+}
+
+// logIn finds the bearer token: the configured Authorization header, else
+// a login with the configured credentials through the contract's login.
+func (s *seqRun) logIn() {
+	if s.r.cfg.Header.Get("Authorization") != "" || (s.r.cfg.Username == "" && s.r.cfg.Password == "") {
+		return
+	}
+	login := s.findKind(model.Login)
+	if login == nil {
+		return
+	}
+	req := s.loginRequest(login, s.r.cfg.Username, s.r.cfg.Password)
+	resp := s.r.send(s.ctx, req)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if resp.Status == http.StatusOK && json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
+		s.auth = "Bearer " + tok.AccessToken
+		return
+	}
+	s.note("the login with the given credentials failed (%s): secured steps go without a token", statusText(&resp))
+}
+
+// loginForm is the login form with username and password, and every other
+// required field an accepted value (grant_type=password).
+func (s *seqRun) loginForm(o *model.Operation, user, pass string) url.Values {
+	form := url.Values{}
+	for _, in := range s.op(o).inputs.List {
+		if in.In != "body" {
+			continue
+		}
+		switch in.Name {
+		case "username":
+			form.Set("username", user)
+		case "password":
+			form.Set("password", pass)
+		default:
+			if !in.Required {
+				if v, ok := acceptedPatternValue(in); ok {
+					form.Set(in.Name, v)
+				}
+				continue
+			}
+			if v, ok := exampleFor(in); ok {
+				form.Set(in.Name, v)
+			} else if v, ok := acceptedPatternValue(in); ok {
+				form.Set(in.Name, v)
+			}
+		}
+	}
+	return form
+}
+
+func (s *seqRun) loginRequest(o *model.Operation, user, pass string) Request {
+	h := s.r.cfg.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Set("Content-Type", "application/x-www-form-urlencoded")
+	return Request{Method: o.Method, URL: strings.TrimSuffix(s.r.cfg.BaseURL, "/") + o.Path, Header: h, Body: s.loginForm(o, user, pass).Encode()}
+}
+
+// ---- request bodies --------------------------------------------------------
+
+// jsonBodyOf is an operation's compiled JSON body and its schema.
+func (s *seqRun) jsonBodyOf(o *model.Operation) (*fastapi.JSONBody, *openapi3.Schema) {
+	jb := s.op(o).inputs.JSON
+	if jb == nil || o.Op.RequestBody == nil || o.Op.RequestBody.Value == nil {
+		return nil, nil
+	}
+	mt := o.Op.RequestBody.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return nil, nil
+	}
+	return jb, mt.Schema.Value
+}
+
+// validate is FastAPI's reading of body: the accepted model's fields
+// (decoded, defaults included), or the error items.
+func validate(jb *fastapi.JSONBody, body []byte) (map[string]any, map[string]bool, []fastapi.ErrorItem) {
+	p, items, err := jb.Read("application/json", true, body)
+	if err != nil {
+		return nil, nil, []fastapi.ErrorItem{{Type: "read", Loc: []any{"body"}, Msg: err.Error()}}
+	}
+	if len(items) > 0 {
+		return nil, nil, items
+	}
+	mod, items := jb.Validate(p)
+	if len(items) > 0 {
+		return nil, nil, items
+	}
+	out, set := map[string]any{}, map[string]bool{}
+	for _, f := range mod.Fields {
+		var v any
+		if json.Unmarshal(f.JSON, &v) == nil {
+			out[f.Name] = v
+		}
+		set[f.Name] = f.Set
+	}
+	return out, set, nil
+}
+
+// genBody makes a body for o FastAPI accepts: generated record values for
+// the body's fields, fixed ones from fixed, and only the fields in only
+// (nil: every field). It returns the body, and the model FastAPI builds.
+func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string, differ map[string]any) ([]byte, map[string]any, map[string]bool, error) {
+	jb, schema := s.jsonBodyOf(o)
+	if jb == nil {
+		return nil, nil, nil, fmt.Errorf("%s takes no JSON body the runner can read", o)
+	}
+	var lastErr string
+	for try := 0; try < 12; try++ {
+		rec := map[string]any{}
+		id := "1"
+		if o.Coll.IDKind != model.IntID {
+			id = fmt.Sprintf("00000000-0000-4000-8000-%012x", s.rng.Uint64()&0xffffffffffff)
+		}
+		if raw, err := fixtures.GenerateOne(s.m, o.Coll.Name, id, s.rng.Uint64()); err == nil {
+			json.Unmarshal(raw, &rec)
+		}
+		body := map[string]any{}
+		for _, name := range jb.Fields {
+			if only != nil && !slices.Contains(only, name) {
+				continue
+			}
+			if v, ok := fixed[name]; ok {
+				body[name] = v
+				continue
+			}
+			v, ok := rec[name]
+			if !ok {
+				if p := schema.Properties[name]; p != nil && p.Value != nil {
+					if p.Value.Example != nil {
+						v, ok = p.Value.Example, true
+					} else if p.Value.Default != nil {
+						v, ok = p.Value.Default, true
+					}
+				}
+			}
+			if ok {
+				body[name] = v
+			}
+		}
+		if differ != nil {
+			same := false
+			for name := range body {
+				if _, f := fixed[name]; !f && reflect.DeepEqual(body[name], differ[name]) && (only != nil) {
+					same = true
+				}
+			}
+			if same {
+				continue
+			}
+		}
+		// Drop optional fields FastAPI refuses, one at a time.
+		for drop := 0; drop <= len(body); drop++ {
+			raw, _ := json.Marshal(body)
+			vals, set, items := validate(jb, raw)
+			if items == nil {
+				return raw, vals, set, nil
+			}
+			lastErr = fmt.Sprintf("%v %s", items[0].Loc, items[0].Msg)
+			name, ok := "", false
+			if len(items[0].Loc) > 1 {
+				name, ok = items[0].Loc[1].(string)
+			}
+			_, isFixed := fixed[name]
+			if !ok || isFixed || slices.Contains(schema.Required, name) || body[name] == nil {
+				break
+			}
+			delete(body, name)
+		}
+	}
+	return nil, nil, nil, fmt.Errorf("no generated body for %s was accepted (last: %s)", o, lastErr)
+}
+
+// ---- lifecycle ---------------------------------------------------------------
+
+func opName(o *model.Operation) string {
+	if o.ID != "" {
+		return o.ID
+	}
+	return o.Method + " " + o.Path
+}
+
+func recordID(v any) (string, any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", nil, false
+	}
+	id, ok := idOf(m)
+	return id, m["id"], ok
+}
+
+// create makes a record of c with the collection's create operation and
+// checks the answer; why says what the record is for.
+func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string, bool) {
+	o := s.find(c, model.Create)
+	if o == nil {
+		o = s.find(c, model.NestedCreate)
+	}
+	if o == nil || s.depth > 5 {
+		return nil, "", false
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	fixed := map[string]any{}
+	path := map[string]string{}
+	if o.Kind == model.NestedCreate {
+		pid, ok := s.parentID(o.Parent, c)
+		if !ok {
+			s.note("%s: no %s to create it under", opName(o), o.Parent)
+			return nil, "", false
+		}
+		path[o.ParentParam] = fmt.Sprint(pid)
+	}
+	jb, _ := s.jsonBodyOf(o)
+	if jb != nil {
+		for _, name := range jb.Fields {
+			f := c.Field(name)
+			if f == nil || f.Refers == nil || f.Owner {
+				continue
+			}
+			pid, ok := s.parentID(f.Refers, c)
+			if !ok {
+				s.note("%s: no %s for %s to refer to", opName(o), f.Refers, name)
+				return nil, "", false
+			}
+			fixed[name] = pid
+		}
+	}
+	body, want, set, err := s.genBody(o, fixed, nil, nil)
+	if err != nil {
+		s.note("%v", err)
+		return nil, "", false
+	}
+	res, v := s.step(o, fmt.Sprintf("%s%s: answers %d with the new record", opName(o), why, o.Status), ExpectSuccess, call{path: path, json: body})
+	rec, _ := v.(map[string]any)
+	id, _, ok := recordID(rec)
+	if ok {
+		if s.find(c, model.Delete) != nil {
+			s.cleanup = append(s.cleanup, created{c, id})
+		} else {
+			s.note("%s %s created by the sequences stays: the contract cannot delete it", c, id)
+		}
+	}
+	bad := expectStatus(res, o.Status, "the declared status of "+opName(o))
+	if bad == nil && !ok {
+		bad = fail("the new record with an id", "%s", statusText(&res.Response))
+	}
+	if bad == nil {
+		bad = sentFieldsKept(rec, want, set, c, nil)
+	}
+	for name, pid := range path {
+		if bad == nil && c.Field(name) != nil && fmt.Sprint(rec[name]) != pid {
+			bad = fail(fmt.Sprintf("%s %s (the path's)", name, pid), "%s", quoteAny(rec[name]))
+		}
+	}
+	s.verdict(res, checkStatefulCreateRead, bad)
+	if !ok || res.Response.Status/100 != 2 {
+		return nil, "", false
+	}
+	return rec, id, true
+}
+
+// sentFieldsKept: every field the body set (or all when set is nil) that
+// the record has is answered with the value FastAPI read.
+func sentFieldsKept(rec, want map[string]any, set map[string]bool, c *model.Collection, only []string) *verdict {
+	for _, name := range sortedKeys(want) {
+		if only != nil && !slices.Contains(only, name) {
+			continue
+		}
+		f := c.Field(name)
+		if f == nil || f.Owner || f.Stamp != "" {
+			continue
+		}
+		got, ok := rec[name]
+		if !ok {
+			continue
+		}
+		if !jsonEqual(got, want[name]) {
+			return fail(fmt.Sprintf("%s %s as sent", name, quoteAny(want[name])), "%s", quoteAny(got))
+		}
+	}
+	return nil
+}
+
+// jsonEqual compares decoded JSON, date-times as instants.
+func jsonEqual(a, b any) bool {
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
+	as, aok := a.(string)
+	bs, bok := b.(string)
+	if aok && bok {
+		ta, ea := parseTime(as)
+		tb, eb := parseTime(bs)
+		return ea == nil && eb == nil && ta.Equal(tb)
+	}
+	return false
+}
+
+func parseTime(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a date-time: %q", s)
+}
+
+// parentID is the id of a record of p for a record of c to refer to: one
+// the sequences created, else a new one, else the first listed.
+func (s *seqRun) parentID(p *model.Collection, for_ *model.Collection) (any, bool) {
+	if p == nil {
+		return nil, false
+	}
+	if id, ok := s.parents[p]; ok {
+		return id, true
+	}
+	if p != s.m.Login && (s.find(p, model.Create) != nil || s.find(p, model.NestedCreate) != nil) {
+		if rec, _, ok := s.create(p, fmt.Sprintf(" (a %s for %s to refer to)", p.Name, for_.Name)); ok {
+			s.parents[p] = rec["id"]
+			return rec["id"], true
+		}
+		return nil, false
+	}
+	if list := s.find(p, model.List); list != nil {
+		q := url.Values{}
+		if list.Paging.Limit != "" {
+			q.Set(list.Paging.Limit, "1")
+		}
+		if list.Paging.Size != "" {
+			q.Set(list.Paging.Size, "1")
+		}
+		resp := s.r.send(s.ctx, s.plainRequest(list, nil, q))
+		var v any
+		json.Unmarshal(resp.Body, &v)
+		if items := itemsIn(list, v); len(items) > 0 {
+			if _, id, ok := recordID(items[0]); ok {
+				s.parents[p] = id
+				return id, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (s *seqRun) plainRequest(o *model.Operation, path map[string]string, q url.Values) Request {
+	p := o.Path
+	for k, v := range path {
+		p = strings.ReplaceAll(p, "{"+k+"}", url.PathEscape(v))
+	}
+	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + p
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	h := s.r.cfg.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	if s.auth != "" && h.Get("Authorization") == "" {
+		h.Set("Authorization", s.auth)
+	}
+	return Request{Method: o.Method, URL: u, Header: h}
+}
+
+// itemsIn is the records of a list answer: the array, or a page's items.
+func itemsIn(o *model.Operation, v any) []any {
+	if o.Shape == model.PageShape {
+		m, _ := v.(map[string]any)
+		items, _ := m["items"].([]any)
+		return items
+	}
+	items, _ := v.([]any)
+	return items
+}
+
+// lifecycle: create, read back, find in the lists, replace, update,
+// delete, and the record is gone.
+func (s *seqRun) lifecycle(c *model.Collection) {
+	rec, id, ok := s.create(c, "")
+	if !ok {
+		return
+	}
+	read := s.find(c, model.ReadOne)
+	if read != nil {
+		res, v := s.step(read, fmt.Sprintf("%s → %s: read back equals the create answer", opName(s.createOp(c)), opName(read)), ExpectSuccess, call{path: map[string]string{read.IDParam: id}})
+		bad := expectStatus(res, http.StatusOK, "the record just created")
+		if bad == nil && !reflect.DeepEqual(v, any(rec)) {
+			bad = fail("the create answer", "%s", firstDifference(v, any(rec), ""))
+		}
+		s.verdict(res, checkStatefulCreateRead, bad)
+	}
+	s.inLists(c, rec, id, true, checkStatefulCreateRead)
+
+	cur := rec
+	if o := s.find(c, model.Replace); o != nil && s.enabled[checkStatefulUpdate] {
+		if next, ok := s.modify(c, o, id, cur, nil); ok {
+			cur = next
+		}
+	}
+	if o := s.find(c, model.Update); o != nil && s.enabled[checkStatefulUpdate] {
+		if jb, _ := s.jsonBodyOf(o); jb != nil {
+			for _, name := range jb.Fields {
+				f := c.Field(name)
+				if f == nil || f.Refers != nil || f.Owner || f.Stamp != "" || name == "id" {
+					continue
+				}
+				if next, ok := s.modify(c, o, id, cur, []string{name}); ok {
+					cur = next
+					break
+				}
+			}
+		}
+	}
+	if del := s.find(c, model.Delete); del != nil {
+		s.remove(c, del, id, cur)
+	}
+}
+
+func (s *seqRun) createOp(c *model.Collection) *model.Operation {
+	if o := s.find(c, model.Create); o != nil {
+		return o
+	}
+	return s.find(c, model.NestedCreate)
+}
+
+// inLists looks for rec in c's list (paging through), in the list
+// filtered by each filter rec has a value for, and in its parent's nested
+// list. want says whether it must be there, or must not.
+func (s *seqRun) inLists(c *model.Collection, rec map[string]any, id string, want bool, check string) {
+	what := "in"
+	if !want {
+		what = "gone from"
+	}
+	if list := s.find(c, model.List); list != nil {
+		s.search(list, nil, nil, rec, id, want, check, fmt.Sprintf("%s: the record is %s the list", opName(list), what))
+		for _, f := range list.Filters {
+			v, ok := scalarQuery(rec[f])
+			if !ok {
+				continue
+			}
+			s.search(list, nil, url.Values{f: {v}}, rec, id, want, check, fmt.Sprintf("%s?%s=%s: the record is %s the filtered list", opName(list), f, v, what))
+		}
+	}
+	for _, o := range s.m.Operations {
+		if o.Kind != model.NestedList || o.Coll != c {
+			continue
+		}
+		v, ok := scalarQuery(rec[o.ParentParam])
+		if !ok {
+			continue
+		}
+		s.search(o, map[string]string{o.ParentParam: v}, nil, rec, id, want, check, fmt.Sprintf("%s: the record is %s its %s's list", opName(o), what, o.Parent))
+	}
+}
+
+// scalarQuery writes a JSON scalar as a query parameter.
+func scalarQuery(v any) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case bool:
+		return strconv.FormatBool(t), true
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64), true
+	}
+	return "", false
+}
+
+// pageLimit is the largest page the operation allows, at most 100.
+func pageLimit(o *model.Operation, name string) int {
+	n := 100
+	for _, p := range append(slices.Clone(o.Item.Parameters), o.Op.Parameters...) {
+		if p.Value != nil && p.Value.Name == name && p.Value.Schema != nil && p.Value.Schema.Value != nil {
+			if mx := p.Value.Schema.Value.Max; mx != nil && int(*mx) < n {
+				n = max(1, int(*mx))
+			}
+		}
+	}
+	return n
+}
+
+// search pages through a list for the record; every item must also have
+// the filter's value (paging_and_filters). The last page read is the step.
+func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.Values, rec map[string]any, id string, want bool, check, name string) {
+	var last *Result
+	var lastV any
+	found := false
+	var differs, filterBad *verdict
+	pages := 0
+	for page := 0; page < maxPages; page++ {
+		q := url.Values{}
+		for k, v := range filter {
+			q[k] = v
+		}
+		size, pageable := 0, false
+		switch {
+		case o.Paging.Page != "" && o.Paging.Size != "":
+			size = pageLimit(o, o.Paging.Size)
+			q.Set(o.Paging.Page, strconv.Itoa(page+1))
+			q.Set(o.Paging.Size, strconv.Itoa(size))
+			pageable = true
+		case o.Paging.Limit != "":
+			size = pageLimit(o, o.Paging.Limit)
+			q.Set(o.Paging.Limit, strconv.Itoa(size))
+			if o.Paging.Skip != "" {
+				q.Set(o.Paging.Skip, strconv.Itoa(page*size))
+				pageable = true
+			}
+		}
+		if page > 0 && !pageable {
+			break
+		}
+		pages++
+		res, v := s.request(o, path, q)
+		last, lastV = res, v
+		if res.Response.Status != http.StatusOK {
+			break
+		}
+		items := itemsIn(o, v)
+		for _, it := range items {
+			m, _ := it.(map[string]any)
+			for k := range filter {
+				if want, _ := scalarQuery(m[k]); want != filter.Get(k) && filterBad == nil {
+					filterBad = fail(fmt.Sprintf("only items with %s=%s", k, filter.Get(k)), "item %s has %s %s", quoteAny(m["id"]), k, quoteAny(m[k]))
+				}
+			}
+			for k, pv := range path {
+				if got, _ := scalarQuery(m[k]); o.Coll.Field(k) != nil && got != pv && filterBad == nil {
+					filterBad = fail(fmt.Sprintf("only items with %s=%s", k, pv), "item %s has %s %s", quoteAny(m["id"]), k, quoteAny(m[k]))
+				}
+			}
+			if iid, _, ok := recordID(it); ok && iid == id {
+				found = true
+				if want && !reflect.DeepEqual(it, any(rec)) && differs == nil {
+					differs = fail("the listed record equal to the one read", "%s", firstDifference(it, any(rec), ""))
+				}
+			}
+		}
+		if found || !pageable || len(items) < size {
+			break
+		}
+	}
+	if last == nil {
+		return
+	}
+	last.Case.Name = name
+	if pages > 1 {
+		last.Case.Name += fmt.Sprintf(" (%d pages read)", pages)
+	}
+	bad := expectStatus(last, http.StatusOK, "the list")
+	if bad == nil {
+		switch {
+		case want && !found:
+			bad = fail(fmt.Sprintf("record %s in the list", id), "not there after %d page(s) (last: %s)", pages, snippet(last.Response.Body))
+		case !want && found:
+			bad = fail(fmt.Sprintf("record %s no longer listed after its delete", id), "still listed")
+		case differs != nil:
+			bad = differs
+		}
+	}
+	_ = lastV
+	s.verdict(last, check, bad)
+	if filter != nil || path != nil {
+		s.verdict(last, checkPagingFilters, filterBad)
+	}
+}
+
+// request is a read step without a verdict yet.
+func (s *seqRun) request(o *model.Operation, path map[string]string, q url.Values) (*Result, any) {
+	return s.step(o, opName(o), ExpectSuccess, call{path: path, query: q})
+}
+
+// modify replaces (only nil) or updates (only the named fields) the
+// record, and checks the answer and the read after.
+func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur map[string]any, only []string) (map[string]any, bool) {
+	fixed := map[string]any{}
+	if jb, _ := s.jsonBodyOf(o); jb != nil {
+		for _, name := range jb.Fields {
+			if f := c.Field(name); f != nil && (f.Refers != nil || f.Owner) && !slices.Contains(only, name) {
+				if v, ok := cur[name]; ok {
+					fixed[name] = v
+				}
+			}
+		}
+	}
+	body, want, set, err := s.genBody(o, fixed, only, cur)
+	if err != nil {
+		if only == nil {
+			s.note("%v", err)
+		}
+		return nil, false
+	}
+	if only != nil && len(want) > 0 {
+		// PATCH: what FastAPI read of the one field must differ.
+		if jsonEqual(want[only[0]], cur[only[0]]) {
+			return nil, false
+		}
+	}
+	s.tick(c, cur)
+	kind := "replaced (PUT)"
+	if only != nil {
+		kind = fmt.Sprintf("updated (PATCH, only %s sent)", only[0])
+	}
+	res, v := s.step(o, fmt.Sprintf("%s: the record is %s; the change shows, other fields kept, updated_at moved", opName(o), kind), ExpectSuccess, call{path: map[string]string{o.IDParam: id}, json: body})
+	rec, _ := v.(map[string]any)
+	bad := expectStatus(res, o.Status, "the declared status of "+opName(o))
+	if bad == nil && rec == nil {
+		bad = fail("the changed record", "%s", statusText(&res.Response))
+	}
+	if bad == nil {
+		bad = s.compareChange(c, cur, rec, want, set, only)
+	}
+	s.verdict(res, checkStatefulUpdate, bad)
+	if rec == nil || res.Response.Status/100 != 2 {
+		return nil, false
+	}
+	if read := s.find(c, model.ReadOne); read != nil {
+		res, v := s.step(read, fmt.Sprintf("%s → %s: read back equals the %s answer", opName(o), opName(read), o.Method), ExpectSuccess, call{path: map[string]string{read.IDParam: id}})
+		bad := expectStatus(res, http.StatusOK, "the record just changed")
+		if bad == nil && !reflect.DeepEqual(v, any(rec)) {
+			bad = fail("the "+o.Method+" answer", "%s", firstDifference(v, any(rec), ""))
+		}
+		s.verdict(res, checkStatefulUpdate, bad)
+	}
+	return rec, true
+}
+
+// tick waits, for a target whose clock writes whole seconds (no fraction
+// in updated_at), until the next second: updated_at must then move.
+func (s *seqRun) tick(c *model.Collection, cur map[string]any) {
+	for _, f := range c.Fields {
+		if v, _ := cur[f.Name].(string); f.Stamp == "updated" && v != "" && !strings.Contains(v, ".") {
+			if wait := time.Until(s.lastWrite.Add(1100 * time.Millisecond)); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-s.ctx.Done():
+				}
+			}
+			return
+		}
+	}
+}
+
+// compareChange: the fields sent (for PUT, every body field, defaults
+// included) have the values FastAPI read; every other field is as before,
+// but updated_at, which moved forward.
+func (s *seqRun) compareChange(c *model.Collection, before, after, want map[string]any, set map[string]bool, only []string) *verdict {
+	changed := map[string]bool{}
+	for name := range want {
+		if only == nil || set[name] {
+			changed[name] = true
+		}
+	}
+	if v := sentFieldsKept(after, want, set, c, sortedKeys(changed)); v != nil {
+		return v
+	}
+	for _, name := range sortedKeys(before) {
+		f := c.Field(name)
+		if changed[name] || (f != nil && f.Stamp == "updated") {
+			continue
+		}
+		if f != nil && f.Embed != nil && f.Join != nil && changed[f.Join.Name] {
+			continue
+		}
+		if !reflect.DeepEqual(before[name], after[name]) {
+			return fail(fmt.Sprintf("%s kept (%s, not sent)", name, quoteAny(before[name])), "%s", quoteAny(after[name]))
+		}
+	}
+	for _, f := range c.Fields {
+		if f.Stamp != "updated" {
+			continue
+		}
+		old, _ := before[f.Name].(string)
+		now, _ := after[f.Name].(string)
+		if now == "" {
+			return fail(f.Name+" set by the change", "%s", quoteAny(after[f.Name]))
+		}
+		tn, err := parseTime(now)
+		if err != nil {
+			return fail(f.Name+" a date-time", "%s", quoteAny(now))
+		}
+		if old == "" {
+			continue
+		}
+		to, err := parseTime(old)
+		if err != nil {
+			continue
+		}
+		if !tn.After(to) {
+			return fail(fmt.Sprintf("%s later than before the change (%s)", f.Name, old), "%s", now)
+		}
+	}
+	return nil
+}
+
+// remove deletes the record and checks it is gone.
+func (s *seqRun) remove(c *model.Collection, o *model.Operation, id string, cur map[string]any) {
+	if !s.enabled[checkStatefulDelete] {
+		return
+	}
+	res, _ := s.step(o, fmt.Sprintf("%s: the record is deleted (%d, no body)", opName(o), o.Status), ExpectSuccess, call{path: map[string]string{o.IDParam: id}})
+	bad := expectStatus(res, o.Status, "the declared status of "+opName(o))
+	if bad == nil && o.Status == http.StatusNoContent && len(res.Response.Body) > 0 {
+		bad = fail("no body with a 204", "%s", snippet(res.Response.Body))
+	}
+	s.verdict(res, checkStatefulDelete, bad)
+	gone := res.Response.Status/100 == 2
+	if read := s.find(c, model.ReadOne); read != nil {
+		res, _ := s.step(read, fmt.Sprintf("%s → %s: the deleted record is not found", opName(o), opName(read)), ExpectNotFound, call{path: map[string]string{read.IDParam: id}})
+		s.verdict(res, checkStatefulDelete, expectStatus(res, http.StatusNotFound, "the record was deleted"))
+		gone = res.Response.Status == http.StatusNotFound
+	}
+	if gone {
+		// A record the target kept is deleted again at the end.
+		s.forget(c, id)
+	}
+	s.inLists(c, cur, id, false, checkStatefulDelete)
+}
+
+func (s *seqRun) forget(c *model.Collection, id string) {
+	s.cleanup = slices.DeleteFunc(s.cleanup, func(x created) bool { return x.coll == c && x.id == id })
+	for p, pid := range s.parents {
+		if p == c {
+			if sid, _ := scalarQuery(pid); sid == id {
+				delete(s.parents, p)
+			}
+		}
+	}
+}
+
+// cleanUp deletes, newest first, every record the sequences created and
+// did not delete; failures are notes.
+func (s *seqRun) cleanUp() {
+	ctx := context.WithoutCancel(s.ctx)
+	for i := len(s.cleanup) - 1; i >= 0; i-- {
+		x := s.cleanup[i]
+		del := s.find(x.coll, model.Delete)
+		if del == nil {
+			continue
+		}
+		resp := s.r.send(ctx, s.plainRequest(del, map[string]string{del.IDParam: x.id}, nil))
+		if resp.Status/100 != 2 && resp.Status != http.StatusNotFound {
+			s.note("could not delete %s %s the sequences created: %s", x.coll, x.id, statusText(&resp))
+		}
+	}
+	s.cleanup = nil
+}
+
+// ---- registration and login ---------------------------------------------
+
+// registration: register a new account, log in with it, and the current
+// user is that account.
+func (s *seqRun) registration() {
+	login := s.findKind(model.Login)
+	reg := s.find(s.m.Login, model.Create)
+	if login == nil || reg == nil {
+		s.loginCurrentUser()
+		return
+	}
+	jb, schema := s.jsonBodyOf(reg)
+	if jb == nil {
+		return
+	}
+	// Not from the seed: a run again against the same target must not
+	// find its account taken.
+	user := fmt.Sprintf("mm_%012x", rand.Uint64()&0xffffffffffff)
+	pass := fmt.Sprintf("Mm-%016x", rand.Uint64())
+	fixed := map[string]any{"username": user}
+	if schema.Properties["password"] != nil {
+		fixed["password"] = pass
+	}
+	body, want, set, err := s.genBody(reg, fixed, nil, nil)
+	if err != nil {
+		s.note("registration: %v", err)
+		return
+	}
+	res, v := s.step(reg, fmt.Sprintf("%s: a new account %q is registered", opName(reg), user), ExpectSuccess, call{json: body})
+	acct, _ := v.(map[string]any)
+	bad := expectStatus(res, reg.Status, "the declared status of "+opName(reg))
+	if bad == nil {
+		bad = sentFieldsKept(acct, want, set, s.m.Login, nil)
+	}
+	if bad == nil && acct != nil {
+		if _, leaked := acct["password"]; leaked {
+			bad = fail("no password in the answer", "password %s", quoteAny(acct["password"]))
+		}
+	}
+	s.verdict(res, checkRegistrationLogin, bad)
+	if res.Response.Status/100 != 2 {
+		return
+	}
+	token := s.loginStep(login, user, pass, "the new account's credentials")
+	if token == "" {
+		return
+	}
+	if me := s.findKind(model.CurrentUser); me != nil {
+		auth := "Bearer " + token
+		res, v := s.step(me, fmt.Sprintf("%s → %s → %s: the current user is the new account", opName(reg), opName(login), opName(me)), ExpectSuccess, call{auth: &auth})
+		bad := expectStatus(res, http.StatusOK, "the token's user")
+		if bad == nil && !reflect.DeepEqual(v, any(acct)) {
+			bad = fail("the registered account", "%s", firstDifference(v, any(acct), ""))
+		}
+		s.verdict(res, checkRegistrationLogin, bad)
+	}
+}
+
+// loginStep logs in through the form and expects a token.
+func (s *seqRun) loginStep(login *model.Operation, user, pass, what string) string {
+	none := ""
+	res, v := s.step(login, fmt.Sprintf("%s with %s: answers a bearer token", opName(login), what), ExpectSuccess, call{form: s.loginForm(login, user, pass), auth: &none})
+	m, _ := v.(map[string]any)
+	tok, _ := m["access_token"].(string)
+	bad := expectStatus(res, http.StatusOK, "a login with valid credentials")
+	if bad == nil && tok == "" {
+		bad = fail("an access_token", "%s", snippet(res.Response.Body))
+	}
+	s.verdict(res, checkRegistrationLogin, bad)
+	return tok
+}
+
+// loginCurrentUser: without a registration, the configured account logs
+// in and is the current user.
+func (s *seqRun) loginCurrentUser() {
+	login, me := s.findKind(model.Login), s.findKind(model.CurrentUser)
+	if login == nil || me == nil || s.r.cfg.Username == "" {
+		return
+	}
+	token := s.loginStep(login, s.r.cfg.Username, s.r.cfg.Password, "the given credentials")
+	if token == "" {
+		return
+	}
+	auth := "Bearer " + token
+	res, v := s.step(me, fmt.Sprintf("%s → %s: the current user is %q", opName(login), opName(me), s.r.cfg.Username), ExpectSuccess, call{auth: &auth})
+	bad := expectStatus(res, http.StatusOK, "the token's user")
+	if m, _ := v.(map[string]any); bad == nil && m["username"] != s.r.cfg.Username {
+		bad = fail(fmt.Sprintf("username %q", s.r.cfg.Username), "%s", quoteAny(m["username"]))
+	}
+	s.verdict(res, checkRegistrationLogin, bad)
+}
+
+// ---- paging and filters -------------------------------------------------
+
+// pagingAndFilters: limit is honoured, consecutive pages join into the
+// larger page, page objects count right, a filter filters.
+func (s *seqRun) pagingAndFilters(o *model.Operation) {
+	pg := o.Paging
+	ids := func(items []any) []string {
+		var out []string
+		for _, it := range items {
+			id, _, _ := recordID(it)
+			out = append(out, id)
+		}
+		return out
+	}
+	get := func(name string, q url.Values) (*Result, any, []any, bool) {
+		res, v := s.request(o, nil, q)
+		res.Case.Name = name
+		if bad := expectStatus(res, http.StatusOK, "a list"); bad != nil {
+			s.verdict(res, checkPagingFilters, bad)
+			return res, v, nil, false
+		}
+		return res, v, itemsIn(o, v), true
+	}
+	switch {
+	case pg.Limit != "":
+		const n = 2
+		q := func(skip, limit int) url.Values {
+			v := url.Values{pg.Limit: {strconv.Itoa(limit)}}
+			if pg.Skip != "" {
+				v.Set(pg.Skip, strconv.Itoa(skip))
+			}
+			return v
+		}
+		res, _, a, ok := get(fmt.Sprintf("%s?%s=%d: at most %d items", opName(o), pg.Limit, n, n), q(0, n))
+		if !ok {
+			return
+		}
+		if len(a) > n {
+			s.verdict(res, checkPagingFilters, fail(fmt.Sprintf("at most %d items", n), "%d items", len(a)))
+			return
+		}
+		s.verdict(res, checkPagingFilters, nil)
+		if pg.Skip == "" {
+			break
+		}
+		_, _, b, ok := get(fmt.Sprintf("%s?%s=%d&%s=%d: the second page", opName(o), pg.Skip, n, pg.Limit, n), q(n, n))
+		if !ok {
+			return
+		}
+		res, _, all, ok := get("", q(0, 2*n))
+		if !ok {
+			return
+		}
+		res.Case.Name = fmt.Sprintf("%s: %s=0&%s=%d, then %s=%d, join into %s=%d", opName(o), pg.Skip, pg.Limit, n, pg.Skip, n, pg.Limit, 2*n)
+		joined := append(ids(a), ids(b)...)
+		if got := ids(all); !slices.Equal(got, joined) {
+			s.verdict(res, checkPagingFilters, fail(fmt.Sprintf("ids %v (page 2 starts where page 1 ended)", joined), "ids %v", got))
+		} else {
+			s.verdict(res, checkPagingFilters, nil)
+		}
+	case pg.Page != "" && pg.Size != "":
+		const n = 2
+		q := func(page, size int) url.Values {
+			return url.Values{pg.Page: {strconv.Itoa(page)}, pg.Size: {strconv.Itoa(size)}}
+		}
+		var bodies []map[string]any
+		var pages [][]any
+		var results []*Result
+		for _, p := range [][2]int{{1, n}, {2, n}, {1, 2 * n}} {
+			res, v, items, ok := get(fmt.Sprintf("%s?%s=%d&%s=%d: a consistent page", opName(o), pg.Page, p[0], pg.Size, p[1]), q(p[0], p[1]))
+			if !ok {
+				return
+			}
+			m, _ := v.(map[string]any)
+			bad := pageConsistent(m, p[0], p[1], len(items))
+			s.verdict(res, checkPagingFilters, bad)
+			bodies, pages, results = append(bodies, m), append(pages, items), append(results, res)
+		}
+		res := results[2]
+		joined := append(ids(pages[0]), ids(pages[1])...)
+		if got := ids(pages[2]); !slices.Equal(got, joined) {
+			s.verdict(res, checkPagingFilters, fail(fmt.Sprintf("ids %v (page 2 starts where page 1 ended)", joined), "ids %v", got))
+		} else if bodies[0]["total"] != bodies[2]["total"] {
+			s.verdict(res, checkPagingFilters, fail(fmt.Sprintf("total %v on every page", bodies[0]["total"]), "%v", bodies[2]["total"]))
+		}
+	}
+	// Filters: a value a listed record has; every item of the filtered
+	// list has it.
+	q := url.Values{}
+	if pg.Limit != "" {
+		q.Set(pg.Limit, strconv.Itoa(pageLimit(o, pg.Limit)))
+	}
+	if pg.Size != "" {
+		q.Set(pg.Size, strconv.Itoa(pageLimit(o, pg.Size)))
+	}
+	resp := s.r.send(s.ctx, s.plainRequest(o, nil, q))
+	var v any
+	json.Unmarshal(resp.Body, &v)
+	all := itemsIn(o, v)
+	for _, f := range o.Filters {
+		var val string
+		found := false
+		for _, it := range all {
+			m, _ := it.(map[string]any)
+			if x, ok := scalarQuery(m[f]); ok {
+				val, found = x, true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		fq := url.Values{f: {val}}
+		for k, x := range q {
+			fq[k] = x
+		}
+		res, _, items, ok := get(fmt.Sprintf("%s?%s=%s: every item has %s %s", opName(o), f, val, f, val), fq)
+		if !ok {
+			continue
+		}
+		var bad *verdict
+		if len(items) == 0 {
+			bad = fail(fmt.Sprintf("the listed records with %s=%s", f, val), "an empty list")
+		}
+		for _, it := range items {
+			m, _ := it.(map[string]any)
+			if x, _ := scalarQuery(m[f]); x != val {
+				bad = fail(fmt.Sprintf("only items with %s=%s", f, val), "item %s has %s %s", quoteAny(m["id"]), f, quoteAny(m[f]))
+				break
+			}
+		}
+		s.verdict(res, checkPagingFilters, bad)
+	}
+}
+
+// pageConsistent checks a page object: page and size as asked, pages from
+// total and size, and as many items as the page holds.
+func pageConsistent(m map[string]any, page, size, n int) *verdict {
+	num := func(k string) (int, bool) {
+		f, ok := m[k].(float64)
+		return int(f), ok && f == math.Trunc(f)
+	}
+	total, ok := num("total")
+	if !ok {
+		return fail("a page with a total", "%s", quoteAny(m))
+	}
+	if p, ok := num("page"); ok && p != page {
+		return fail(fmt.Sprintf("page %d", page), "page %d", p)
+	}
+	if sz, ok := num("size"); ok && sz != size {
+		return fail(fmt.Sprintf("size %d", size), "size %d", sz)
+	}
+	if ps, ok := num("pages"); ok {
+		if want := (total + size - 1) / size; ps != want {
+			return fail(fmt.Sprintf("pages %d (total %d, size %d)", want, total, size), "pages %d", ps)
+		}
+	}
+	if want := min(size, max(0, total-(page-1)*size)); n != want {
+		return fail(fmt.Sprintf("%d items (total %d, page %d, size %d)", want, total, page, size), "%d items", n)
+	}
+	return nil
+}
