@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,37 +11,15 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
-	"github.com/moviemock/moviemock/fixtures"
-	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
-	"github.com/moviemock/moviemock/mock"
 )
 
 // grownMock serves one of the grown contracts (movies, tasks) with its
 // fixtures, as `moviemock serve --spec … --fixtures …` does.
 func grownMock(t testing.TB, name string) (*spec.Spec, http.Handler) {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/contracts/" + name + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spec.Load(data, name+"/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Compile(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := fixtures.LoadDir("../testdata/contracts/"+name+"/fixtures", m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mock.New(mock.Config{Spec: sp, Model: m, Data: ds})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp, srv
+	h, sp := contractMock(t, name, nil)
+	return sp, h
 }
 
 // The runner drives JSON bodies, auth and ids of any contract: against the

@@ -639,6 +639,7 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 		}
 		s.verdict(res, checkStatefulCreateRead, bad)
 	}
+	s.followLinks(s.createOp(c), c, rec)
 	s.inLists(c, rec, id, true, checkStatefulCreateRead)
 
 	cur := rec
