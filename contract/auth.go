@@ -10,6 +10,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -145,6 +146,21 @@ func (b *builder) authCases(o *operation, base values) {
 		v := clone(base)
 		v[authKey] = t.header
 		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+	}
+	// FastAPI's order: a body that parses as JSON but breaks the model is
+	// judged after security, so without a token it is still a 401 (only a
+	// body that is not JSON at all is refused first).
+	if o.inputs.JSON != nil {
+		parsed, early, err := o.inputs.JSON.Read("application/json", true, []byte("{}"))
+		if err != nil || len(early) > 0 {
+			return
+		}
+		if _, late := o.inputs.JSON.Validate(parsed); len(late) > 0 && !fastapi.Unanswerable(late) {
+			v := clone(base)
+			v[bodyKey] = "{}"
+			v[authKey] = badTokens[0].header
+			b.add(o, Unauthenticated, ExpectAuthRequired, badTokens[0].name+", and a body the model refuses ({})", v, nil)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -69,5 +70,38 @@ func TestAuthFromDocument(t *testing.T) {
 		if unauth[op] != 0 {
 			t.Errorf("%s is public but has %d unauthenticated cases", op, unauth[op])
 		}
+	}
+}
+
+// A backend that validates a body before it authenticates (a 422 for a
+// body the model refuses, sent without a token) breaks FastAPI's order:
+// auth_required fails on that case.
+func TestValidationBeforeAuth(t *testing.T) {
+	t.Parallel()
+	sp, h := grownMock(t, "movies")
+	validatesFirst := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "POST" && r.URL.Path == "/movies" && r.Header.Get("Authorization") == "" {
+				body, _ := io.ReadAll(r.Body)
+				if string(body) == "{}" {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusUnprocessableEntity)
+					io.WriteString(w, `{"detail":[{"type":"missing","loc":["body","title"],"msg":"Field required","input":{}}]}`)
+					return
+				}
+				r.Body = io.NopCloser(strings.NewReader(string(body)))
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	report := run(t, validatesFirst(h), contract.Config{Spec: sp, Username: "alice", Password: "wonderland", Examples: 1})
+	var caught []string
+	for _, f := range failed(report) {
+		if strings.HasPrefix(f, "auth_required: createMovie") {
+			caught = append(caught, f)
+		}
+	}
+	if len(caught) != 1 || !strings.Contains(caught[0], "a body the model refuses") {
+		t.Errorf("auth_required failures on createMovie: %q\nall failures:\n%s", caught, strings.Join(failed(report), "\n"))
 	}
 }
