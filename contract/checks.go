@@ -155,7 +155,9 @@ func statusText(r *Response) string {
 	}
 	s := fmt.Sprintf("%d %s", r.Status, http.StatusText(r.Status))
 	if body := r.bodyText(); len(body) > 0 {
-		s += " " + snippet(body)
+		// Said apart from the status line: a text body is often the
+		// reason phrase again ("503 Service Unavailable").
+		s += " with body " + snippet(body)
 	}
 	return s
 }

@@ -430,7 +430,7 @@ func (r *runner) logIn(ctx context.Context, o *operation, b *builder, report *Re
 			b.headers = http.Header{}
 		}
 		b.headers.Set("Authorization", "Bearer "+tok.AccessToken)
-		report.Notes = append(report.Notes, fmt.Sprintf("logged in with %s as %q; every other request carries its bearer token", o.id, vals["username"]))
+		report.Notes = append(report.Notes, fmt.Sprintf("logged in as %q (%s %s); every other request carries its bearer token", vals["username"], o.method, o.path))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/scenarios"
 )
 
 // tokens issues and checks the mock's access tokens: HS256 JWTs with sub
@@ -72,6 +73,21 @@ func (s *Server) authenticate(r *http.Request, st *state) (*fixtures.Record, str
 		return nil, fastapi.DetailBadCredentials, false
 	}
 	return user, "", true
+}
+
+// authorize is the security dependency in front of the scenario engine's
+// scripted answers (scenarios.Options.Authorize): a request to an operation
+// that demands a token gets the 401 it would get from the operation itself.
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request, method, template string) bool {
+	if !s.secured[[2]string{method, template}] {
+		return true
+	}
+	st := s.store.state(r.Header.Get(scenarios.HeaderSession))
+	if _, detail, ok := s.authenticate(r, st); !ok {
+		writeUnauthorized(w, detail)
+		return false
+	}
+	return true
 }
 
 func writeUnauthorized(w http.ResponseWriter, detail string) {

@@ -10,21 +10,30 @@ import (
 	"github.com/moviemock/moviemock/internal/status"
 )
 
-// logRequests writes one line per request: method, path, status, bytes,
-// duration. It never logs headers, query strings or bodies, so no password
-// or token reaches the log.
+// logRequests writes one line per request: method, path, status, the fault
+// of a scenario that broke the answer on purpose, bytes, duration. It never
+// logs headers, query strings or bodies, so no password or token reaches
+// the log.
 func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := status.Wrap(w)
 		next.ServeHTTP(sw, r)
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		attrs := []slog.Attr{
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
 			slog.Int("status", sw.Status()),
+		}
+		if sw.Fault != "" {
+			// A scenario's fault: a reset or a hang sent no status at all
+			// (0), a truncated answer was written on the bare connection,
+			// past sw. Without the fault they read as an empty 200.
+			attrs[2] = slog.Int("status", sw.Code)
+			attrs = append(attrs, slog.String("fault", sw.Fault))
+		}
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", append(attrs,
 			slog.Int64("bytes", sw.Bytes),
-			slog.Duration("duration", time.Since(start)),
-		)
+			slog.Duration("duration", time.Since(start)))...)
 	})
 }
 

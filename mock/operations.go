@@ -107,7 +107,12 @@ const streamChunk = 64 << 10
 func list(c *call) {
 	coll, o := c.o.m.Coll, c.o.m
 	c.st.mu.RLock()
-	defer c.st.mu.RUnlock()
+	locked := true
+	defer func() {
+		if locked {
+			c.st.mu.RUnlock()
+		}
+	}()
 	v := c.view()
 	var match []func(r *fixtures.Record) bool
 	if o.Kind == model.NestedList {
@@ -135,7 +140,12 @@ func list(c *call) {
 	}
 	start, stop, paged := c.window(o.Paging)
 	if o.Shape == model.ArrayShape && len(match) == 0 && !paged && v.co(coll) == nil {
-		c.s.wholeList(c.w, c.st.base, coll)
+		// The loaded data never changes: it is sent without the lock,
+		// which a slow client (or a scenario's trickle) would otherwise
+		// hold against every write for as long as the list takes.
+		c.st.mu.RUnlock()
+		locked = false
+		c.s.wholeList(c.w, v.base, coll)
 		return
 	}
 	var recs []*fixtures.Record

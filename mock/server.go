@@ -72,13 +72,14 @@ type Config struct {
 	// X-Mock-Session, and the control API under /__mock/ switches them.
 	Scenarios *scenarios.Set
 	Scenario  string
-	// DisableAdmin turns the control API off; AdminToken lets callers
-	// beyond loopback use it.
+	// DisableAdmin turns the control API off; AdminToken, when set, is
+	// required of every caller of it, loopback ones too.
 	DisableAdmin bool
 	AdminToken   string
 	MaxSessions  int           // 0: scenarios.DefaultMaxSessions
 	SessionTTL   time.Duration // 0: scenarios.DefaultSessionTTL
 	JournalSize  int           // 0: scenarios.DefaultJournalSize; negative: no journal
+	JournalBytes int64         // 0: scenarios.DefaultJournalBytes; the oldest entries go first
 	Seed         uint64        // random delays and generated answers; 0: 1
 }
 
@@ -100,6 +101,9 @@ type Server struct {
 	rand   *rand.Rand // UUIDs and generated values of created records
 
 	paths []pathRoute // every path the router knows, for 405 and 307
+	// secured holds the operations that demand a token, by method and
+	// path template, for scripted answers: see authorize.
+	secured map[[2]string]bool
 }
 
 // Data is the loaded data set the server answers from now (without
@@ -219,24 +223,23 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.engine, err = scenarios.New(cfg.Scenarios, scenarios.Options{
-		Scenario:    cfg.Scenario,
-		MaxSessions: cfg.MaxSessions,
-		SessionTTL:  cfg.SessionTTL,
-		JournalSize: cfg.JournalSize,
-		MaxBody:     cfg.MaxBodyBytes,
-		Now:         cfg.Now,
-		Seed:        cfg.Seed,
-		NotFound:    notFound,
-		Logger:      cfg.Logger,
-		OnReset:     func(session string) { s.store.reset(session) },
+		Scenario:     cfg.Scenario,
+		MaxSessions:  cfg.MaxSessions,
+		SessionTTL:   cfg.SessionTTL,
+		JournalSize:  cfg.JournalSize,
+		JournalBytes: cfg.JournalBytes,
+		MaxBody:      cfg.MaxBodyBytes,
+		Now:          cfg.Now,
+		Seed:         cfg.Seed,
+		NotFound:     notFound,
+		Logger:       cfg.Logger,
+		OnReset:      func(session string) { s.store.reset(session) },
+		Authorize:    s.authorize,
 	})
 	if err != nil {
 		return nil, err
 	}
 	h := s.engine.Handler(router)
-	if !cfg.DisableAdmin {
-		h = mountAdmin(s.engine.Admin(cfg.AdminToken), h)
-	}
 	if !cfg.DisableCORS {
 		c := fastapi.DefaultCORS()
 		if cfg.CORS != nil {
@@ -248,6 +251,14 @@ func New(cfg Config) (*Server, error) {
 		if h, err = c.Middleware(h); err != nil {
 			return nil, err
 		}
+	}
+	// The journal outside CORS: the preflights it answers are journaled too.
+	h = s.engine.Journaling(h)
+	if !cfg.DisableAdmin {
+		// Outside CORS: the control API answers no preflight and sends no
+		// Access-Control-* header, so no page of another site reads it or
+		// sends it more than a simple request (see scenarios' guard).
+		h = mountAdmin(s.engine.Admin(cfg.AdminToken), h)
 	}
 	h = fastapi.RequestTarget(h)
 	h = recoverPanics(cfg.Logger, h)
@@ -297,6 +308,7 @@ func (s *Server) routes() (*mux.Router, error) {
 	// redirect of its own.
 	router := mux.NewRouter().SkipClean(true)
 	paths := mux.NewRouter().SkipClean(true)
+	s.secured = map[[2]string]bool{}
 	byPath := map[string][]*model.Operation{}
 	for _, o := range s.model.Operations {
 		byPath[o.Path] = append(byPath[o.Path], o)
@@ -312,6 +324,9 @@ func (s *Server) routes() (*mux.Router, error) {
 			// route's method mismatch when a later route's method matcher
 			// succeeds first, turning a 405 into a 404.
 			router.Path(tmpl).Methods(mo.Method).Handler(s.operationHandler(o))
+			if o.secured {
+				s.secured[[2]string{mo.Method, tmpl}] = true
+			}
 			methods = append(methods, mo.Method)
 		}
 		// Starlette's 405 names the methods of the first route that

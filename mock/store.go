@@ -1,6 +1,7 @@
 package mock
 
 import (
+	clist "container/list" // "list" is the List operation
 	"sync"
 	"time"
 
@@ -20,7 +21,11 @@ type state struct {
 	mu   sync.RWMutex
 	base *fixtures.Dataset
 	ov   *overlay
+
+	// A session's: its id, when last used, its place in store.lru.
+	id   string
 	used time.Time
+	elem *clist.Element
 }
 
 // overlay is the writes of one state, per collection.
@@ -201,11 +206,15 @@ func maxIntID(t *fixtures.Table) int64 {
 	return m
 }
 
-// store holds the global state and the sessions'.
+// store holds the global state and the sessions'. The sessions are kept
+// in use order as well, most recently used first, so that expiry and
+// eviction take from the back of lru and stop at the first live one: a
+// request costs the same however many sessions there are.
 type store struct {
 	mu          sync.Mutex
 	global      *state
 	sessions    map[string]*state
+	lru         clist.List // of *state, most recently used first
 	maxSessions int
 	ttl         time.Duration
 	now         func() time.Time
@@ -227,30 +236,31 @@ func (st *store) state(session string) *state {
 	s := st.sessions[session]
 	if s != nil && now.Sub(s.used) < st.ttl {
 		s.used = now
+		st.lru.MoveToFront(s.elem)
 		return s
 	}
-	if len(st.sessions) >= st.maxSessions {
-		var oldest string
-		var at time.Time
-		for id, x := range st.sessions {
-			if now.Sub(x.used) >= st.ttl {
-				delete(st.sessions, id)
-				continue
-			}
-			if oldest == "" || x.used.Before(at) {
-				oldest, at = id, x.used
-			}
-		}
-		if len(st.sessions) >= st.maxSessions {
-			delete(st.sessions, oldest)
-		}
+	for el := st.lru.Back(); el != nil && now.Sub(el.Value.(*state).used) >= st.ttl; el = st.lru.Back() {
+		st.drop(el.Value.(*state))
+	}
+	if s := st.sessions[session]; s != nil { // expired, though a later one lives (the clock went back)
+		st.drop(s)
+	}
+	for len(st.sessions) >= st.maxSessions {
+		st.drop(st.lru.Back().Value.(*state))
 	}
 	st.global.mu.RLock()
 	base := st.global.base
 	st.global.mu.RUnlock()
-	s = &state{base: base, used: now}
+	s = &state{base: base, used: now, id: session}
+	s.elem = st.lru.PushFront(s)
 	st.sessions[session] = s
 	return s
+}
+
+// drop forgets the session s. The caller holds st.mu.
+func (st *store) drop(s *state) {
+	st.lru.Remove(s.elem)
+	delete(st.sessions, s.id)
 }
 
 // reset drops the writes of one session, or of everyone ("").
@@ -258,10 +268,13 @@ func (st *store) reset(session string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if session != "" {
-		delete(st.sessions, session)
+		if s := st.sessions[session]; s != nil {
+			st.drop(s)
+		}
 		return
 	}
 	st.sessions = map[string]*state{}
+	st.lru.Init()
 	st.global.mu.Lock()
 	st.global.ov = nil
 	st.global.mu.Unlock()
@@ -272,6 +285,7 @@ func (st *store) rebase(base *fixtures.Dataset) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.sessions = map[string]*state{}
+	st.lru.Init()
 	st.global.mu.Lock()
 	st.global.base, st.global.ov = base, nil
 	st.global.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -32,9 +34,11 @@ var adminSpec = sync.OnceValues(func() (*spec.Spec, error) {
 // AdminSpec is the control API's OpenAPI document.
 func AdminSpec() (*spec.Spec, error) { return adminSpec() }
 
-// Admin is the control API (see control/openapi.yaml). It answers loopback
-// callers; others only when token is set and they send it (as a bearer
-// token or in X-Mock-Admin-Token).
+// Admin is the control API (see control/openapi.yaml). Without a token it
+// answers loopback callers only; with one, everyone must send it (as a
+// bearer token or in X-Mock-Admin-Token), loopback callers too: a reverse
+// proxy on the same host makes every outsider a loopback caller. In both
+// cases it answers no page of another site (see guard).
 //
 // Its OpenAPI document is loaded on first use, not here: it is needed only
 // to serve itself and to check an activation, and loading it would add a
@@ -76,26 +80,119 @@ func (e *Engine) Admin(token string) http.Handler {
 	return guard(token, r)
 }
 
-// guard lets loopback callers through, and others with the token.
+// guard decides who may use the control API. The API has no CORS (the
+// server mounts it outside its CORS layer), so a page of another site can
+// neither read its answers nor get a preflight through; what such a page
+// can still send is a "simple" request: a GET, or a POST that is a form, a
+// text/plain body, or a body (or none) without a Content-Type. guard
+// refuses, in turn:
+//
+//   - an Origin of another site (any Origin other than this Host's, or a
+//     localhost one): browsers send Origin with every POST, and with every
+//     cross-origin fetch, so a POST of another site's page never gets
+//     through, whatever its Content-Type;
+//   - without a token: a caller beyond loopback, a loopback caller that is
+//     a proxy (Forwarded, X-Forwarded-For or X-Real-IP: someone else's
+//     request), and a Host that is not localhost or an IP address (a page
+//     whose own name resolves to 127.0.0.1, DNS rebinding, is same-origin
+//     with us and sends no foreign Origin);
+//   - with a token: anyone who does not send it;
+//   - a POST, PUT or DELETE with a Content-Type other than JSON: the types
+//     a form or a simple fetch can send, refused even if Origin is missing.
 func guard(token string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !loopback(r.RemoteAddr) {
+		if o := r.Header.Get("Origin"); o != "" && !sameSite(o, r.Host) {
+			refuse(w, http.StatusForbidden, "the control API does not answer pages of other sites (Origin "+strconv.Quote(o)+", Host "+strconv.Quote(r.Host)+"); call it from curl or a test, or from a page served on this host or on localhost")
+			return
+		}
+		if token == "" {
+			if !loopback(r.RemoteAddr) {
+				refuse(w, http.StatusForbidden, "the control API answers loopback callers only; start moviemock with --admin-token to allow others")
+				return
+			}
+			if h := forwarded(r.Header); h != "" {
+				refuse(w, http.StatusForbidden, "the control API answers loopback callers only, and this request came through a proxy ("+h+"); start moviemock with --admin-token, which every caller must then send")
+				return
+			}
+			if !localHost(r.Host) {
+				refuse(w, http.StatusForbidden, "the control API does not answer requests for Host "+strconv.Quote(r.Host)+": without --admin-token it answers only requests for localhost or an IP address (any other name may be a page of another site pointing its own name at this machine: DNS rebinding); start moviemock with --admin-token to use other names")
+				return
+			}
+		} else {
 			sent := r.Header.Get("X-Mock-Admin-Token")
 			if scheme, param, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "bearer") {
 				sent = param
 			}
-			if token == "" {
-				writeJSON(w, http.StatusForbidden, apiError{"the control API answers loopback callers only; start moviemock with --admin-token to allow others"})
-				return
-			}
 			if subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
 				w.Header().Set("WWW-Authenticate", "Bearer")
-				writeJSON(w, http.StatusUnauthorized, apiError{"the control API needs the admin token (Authorization: Bearer … or X-Mock-Admin-Token)"})
+				refuse(w, http.StatusUnauthorized, "the control API needs the admin token from every caller, loopback ones too (Authorization: Bearer … or X-Mock-Admin-Token)")
+				return
+			}
+		}
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+		default:
+			if ct := r.Header.Get("Content-Type"); ct != "" && !fastapi.IsJSONContentType(ct) {
+				refuse(w, http.StatusUnsupportedMediaType, r.Method+" "+r.URL.Path+" with Content-Type "+strconv.Quote(ct)+": the control API takes a JSON body (Content-Type: application/json) or no body and no Content-Type; a form or text/plain request is what a page of another site can send unasked")
 				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// refuse answers a request guard turns away, marked as moviemock's own.
+func refuse(w http.ResponseWriter, code int, detail string) {
+	w.Header().Set(HeaderError, "true")
+	writeJSON(w, code, apiError{detail})
+}
+
+// forwarded names the first header by which a proxy says whom it forwards
+// for, or is "".
+func forwarded(h http.Header) string {
+	for _, name := range []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip"} {
+		if _, ok := h[name]; ok {
+			return name
+		}
+	}
+	return ""
+}
+
+// hostname is host (a Host header or an origin's host) without its port
+// and IPv6 brackets, lower-cased.
+func hostname(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+}
+
+// localHost reports whether a Host header names this machine in a way no
+// other site can claim: localhost (and names under .localhost, which
+// browsers resolve to loopback themselves) or an IP address. An empty Host
+// (HTTP/1.0) is no browser's.
+func localHost(host string) bool {
+	h := strings.TrimSuffix(hostname(host), ".")
+	return h == "" || h == "localhost" || strings.HasSuffix(h, ".localhost") || net.ParseIP(h) != nil
+}
+
+// sameSite reports whether origin (an Origin header) is a page of this
+// host, or of localhost or a loopback address: ports aside, the sites of
+// this host and of the developer's own machine.
+func sameSite(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
+		return false // "null" (a sandboxed or file page) included
+	}
+	o := strings.TrimSuffix(hostname(u.Host), ".")
+	if o == strings.TrimSuffix(hostname(host), ".") {
+		return true
+	}
+	if o == "localhost" || strings.HasSuffix(o, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(o)
+	return ip != nil && ip.IsLoopback()
 }
 
 func loopback(remoteAddr string) bool {
@@ -213,12 +310,15 @@ type ruleView struct {
 	States  []string `json:"states,omitempty"`
 	Times   int      `json:"times,omitempty"`
 	Every   int      `json:"every,omitempty"`
+	Window  string   `json:"window,omitempty"`
 	Delay   string   `json:"delay,omitempty"`
 	Answer  string   `json:"answer"`
 	Status  int      `json:"status,omitempty"`
 	Fault   string   `json:"fault,omitempty"`
 	Then    string   `json:"then,omitempty"`
 	OffSpec bool     `json:"off_spec,omitempty"`
+	// BeforeAuth: the answer comes before the backend's 401.
+	BeforeAuth bool `json:"before_auth,omitempty"`
 }
 
 func (a *admin) getScenario(w http.ResponseWriter, r *http.Request) {
@@ -232,6 +332,10 @@ func (a *admin) getScenario(w http.ResponseWriter, r *http.Request) {
 	for _, rule := range sc.Rules {
 		v := ruleView{Label: rule.Label, Line: rule.Line, Methods: rule.Methods, Path: rule.Template + rule.Exact,
 			States: rule.InStates, Times: rule.Times, Every: rule.Every, Then: rule.Then, OffSpec: rule.OffSpec}
+		v.BeforeAuth = rule.BeforeAuth
+		if rule.Window > 0 {
+			v.Window = rule.Window.String()
+		}
 		if d := rule.Delay; d != nil {
 			v.Delay = d.Min.String()
 			if d.Max != d.Min {
@@ -446,7 +550,12 @@ func (a *admin) journal(w http.ResponseWriter, r *http.Request) {
 		}
 		f.Limit = n
 	}
-	writeJSON(w, http.StatusOK, a.e.Journal(f))
+	// Streamed entry by entry: a journal of many megabytes, encoded whole,
+	// took several times its size in memory.
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	a.e.WriteJournal(w, f) // an error: the client went away
 }
 
 func (a *admin) clearJournal(w http.ResponseWriter, r *http.Request) {

@@ -202,7 +202,7 @@ func TestControlAPIGuard(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := httptest.NewRequest("GET", "/__mock/health", nil)
-			r.RemoteAddr = tc.remote
+			r.RemoteAddr, r.Host = tc.remote, "localhost:8000" // not httptest's example.com: a foreign Host
 			if tc.auth != "" {
 				r.Header.Set("Authorization", tc.auth)
 			}
@@ -237,7 +237,7 @@ func TestPrefer(t *testing.T) {
 		{"code=500", "/reviews", 500, internalError},
 		{"code=422", "/person/1", 422, `{"detail":[{"type":"int_parsing","loc":["path","person_id"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"abc"}]}`},
 		{"code=422", "/reviews/x", 422, `{"detail":[{"type":"missing","loc":["path","review_id"],"msg":"Field required","input":null}]}`},
-		{"example=sparse", "/person/1", 200, `{"id":25,"name":"Unknown Extra","biography":null,"poster":null,"birthday":null,"deathday":null,"place_of_birth":null,"known_for_department":null,"known_for":[]}`},
+		{"example=sparse", "/person/1", 200, `{"id":1,"name":"Unknown Extra","biography":null,"poster":null,"birthday":null,"deathday":null,"place_of_birth":null,"known_for_department":null,"known_for":[]}`},
 		{"code=200, example=empty", "/reviews", 200, "[]"},
 		{"example=nope", "/person/1", 400, `{"detail":"moviemock: GET /person/{person_id} has no example \"nope\" (it has: full, sparse, int_parsing)"}`},
 		{"code=abc", "/person/1", 400, `{"detail":"moviemock: Prefer: code=\"abc\" is not an HTTP status"}`},

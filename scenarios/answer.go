@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +23,9 @@ func (e *Engine) answer(w *status.Writer, r *http.Request, next http.Handler, ru
 	if rule.Delay != nil && !sleep(r.Context(), e.delay(rule.Delay)) {
 		return // the client gave up
 	}
+	if rule.afterAuth() && tr.facts != nil && !e.authorized(w, tr.facts) {
+		return
+	}
 	switch {
 	case rule.Fault != nil:
 		tr.fault = rule.Fault.Kind
@@ -29,6 +35,35 @@ func (e *Engine) answer(w *status.Writer, r *http.Request, next http.Handler, ru
 	case rule.Passthrough != nil:
 		passthrough(w, r, next, rule.Passthrough)
 	}
+}
+
+// afterAuth reports whether the rule's answer stands for the endpoint's
+// (a response, or an unhandled exception in it), which FastAPI reaches only
+// once the security dependency let the request through; BeforeAuth says
+// the rule models something in front of the backend instead. Other answers
+// come from the mock, which runs the security dependency itself, or break
+// the connection before anything answers.
+func (r *Rule) afterAuth() bool {
+	return !r.BeforeAuth && (r.Respond != nil || r.Fault != nil && r.Fault.Kind == FaultCrash)
+}
+
+// authorized runs the backend's security dependency (Options.Authorize)
+// for the operation a request falls under, before a scripted answer: a
+// request the operation refuses gets its 401 instead, and authorized
+// reports false.
+func (e *Engine) authorized(w http.ResponseWriter, f *facts) bool {
+	if e.opts.Authorize == nil {
+		return true
+	}
+	p, _ := f.route()
+	if p == nil {
+		return true
+	}
+	op := p.op(f.r.Method)
+	if op == nil {
+		return true
+	}
+	return e.opts.Authorize(w, f.r, op.method, op.template)
 }
 
 func (e *Engine) delay(d *Delay) time.Duration {
@@ -55,18 +90,50 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
+// windowed starts rule i's counts over when its window has passed since
+// the first match it counted. The caller holds e.mu.
+func (in *instance) windowed(i int, window time.Duration, now time.Time) {
+	if in.opened == nil {
+		in.opened = make([]time.Time, len(in.seen))
+	}
+	if in.opened[i].IsZero() || now.Sub(in.opened[i]) >= window {
+		in.opened[i] = now
+		in.seen[i], in.taken[i] = 0, 0
+	}
+}
+
+// closesConnections reports whether a rule of sc ends a connection before
+// any answer. Browsers (Chromium's HttpNetworkTransaction) and Go's
+// Transport silently send a request again when a reused keep-alive
+// connection closes before the first byte of its answer, taking the close
+// for a race with the server's idle timeout: such a fault is only seen on
+// a connection's first request. So every answer of such a scenario is sent
+// with Connection: close.
+func (sc *Scenario) closesConnections() bool {
+	for _, r := range sc.Rules {
+		if f := r.Fault; f != nil && (f.Kind == FaultReset || f.Kind == FaultEmpty || f.Kind == FaultHang && f.For > 0) {
+			return true
+		}
+	}
+	return false
+}
+
 func writeResponse(w http.ResponseWriter, resp *Response) {
+	body := resp.body()
+	writeResponseHead(w, resp, len(body))
+	w.Write(body)
+}
+
+func writeResponseHead(w http.ResponseWriter, resp *Response, n int) {
 	h := w.Header()
 	for _, kv := range resp.Headers {
 		h.Add(kv[0], kv[1])
 	}
-	body := resp.body()
-	if len(body) > 0 {
+	if n > 0 {
 		h.Set("Content-Type", resp.ContentType)
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Content-Length", strconv.Itoa(n))
 	w.WriteHeader(resp.Status)
-	w.Write(body)
 }
 
 // captured is an answer held in memory.
@@ -103,8 +170,8 @@ func (p *Passthrough) changesBody() bool {
 	return len(p.Set) > 0 || len(p.Where) > 0 || p.Offset > 0 || p.Limit != 0
 }
 
-// passthrough is the normal answer with the rule's changes. Without body
-// changes it is streamed as the mock sends it.
+// passthrough is the normal answer with the rule's changes, sent on as the
+// mock writes it.
 func passthrough(w http.ResponseWriter, r *http.Request, next http.Handler, p *Passthrough) {
 	if !p.changesBody() && p.Status == 0 {
 		for _, kv := range p.Headers {
@@ -113,8 +180,9 @@ func passthrough(w http.ResponseWriter, r *http.Request, next http.Handler, p *P
 		next.ServeHTTP(w, r)
 		return
 	}
-	c := capture(r, next)
-	writeCaptured(w, changed(c, p))
+	s := &relay{w: w, ctx: r.Context(), p: p}
+	next.ServeHTTP(s, r)
+	s.finish()
 }
 
 // changed applies p to a captured answer. Only a JSON 200 has its body
@@ -123,7 +191,7 @@ func changed(c *captured, p *Passthrough) *captured {
 	for _, kv := range p.Headers {
 		c.header.Add(kv[0], kv[1])
 	}
-	if p.changesBody() && c.code == http.StatusOK && strings.HasPrefix(c.header.Get("Content-Type"), "application/json") {
+	if changes(p, c.code, c.header) {
 		if body, err := apply(c.body.Bytes(), p.Set, p.Where, p.Offset, p.Limit); err == nil {
 			c.body.Reset()
 			c.body.Write(body)
@@ -133,6 +201,12 @@ func changed(c *captured, p *Passthrough) *captured {
 		c.code = p.Status
 	}
 	return c
+}
+
+// changes reports whether p changes the body of an answer with code and
+// header h: only a JSON 200's.
+func changes(p *Passthrough, code int, h http.Header) bool {
+	return p.changesBody() && code == http.StatusOK && strings.HasPrefix(h.Get("Content-Type"), "application/json")
 }
 
 func writeCaptured(w http.ResponseWriter, c *captured) {
@@ -208,6 +282,14 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 		if n < 0 || n >= len(body) {
 			n = len(body) / 2
 		}
+		// What the middleware around the engine put in the answer's
+		// header (CORS) goes out too: the browser must see a cut-off
+		// answer, not a CORS error.
+		h := w.Header().Clone()
+		for k, vs := range c.header {
+			h[k] = vs
+		}
+		c.header = h
 		conn, rw := hijack(w, c.code)
 		defer conn.Close()
 		c.header.Set("Content-Length", strconv.Itoa(len(body)))
@@ -216,21 +298,17 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 		rw.Write(body[:n])
 		rw.Flush()
 	case FaultTrickle:
-		c := render(r, next, rule)
-		writeHead(w, c)
-		rc := http.NewResponseController(w)
-		body := c.body.Bytes()
-		for len(body) > 0 {
-			n := min(f.Chunk, len(body))
-			if _, err := w.Write(body[:n]); err != nil {
-				return
-			}
-			rc.Flush()
-			body = body[n:]
-			if len(body) > 0 && !sleep(r.Context(), f.Interval) {
-				return
-			}
+		s := &relay{w: w, ctx: r.Context(), trickle: f}
+		if resp := rule.Respond; resp != nil {
+			body := resp.body()
+			writeResponseHead(w, resp, len(body))
+			s.code, s.started = resp.Status, true
+			s.send(body)
+			return
 		}
+		s.p = rule.Passthrough
+		next.ServeHTTP(s, r)
+		s.finish()
 	}
 }
 
@@ -263,4 +341,539 @@ func writeRawHead(rw *bufio.ReadWriter, c *captured) {
 	c.header.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	c.header.Write(rw)
 	rw.WriteString("\r\n")
+}
+
+// holdLimit is how much of a changed or trickled answer is held back
+// before it is sent: an answer that ends within it goes out with its
+// Content-Length, a longer one as it is written (chunked).
+const holdLimit = 64 << 10
+
+// relay is the ResponseWriter the mock answers into when its answer is
+// sent on changed (a passthrough's changes) or slowly (a trickle): the
+// answer goes on as the mock writes it, a list element by element, so no
+// more than a piece of a large answer is held at once.
+//
+// A trickle's pauses fall between the mock's writes, never inside one: the
+// mock may write an answer it renders whole under its data's lock, which a
+// pause must not hold.
+type relay struct {
+	w       http.ResponseWriter
+	ctx     context.Context
+	p       *Passthrough // nil: the answer's body unchanged
+	trickle *Fault       // nil: sent at once
+
+	code    int         // the mock's status; 0 until it gives one
+	change  *bodyChange // nil: the body goes on as the mock writes it
+	held    []byte      // written and not yet sent
+	started bool        // the status line is sent
+	chunks  int         // trickle: chunks sent
+	err     error       // sending failed: the client is gone
+}
+
+func (s *relay) Header() http.Header { return s.w.Header() }
+
+func (s *relay) WriteHeader(code int) {
+	if s.code != 0 {
+		return
+	}
+	s.code = code
+	if p := s.p; p != nil {
+		h := s.w.Header()
+		for _, kv := range p.Headers {
+			h.Add(kv[0], kv[1])
+		}
+		if changes(p, code, h) {
+			s.change = newBodyChange(p, s.hold)
+		}
+	}
+}
+
+func (s *relay) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.WriteHeader(http.StatusOK)
+	}
+	if s.trickle != nil && len(s.held) >= holdLimit {
+		s.drain(false)
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.change != nil {
+		s.change.write(b)
+	} else {
+		s.hold(b)
+	}
+	return len(b), s.err
+}
+
+// hold takes the next bytes of the answer as it is to be sent.
+func (s *relay) hold(b []byte) {
+	if s.started && s.trickle == nil && len(s.held) == 0 {
+		s.send(b)
+		return
+	}
+	s.held = append(s.held, b...)
+	if s.trickle == nil && len(s.held) >= holdLimit {
+		s.drain(false)
+	}
+}
+
+// finish sends what is left once the mock has answered.
+func (s *relay) finish() {
+	if s.code == 0 {
+		s.WriteHeader(http.StatusOK)
+	}
+	if s.change != nil {
+		s.change.close()
+	}
+	if s.err == nil {
+		s.drain(true)
+	}
+}
+
+// drain sends what is held (a trickle's whole chunks only, unless final),
+// sending the status line first.
+func (s *relay) drain(final bool) {
+	if !s.started {
+		s.start(final)
+	}
+	n := len(s.held)
+	if f := s.trickle; f != nil && !final {
+		n -= n % f.Chunk
+	}
+	s.send(s.held[:n])
+	s.held = s.held[:copy(s.held, s.held[n:])]
+}
+
+// start sends the status line and headers: with the Content-Length of
+// what is held when that is the whole answer, else without one when the
+// body is changed (the mock's no longer holds).
+func (s *relay) start(whole bool) {
+	s.started = true
+	h := s.w.Header()
+	if whole {
+		h.Del("Transfer-Encoding")
+		h.Set("Content-Length", strconv.Itoa(len(s.held)))
+	} else if s.change != nil {
+		h.Del("Content-Length")
+	}
+	code := s.code
+	if s.p != nil && s.p.Status != 0 {
+		code = s.p.Status
+	}
+	s.w.WriteHeader(code)
+}
+
+// send writes b to the client: at once, or a trickle's chunk at a time
+// with its pause between chunks.
+func (s *relay) send(b []byte) {
+	f := s.trickle
+	if f == nil {
+		if len(b) > 0 && s.err == nil {
+			_, s.err = s.w.Write(b)
+		}
+		return
+	}
+	rc := http.NewResponseController(s.w)
+	for len(b) > 0 && s.err == nil {
+		if s.chunks > 0 && !sleep(s.ctx, f.Interval) {
+			s.err = s.ctx.Err()
+			return
+		}
+		n := min(f.Chunk, len(b))
+		if _, err := s.w.Write(b[:n]); err != nil {
+			s.err = err
+			return
+		}
+		rc.Flush()
+		s.chunks++
+		b = b[n:]
+	}
+}
+
+// bodyChange applies a passthrough's body changes to a JSON answer as it
+// is written: a list element by element, each handed to emit once read; an
+// object whole, at close. An answer that is neither goes on unchanged, and
+// so does a list element that is not an object (the loader holds set and
+// where to the contract's list of objects, so neither happens with the
+// mock's answers).
+type bodyChange struct {
+	p    *Passthrough
+	emit func([]byte)
+
+	kind byte   // 0 until the first byte: '[' a list, '{' an object, '-' anything else
+	lead []byte // white space before the first byte
+	elem []byte // the element being read, or the whole object
+
+	// The element being read: how deep in it, in a string of it, after a
+	// backslash in that string, a number or literal (which ends at the
+	// next delimiter).
+	depth            int
+	str, esc, scalar bool
+	ended            bool // the list's "]" was read, or its limit reached
+	kept, skipped    int
+	err              error // the first part that could not be changed
+
+	// Reused from one element to the next.
+	out     []byte            // an element changed
+	ms      []member          // its members
+	names   map[string]string // member names seen
+	compact []byte            // a member's value, compacted
+}
+
+func newBodyChange(p *Passthrough, emit func([]byte)) *bodyChange {
+	return &bodyChange{p: p, emit: emit}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+var errNotJSON = errors.New("the answer is neither a JSON object nor a list")
+
+func (c *bodyChange) write(b []byte) {
+	if c.kind == 0 {
+		i := 0
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		c.lead = append(c.lead, b[:i]...)
+		if i == len(b) {
+			return
+		}
+		b = b[i:]
+		switch b[0] {
+		case '[':
+			c.kind = '['
+			c.emit([]byte{'['})
+			b = b[1:]
+		case '{':
+			c.kind = '{'
+		default:
+			c.kind = '-'
+			c.err = errNotJSON
+			c.emit(c.lead)
+		}
+	}
+	switch c.kind {
+	case '-':
+		c.emit(b)
+	case '{':
+		c.elem = append(c.elem, b...)
+	case '[':
+		c.list(b)
+	}
+}
+
+// list reads the next bytes of a list.
+func (c *bodyChange) list(b []byte) {
+	for len(b) > 0 && !c.ended {
+		if len(c.elem) == 0 {
+			i := 0
+			for i < len(b) && (isSpace(b[i]) || b[i] == ',') {
+				i++
+			}
+			if b = b[i:]; len(b) == 0 {
+				return
+			}
+			if b[0] == ']' {
+				c.ended = true
+				return
+			}
+			c.depth, c.str, c.esc = 0, false, false
+			c.scalar = b[0] != '{' && b[0] != '[' && b[0] != '"'
+		}
+		n, done := c.scan(b)
+		c.elem = append(c.elem, b[:n]...)
+		b = b[n:]
+		if done {
+			c.element(c.elem)
+			c.elem = c.elem[:0]
+		}
+	}
+}
+
+// scan finds where the element begun in c.elem ends in b: the bytes of b
+// that belong to it, and whether it is complete.
+func (c *bodyChange) scan(b []byte) (int, bool) {
+	for i := 0; i < len(b); i++ {
+		ch := b[i]
+		if c.str {
+			switch {
+			case c.esc:
+				c.esc = false
+			case ch == '\\':
+				c.esc = true
+			case ch == '"':
+				c.str = false
+				if c.depth == 0 {
+					return i + 1, true
+				}
+			default:
+				// Skip ahead to the next quote or backslash.
+				if j := bytes.IndexAny(b[i:], "\"\\"); j > 0 {
+					i += j - 1
+				} else if j < 0 {
+					return len(b), false
+				}
+			}
+			continue
+		}
+		if c.scalar {
+			if ch == ',' || ch == ']' || isSpace(ch) {
+				return i, true
+			}
+			continue
+		}
+		switch ch {
+		case '"':
+			c.str = true
+		case '{', '[':
+			c.depth++
+		case '}', ']':
+			if c.depth--; c.depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return len(b), false
+}
+
+// element changes one list element and hands it on, unless where, offset
+// or limit leave it out.
+func (c *bodyChange) element(e []byte) {
+	p := c.p
+	if p.Limit < 0 || p.Limit > 0 && c.kept == p.Limit {
+		c.ended = true
+		return
+	}
+	ok, err := c.matchesWhere(e, p.Where)
+	if err != nil {
+		c.fail(err)
+		ok = true
+	}
+	if !ok {
+		return
+	}
+	if c.skipped < p.Offset {
+		c.skipped++
+		return
+	}
+	if c.kept > 0 {
+		c.emit([]byte{','})
+	}
+	c.kept++
+	if c.out, err = c.setObject(c.out[:0], e, p.Set); err != nil {
+		c.fail(err)
+		c.emit(e)
+		return
+	}
+	c.emit(c.out)
+}
+
+func (c *bodyChange) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+}
+
+// close ends the answer: the list's last element and its "]", or the
+// changed object.
+func (c *bodyChange) close() {
+	switch c.kind {
+	case '[':
+		if len(c.elem) > 0 && c.scalar && !c.ended {
+			c.element(c.elem)
+		}
+		c.emit([]byte{']'})
+	case '{':
+		obj := bytes.TrimRight(c.elem, " \t\r\n")
+		out, err := c.setObject(nil, obj, c.p.Set)
+		if err != nil {
+			c.fail(err)
+			c.emit(c.lead)
+			c.emit(c.elem)
+			return
+		}
+		c.emit(out)
+	}
+}
+
+// apply changes a whole JSON answer: set replaces fields of the object, or
+// of each element of a list; a list keeps only elements matching where,
+// from offset, at most limit of them (-1: none). Member order is kept. The
+// error is the first part that could not be changed.
+func apply(body []byte, set, where []member, offset, limit int) ([]byte, error) {
+	var out []byte
+	c := newBodyChange(&Passthrough{Set: set, Where: where, Offset: offset, Limit: limit}, func(b []byte) { out = append(out, b...) })
+	c.write(body)
+	c.close()
+	if out == nil {
+		out = []byte{}
+	}
+	return out, c.err
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+// members reads a JSON object's members in order, their values slices of
+// obj. It splits valid JSON, as the mock writes it, without checking it:
+// json.Decoder would check it again for every element of a long list.
+func (c *bodyChange) members(obj []byte) ([]member, error) {
+	i := skipSpace(obj, 0)
+	if i == len(obj) || obj[i] != '{' {
+		return nil, errNotObject
+	}
+	out := c.ms[:0]
+	for i = skipSpace(obj, i+1); i < len(obj) && obj[i] != '}'; {
+		if obj[i] != '"' {
+			return nil, errNotObject
+		}
+		end := valueEnd(obj, i)
+		if end < 0 {
+			return nil, errNotObject
+		}
+		name, err := c.name(obj[i:end])
+		if err != nil {
+			return nil, err
+		}
+		if i = skipSpace(obj, end); i == len(obj) || obj[i] != ':' {
+			return nil, errNotObject
+		}
+		i = skipSpace(obj, i+1)
+		if end = valueEnd(obj, i); end < 0 {
+			return nil, errNotObject
+		}
+		out = append(out, member{name: name, value: obj[i:end]})
+		if i = skipSpace(obj, end); i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+	c.ms = out
+	if i == len(obj) {
+		return nil, errNotObject
+	}
+	return out, nil
+}
+
+// name decodes a member name (a JSON string), once for every element
+// that has it.
+func (c *bodyChange) name(quoted []byte) (string, error) {
+	if name, ok := c.names[string(quoted)]; ok {
+		return name, nil
+	}
+	var name string
+	if err := json.Unmarshal(quoted, &name); err != nil {
+		return "", err
+	}
+	if c.names == nil {
+		c.names = map[string]string{}
+	}
+	if len(c.names) < 1000 {
+		c.names[string(quoted)] = name
+	}
+	return name, nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// valueEnd is where the JSON value starting at b[i] ends; -1 when it does
+// not end within b.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"', '{', '[':
+	default: // a number or literal
+		for j := i; j < len(b); j++ {
+			if c := b[j]; c == ',' || c == '}' || c == ']' || isSpace(c) {
+				return j
+			}
+		}
+		return len(b)
+	}
+	depth, str := 0, false
+	for j := i; j < len(b); j++ {
+		ch := b[j]
+		if str {
+			switch ch {
+			case '\\':
+				j++
+			case '"':
+				str = false
+				if depth == 0 {
+					return j + 1
+				}
+			}
+			continue
+		}
+		switch ch {
+		case '"':
+			str = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+// setObject appends obj to dst with set's members replaced, or added at
+// the end.
+func (c *bodyChange) setObject(dst, obj []byte, set []member) ([]byte, error) {
+	if len(set) == 0 {
+		return append(dst, obj...), nil
+	}
+	ms, err := c.members(obj)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range set {
+		i := slices.IndexFunc(ms, func(m member) bool { return m.name == s.name })
+		if i < 0 {
+			ms = append(ms, s)
+		} else {
+			ms[i].value = s.value
+		}
+	}
+	c.ms = ms
+	dst = append(dst, '{')
+	for i, m := range ms {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = fastapi.AppendString(dst, m.name)
+		dst = append(dst, ':')
+		dst = append(dst, m.value...)
+	}
+	return append(dst, '}'), nil
+}
+
+// matchesWhere reports whether the object elem has where's values.
+func (c *bodyChange) matchesWhere(elem []byte, where []member) (bool, error) {
+	if len(where) == 0 {
+		return true, nil
+	}
+	ms, err := c.members(elem)
+	if err != nil {
+		return false, err
+	}
+	for _, w := range where {
+		i := slices.IndexFunc(ms, func(m member) bool { return m.name == w.name })
+		if i < 0 {
+			return false, nil
+		}
+		c.compact, err = fastapi.AppendCompact(c.compact[:0], ms[i].value)
+		if err != nil || !bytes.Equal(c.compact, w.value) {
+			return false, nil
+		}
+	}
+	return true, nil
 }

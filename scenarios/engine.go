@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bytes"
+	"container/list"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,21 +29,26 @@ const (
 
 // Defaults of Options.
 const (
-	DefaultMaxSessions = 1000
-	DefaultSessionTTL  = 30 * time.Minute
-	DefaultJournalSize = 1000
-	DefaultMaxBody     = 1 << 20
+	DefaultMaxSessions  = 1000
+	DefaultSessionTTL   = 30 * time.Minute
+	DefaultJournalSize  = 1000
+	DefaultJournalBytes = 64 << 20
+	DefaultMaxBody      = 1 << 20
 )
 
 // Options tune an Engine. The zero value is usable.
 type Options struct {
-	Scenario    string           // active for every request from the start; "": none
-	MaxSessions int              // sessions kept at once; the least recently used goes first
-	SessionTTL  time.Duration    // a session idle this long is forgotten
-	JournalSize int              // requests the journal keeps; a negative size keeps none
-	MaxBody     int64            // bytes of a form read to match and journal it
-	Now         func() time.Time // nil: time.Now
-	Seed        uint64           // random delays and generated data; 0: 1
+	Scenario    string        // active for every request from the start; "": none
+	MaxSessions int           // sessions kept at once; the least recently used goes first
+	SessionTTL  time.Duration // a session idle this long is forgotten
+	JournalSize int           // requests the journal keeps; a negative size keeps none
+	// JournalBytes bounds the memory the journal holds (0:
+	// DefaultJournalBytes): the oldest entries go first. An entry keeps
+	// at most some 70 KiB of what was sent (see Entry.Truncated).
+	JournalBytes int64
+	MaxBody      int64            // bytes of a form read to match and journal it
+	Now          func() time.Time // nil: time.Now
+	Seed         uint64           // random delays and generated data; 0: 1
 	// NotFound gives the detail of each operation's own 404, by operationId,
 	// for Prefer: code=404 (default "Not Found").
 	NotFound map[string]string
@@ -51,6 +57,13 @@ type Options struct {
 	// the engine (the writes) goes with it: the session's id, or "" for a
 	// reset of everything.
 	OnReset func(session string)
+	// Authorize is the backend's security dependency, which FastAPI runs
+	// before an endpoint, for the operation method template (a path of
+	// the contract): when the operation demands a token the request
+	// lacks, it answers the 401 and reports false. A scripted answer
+	// stands for the endpoint's, so it comes after (see Rule.BeforeAuth).
+	// nil: nothing is secured.
+	Authorize func(w http.ResponseWriter, r *http.Request, method, template string) bool
 }
 
 // Engine answers requests by the active scenarios, keeping one state
@@ -66,6 +79,7 @@ type Engine struct {
 	mu       sync.Mutex
 	global   map[string]*instance
 	sessions map[string]*session
+	lru      list.List // the sessions, most recently used first: see sessions.go
 	rng      *rand.Rand
 	dynamic  uint64 // generated answers so far, for their seeds
 }
@@ -76,6 +90,9 @@ type instance struct {
 	state string
 	seen  []int // requests each rule's match held for
 	taken []int // requests each rule answered
+	// opened is when each rule's window opened (see windowed); nil until
+	// a rule with a window counts.
+	opened []time.Time
 }
 
 func newInstance(sc *Scenario) *instance {
@@ -89,17 +106,11 @@ func (in *instance) enter(state string) {
 	for i, r := range in.sc.Rules {
 		if slices.Contains(r.InStates, state) {
 			in.seen[i], in.taken[i] = 0, 0
+			if in.opened != nil {
+				in.opened[i] = time.Time{}
+			}
 		}
 	}
-}
-
-type session struct {
-	id        string
-	scenario  string // chosen for the session; "": the global one
-	instances map[string]*instance
-	created   time.Time
-	lastUsed  time.Time
-	requests  int
 }
 
 // New builds an Engine over set.
@@ -112,6 +123,9 @@ func New(set *Set, opts Options) (*Engine, error) {
 	}
 	if opts.JournalSize == 0 {
 		opts.JournalSize = DefaultJournalSize
+	}
+	if opts.JournalBytes <= 0 {
+		opts.JournalBytes = DefaultJournalBytes
 	}
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
@@ -135,6 +149,7 @@ func New(set *Set, opts Options) (*Engine, error) {
 		started:  opts.Now(),
 	}
 	e.journal.size = max(0, opts.JournalSize)
+	e.journal.maxBytes = opts.JournalBytes
 	e.set.Store(set)
 	e.active.Store(&opts.Scenario)
 	return e, nil
@@ -186,6 +201,7 @@ func (e *Engine) Reset() {
 	e.mu.Lock()
 	e.global = map[string]*instance{}
 	e.sessions = map[string]*session{}
+	e.lru.Init()
 	e.mu.Unlock()
 	name := e.opts.Scenario
 	if _, ok := e.Set().Get(name); !ok {
@@ -205,25 +221,63 @@ type trace struct {
 	body                                          json.RawMessage
 	bodyBytes                                     int
 	bodyNote                                      string
+	bodyCut                                       bool   // a body too large to keep
 	facts                                         *facts // what was worked out of the request
 }
 
 // Handler wraps the mock's normal handler: every request is journaled, and
 // answered by the scenario that applies to it (its own, its session's, or
-// the global one) when one of its rules matches, else by next.
+// the global one) when one of its rules matches, else by next. Inside
+// Journaling it leaves the journaling to that.
 func (e *Engine) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := e.opts.Now()
-		sw := status.Wrap(w)
-		var tr trace
-		if e.journal.size > 0 {
-			// Journaled as the answer begins: a client that has seen any of
-			// it, even a reset, finds the request in the journal.
-			sw.OnStart = func() { e.journal.add(e.entry(r, sw, &tr, start)) }
+		if jw, ok := w.(*journaled); ok && jw.e == e {
+			e.serve(jw.Writer, r, next, &jw.tr)
+			return
 		}
-		e.serve(sw, r, next, &tr)
-		sw.Start(0) // no answer at all: a hang the client gave up on
+		e.record(w, r, func(jw *journaled) { e.serve(jw.Writer, r, next, &jw.tr) })
 	})
+}
+
+// Journaling journals every request that passes through it, for a Handler
+// further in to fill in what the scenarios did. It goes outside the layers
+// that answer requests themselves, which Handler never sees: Starlette's
+// CORS answers preflights. The layers between must pass the
+// ResponseWriter on as they got it.
+func (e *Engine) Journaling(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.record(w, r, func(jw *journaled) { next.ServeHTTP(jw, r) })
+	})
+}
+
+// journaled is the writer of a request being journaled, and its trace.
+type journaled struct {
+	*status.Writer // the request log's, when there is one
+	e              *Engine
+	tr             trace
+	own            status.Writer // Writer, when there is no log
+}
+
+// record runs serve with a journaled writer: the request goes into the
+// journal as its answer begins (or as serve returns without one), and the
+// fault of a scenario into the request log.
+func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*journaled)) {
+	start := e.opts.Now()
+	jw := &journaled{e: e}
+	if sw, ok := w.(*status.Writer); ok {
+		jw.Writer = sw
+	} else {
+		jw.own.ResponseWriter = w
+		jw.Writer = &jw.own
+	}
+	if e.journal.size > 0 {
+		// Journaled as the answer begins: a client that has seen any of
+		// it, even a reset, finds the request in the journal.
+		jw.OnStart = func() { e.journal.add(e.entry(r, jw.Writer, &jw.tr, start)) }
+	}
+	serve(jw)
+	jw.Start(0) // no answer at all: a hang the client gave up on
+	jw.Fault = jw.tr.fault
 }
 
 func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr *trace) {
@@ -272,6 +326,9 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 		return
 	}
 	tr.scenario = sc.Name
+	if sc.closes {
+		w.Header().Set("Connection", "close") // see closesConnections
+	}
 	if sc.matchesForm {
 		f.formFields() // read now: not under the engine's lock
 	}
@@ -429,6 +486,9 @@ func (e *Engine) choose(sc *Scenario, sessionID string, f *facts, tr *trace) *Ru
 		if !rule.matches(f, inst.state) {
 			continue
 		}
+		if rule.Window > 0 {
+			inst.windowed(i, rule.Window, e.opts.Now())
+		}
 		inst.seen[i]++
 		if rule.Times > 0 && inst.taken[i] >= rule.Times {
 			continue
@@ -462,39 +522,6 @@ func (e *Engine) instance(sc *Scenario, sessionID string) *instance {
 	}
 	inst.sc = sc
 	return inst
-}
-
-// session returns the session id, creating it; expired sessions are
-// dropped first, then the least recently used if there are too many. The
-// caller holds e.mu.
-func (e *Engine) session(id string) *session {
-	now := e.opts.Now()
-	if s := e.sessions[id]; s != nil && now.Sub(s.lastUsed) < e.opts.SessionTTL {
-		s.lastUsed = now
-		return s
-	}
-	e.expire(now)
-	if len(e.sessions) >= e.opts.MaxSessions {
-		var oldest *session
-		for _, s := range e.sessions {
-			if oldest == nil || s.lastUsed.Before(oldest.lastUsed) {
-				oldest = s
-			}
-		}
-		delete(e.sessions, oldest.id)
-	}
-	s := &session{id: id, instances: map[string]*instance{}, created: now, lastUsed: now}
-	e.sessions[id] = s
-	return s
-}
-
-// expire drops sessions idle for SessionTTL. The caller holds e.mu.
-func (e *Engine) expire(now time.Time) {
-	for id, s := range e.sessions {
-		if now.Sub(s.lastUsed) >= e.opts.SessionTTL {
-			delete(e.sessions, id)
-		}
-	}
 }
 
 func (r *Rule) matches(f *facts, state string) bool {

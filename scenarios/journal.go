@@ -4,18 +4,24 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
 	"net/http"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/moviemock/moviemock/internal/jsonscan"
 	"github.com/moviemock/moviemock/internal/status"
 )
 
 // Entry is one request as the journal keeps it: what the client sent
-// (secrets blanked) and how moviemock answered. It is recorded as the answer
-// begins, so it is in the journal before the client sees any of the answer.
+// (secrets blanked, large values cut: see Truncated) and how moviemock
+// answered. It is recorded as the answer begins, so it is in the journal
+// before the client sees any of the answer.
 type Entry struct {
 	Seq      int64               `json:"seq"`
 	Time     time.Time           `json:"time"`
@@ -30,41 +36,99 @@ type Entry struct {
 	Body      json.RawMessage `json:"body,omitempty"`
 	BodyBytes int             `json:"body_bytes,omitempty"`
 	BodyNote  string          `json:"body_note,omitempty"` // why a body sent is not shown
-	Session   string          `json:"session,omitempty"`
-	Scenario  string          `json:"scenario,omitempty"`
-	Rule      string          `json:"rule,omitempty"`  // the rule that answered; empty: the normal answer
-	State     string          `json:"state,omitempty"` // the scenario's state after the request
-	Prefer    string          `json:"prefer,omitempty"`
-	Fault     string          `json:"fault,omitempty"`
-	Status    int             `json:"status"`      // 0: no answer was sent (a fault)
-	Duration  float64         `json:"duration_ms"` // until the answer began
+	// Truncated names what the entry keeps only in part, sorted: "path",
+	// "query", "session", "prefer", "headers.NAME" and "form.NAME" (a value
+	// cut to its first bytes), "headers" and "form" (fields left out once
+	// the entry's room for them was used), "body" (a body too large to
+	// keep). A journal of a thousand entries must not hold a thousand
+	// megabyte forms.
+	Truncated []string `json:"truncated,omitempty"`
+	Session   string   `json:"session,omitempty"`
+	Scenario  string   `json:"scenario,omitempty"`
+	Rule      string   `json:"rule,omitempty"`  // the rule that answered; empty: the normal answer
+	State     string   `json:"state,omitempty"` // the scenario's state after the request
+	Prefer    string   `json:"prefer,omitempty"`
+	Fault     string   `json:"fault,omitempty"`
+	Status    int      `json:"status"`      // 0: no answer was sent (a fault)
+	Duration  float64  `json:"duration_ms"` // until the answer began
 
 	// resolved says Template is worked out. A request's contract path is
 	// found when the journal is read, unless a rule needed it anyway:
 	// matching it on every request cost a sixth of a normal answer.
 	resolved bool
+	size     int // bytes the entry holds, as bytes() counts them
 }
 
-// journal keeps the last size requests.
-type journal struct {
-	size int
-	mu   sync.Mutex
-	ring []Entry
-	next int   // where the next entry goes once the ring is full
-	seq  int64 // entries ever added
+// What one entry keeps at most, so that the journal's size in bytes
+// follows from its size in entries (and JournalBytes bounds it anyway).
+const (
+	maxJournalValue   = 4 << 10  // the path, the query, one header or form value
+	maxJournalHeaders = 16 << 10 // the headers, names and values
+	maxJournalForm    = 32 << 10 // the form, names and values
+)
+
+// bytes is roughly the memory e holds: its strings, and a guess at the
+// overhead of the struct, the maps and the slices.
+func (e *Entry) bytes() int {
+	n := 512 + len(e.Method) + len(e.Path) + len(e.Template) + len(e.Query) + len(e.Body) + len(e.BodyNote) +
+		len(e.Session) + len(e.Scenario) + len(e.Rule) + len(e.State) + len(e.Prefer) + len(e.Fault)
+	for k, vs := range e.Headers {
+		n += 64 + len(k)
+		for _, v := range vs {
+			n += 16 + len(v)
+		}
+	}
+	for k, v := range e.Form {
+		n += 64 + len(k) + len(v)
+	}
+	for _, t := range e.Truncated {
+		n += 16 + len(t)
+	}
+	return n
 }
+
+// journal keeps the last size requests, and no more than maxBytes of them.
+type journal struct {
+	size     int
+	maxBytes int64
+	mu       sync.Mutex
+	ring     []Entry // a circular buffer: n entries from head, oldest first
+	head, n  int
+	bytes    int64 // what the n entries hold, by Entry.bytes
+	seq      int64 // entries ever added
+}
+
+func (j *journal) at(i int) *Entry { return &j.ring[(j.head+i)%len(j.ring)] }
 
 func (j *journal) add(e Entry) {
+	e.size = e.bytes()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.seq++
 	e.Seq = j.seq
-	if len(j.ring) < j.size {
-		j.ring = append(j.ring, e)
-		return
+	// The newest entry is kept even when it alone is over maxBytes.
+	for j.n > 0 && (j.n >= j.size || j.bytes+int64(e.size) > j.maxBytes) {
+		j.dropOldest()
 	}
-	j.ring[j.next] = e
-	j.next = (j.next + 1) % j.size
+	if j.n == len(j.ring) {
+		// Grown as it fills: a large --journal-size costs nothing until used.
+		ring := make([]Entry, min(max(2*len(j.ring), 64), j.size))
+		for i := range j.n {
+			ring[i] = *j.at(i)
+		}
+		j.ring, j.head = ring, 0
+	}
+	*j.at(j.n) = e
+	j.n++
+	j.bytes += int64(e.size)
+}
+
+func (j *journal) dropOldest() {
+	old := j.at(0)
+	j.bytes -= int64(old.size)
+	*old = Entry{} // let the garbage collector have its strings
+	j.head = (j.head + 1) % len(j.ring)
+	j.n--
 }
 
 // Filter selects journal entries; empty fields select all.
@@ -80,44 +144,87 @@ func (f Filter) keeps(e *Entry) bool {
 		(f.Scenario == "" || f.Scenario == e.Scenario)
 }
 
-// entries lists what f selects, oldest first; template finds the contract
-// path of an entry that lacks it.
-func (j *journal) entries(f Filter, template func(path string) string) []Entry {
+// journalBatch is how many entries scan copies under the lock at a time.
+const journalBatch = 256
+
+// scan calls fn with what f selects, oldest first, as of the call: in
+// batches copied under the lock, so that no more than a batch is copied at
+// once and fn (writing to a slow client) never holds up requests. Entries
+// dropped meanwhile are skipped. template finds the contract path of an
+// entry that lacks it.
+func (j *journal) scan(f Filter, template func(path string) string, fn func([]Entry) error) error {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	out := []Entry{}
-	for i := range j.ring {
-		e := &j.ring[(j.next+i)%len(j.ring)]
-		if !e.resolved {
-			e.Template, e.resolved = template(e.Path), true
+	last, from := j.seq, int64(0) // show entries with from < Seq ≤ last
+	if f.Limit > 0 {
+		found := 0
+		for i := j.n - 1; i >= 0 && found < f.Limit; i-- {
+			if e := j.resolved(i, template); f.keeps(e) {
+				found++
+				from = e.Seq - 1
+			}
 		}
-		if f.keeps(e) {
-			out = append(out, *e)
+		if found < f.Limit {
+			from = 0
 		}
 	}
-	if f.Limit > 0 && len(out) > f.Limit {
-		out = out[len(out)-f.Limit:]
+	j.mu.Unlock()
+	batch := make([]Entry, 0, journalBatch)
+	for {
+		batch = batch[:0]
+		more := false
+		j.mu.Lock()
+		i := sort.Search(j.n, func(i int) bool { return j.at(i).Seq > from })
+		for ; i < j.n && j.at(i).Seq <= last; i++ {
+			if len(batch) == journalBatch {
+				more = true
+				break
+			}
+			e := j.resolved(i, template)
+			from = e.Seq
+			if f.keeps(e) {
+				batch = append(batch, *e)
+			}
+		}
+		j.mu.Unlock()
+		if len(batch) > 0 {
+			if err := fn(batch); err != nil {
+				return err
+			}
+		}
+		if !more {
+			return nil
+		}
 	}
-	return out
+}
+
+// resolved is the i-th entry, its Template worked out. The caller holds
+// j.mu.
+func (j *journal) resolved(i int, template func(path string) string) *Entry {
+	e := j.at(i)
+	if !e.resolved {
+		e.Template, e.resolved = template(e.Path), true
+	}
+	return e
 }
 
 // clear forgets every entry, or those of one session.
 func (j *journal) clear(session string) int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := len(j.ring)
+	n := j.n
 	if session == "" {
-		j.ring, j.next = nil, 0
+		j.ring, j.head, j.n, j.bytes = nil, 0, 0, 0
 		return n
 	}
 	kept := make([]Entry, 0, len(j.ring))
-	for i := range j.ring {
-		e := j.ring[(j.next+i)%len(j.ring)]
-		if e.Session != session {
-			kept = append(kept, e)
+	j.bytes = 0
+	for i := range j.n {
+		if e := j.at(i); e.Session != session {
+			kept = append(kept, *e)
+			j.bytes += int64(e.size)
 		}
 	}
-	j.ring, j.next = kept, 0
+	j.ring, j.head, j.n = kept[:cap(kept)], 0, len(kept)
 	return n - len(kept)
 }
 
@@ -125,30 +232,76 @@ func (j *journal) clear(session string) int {
 func (j *journal) len() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return len(j.ring)
+	return j.n
+}
+
+// held is how many bytes the journal holds, by Entry.bytes.
+func (j *journal) held() int64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.bytes
 }
 
 // Journal lists recorded requests, oldest first.
 func (e *Engine) Journal(f Filter) []Entry {
-	return e.journal.entries(f, func(path string) string {
-		if p := e.Set().index.matchPath(path); p != nil {
-			return p.template
-		}
-		return ""
+	out := []Entry{}
+	e.journal.scan(f, e.template, func(batch []Entry) error {
+		out = append(out, batch...)
+		return nil
 	})
+	return out
+}
+
+// WriteJournal writes what Journal(f) lists as a JSON array, entry by
+// entry: the journal may hold many megabytes, and its answer is never
+// built whole in memory.
+func (e *Engine) WriteJournal(w io.Writer, f Filter) error {
+	sep := []byte{'['}
+	err := e.journal.scan(f, e.template, func(batch []Entry) error {
+		for i := range batch {
+			b, err := json.Marshal(&batch[i])
+			if err != nil {
+				return fmt.Errorf("journal entry %d: %w", batch[i].Seq, err)
+			}
+			if _, err := w.Write(append(sep, b...)); err != nil {
+				return err
+			}
+			sep = []byte{','}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if sep[0] == '[' {
+		_, err = w.Write([]byte("[]"))
+	} else {
+		_, err = w.Write([]byte{']'})
+	}
+	return err
+}
+
+// template is the contract path path falls under, "" when none.
+func (e *Engine) template(path string) string {
+	if p := e.Set().index.matchPath(path); p != nil {
+		return p.template
+	}
+	return ""
 }
 
 // secretHeaders are never journaled as sent.
 var secretHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true, "Cookie": true, "X-Mock-Admin-Token": true}
 
 func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.Time) Entry {
+	var cut []string
 	headers := make(map[string][]string, len(r.Header))
+	size := 0
 	for k, vs := range r.Header {
 		if secretHeaders[k] {
 			out := make([]string, len(vs))
 			for i, v := range vs {
 				// Keep the scheme: "Bearer [redacted]" still says a token was sent.
-				if scheme, _, ok := strings.Cut(v, " "); ok && k != "Cookie" {
+				if scheme, _, ok := strings.Cut(v, " "); ok && k != "Cookie" && len(scheme) <= maxJournalValue {
 					out[i] = scheme + " " + redacted
 				} else {
 					out[i] = redacted
@@ -156,7 +309,17 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 			}
 			vs = out
 		}
+		size += len(k)
+		for _, v := range vs {
+			size += len(v)
+			if len(v) > maxJournalValue {
+				size = maxJournalHeaders + 1
+			}
+		}
 		headers[k] = vs
+	}
+	if size > maxJournalHeaders {
+		headers, cut = clipHeaders(headers, cut)
 	}
 	code := w.Code
 	if code == 0 && tr.fault == "" {
@@ -169,27 +332,136 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 			template = f.tmpl.template
 		}
 	}
-	return Entry{
+	form := tr.form
+	if len(form) > 0 {
+		form, cut = clipForm(form, cut)
+	}
+	if tr.bodyCut {
+		cut = append(cut, "body")
+	}
+	en := Entry{
 		Time:      start,
 		Method:    r.Method,
-		Path:      r.URL.Path,
+		Path:      clip(ownPath(r), "path", &cut),
 		Template:  template,
-		Query:     r.URL.RawQuery,
+		Query:     clip(r.URL.RawQuery, "query", &cut),
 		Headers:   headers,
-		Form:      tr.form,
+		Form:      form,
 		Body:      tr.body,
 		BodyBytes: tr.bodyBytes,
 		BodyNote:  tr.bodyNote,
-		Session:   tr.session,
+		Session:   clip(tr.session, "session", &cut),
 		Scenario:  tr.scenario,
 		Rule:      tr.rule,
 		State:     tr.state,
-		Prefer:    tr.prefer,
+		Prefer:    clip(tr.prefer, "prefer", &cut),
 		Fault:     tr.fault,
 		Status:    code,
 		Duration:  float64(e.opts.Now().Sub(start).Microseconds()) / 1000,
 		resolved:  resolved,
 	}
+	if len(cut) > 0 {
+		slices.Sort(cut)
+		en.Truncated = cut
+	}
+	return en
+}
+
+// ownPath is r's path, copied when it may be a slice of a long request
+// line that the journal would otherwise keep whole.
+func ownPath(r *http.Request) string {
+	if len(r.RequestURI) > maxJournalValue && len(r.URL.Path) <= maxJournalValue {
+		return strings.Clone(r.URL.Path)
+	}
+	return r.URL.Path
+}
+
+// clip is s cut to maxJournalValue bytes, at a character's start; a cut
+// is named in *cut. The part kept is a copy: a slice would keep all of s.
+func clip(s, name string, cut *[]string) string {
+	if len(s) <= maxJournalValue {
+		return s
+	}
+	*cut = append(*cut, name)
+	return cutCopy(s, maxJournalValue)
+}
+
+// cutCopy is a copy of s's first n bytes at most, cut at a character's
+// start.
+func cutCopy(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.Clone(s[:n])
+}
+
+// clipHeaders keeps headers within maxJournalHeaders: each value cut to
+// maxJournalValue, names taken in order until the room is used, the rest
+// left out. Only a request with large headers comes here.
+func clipHeaders(headers map[string][]string, cut []string) (map[string][]string, []string) {
+	out := make(map[string][]string, len(headers))
+	room, left := maxJournalHeaders, false
+	for _, k := range slices.Sorted(maps.Keys(headers)) {
+		if len(k) > room || len(k) > maxJournalValue {
+			left = true
+			continue
+		}
+		room -= len(k)
+		vs := make([]string, 0, len(headers[k]))
+		for _, v := range headers[k] {
+			n := min(len(v), maxJournalValue, room)
+			if n < len(v) {
+				cut = append(cut, "headers."+k)
+				v = cutCopy(v, n)
+			}
+			room -= len(v)
+			vs = append(vs, v)
+		}
+		out[k] = vs
+	}
+	if left {
+		cut = append(cut, "headers")
+	}
+	return out, slices.Compact(cut)
+}
+
+// clipForm keeps a form within maxJournalForm as clipHeaders keeps
+// headers.
+func clipForm(form map[string]string, cut []string) (map[string]string, []string) {
+	size := 0
+	for k, v := range form {
+		size += len(k) + len(v)
+		if len(v) > maxJournalValue {
+			size = maxJournalForm + 1
+			break
+		}
+	}
+	if size <= maxJournalForm {
+		return form, cut
+	}
+	out := make(map[string]string, len(form))
+	room, left := maxJournalForm, false
+	for _, k := range slices.Sorted(maps.Keys(form)) {
+		if len(k) > room || len(k) > maxJournalValue {
+			left = true
+			continue
+		}
+		room -= len(k)
+		v := form[k]
+		if n := min(len(v), maxJournalValue, room); n < len(v) {
+			cut = append(cut, "form."+k)
+			v = cutCopy(v, n)
+		}
+		room -= len(v)
+		out[k] = v
+	}
+	if left {
+		cut = append(cut, "form")
+	}
+	return out, cut
 }
 
 // maxJournalBody bounds the JSON body an entry keeps: the journal holds a
@@ -208,6 +480,7 @@ func (f *facts) journalBody(tr *trace) {
 			tr.bodyBytes = int(f.r.ContentLength)
 		}
 		tr.bodyNote = fmt.Sprintf("larger than %d bytes", f.e.opts.MaxBody)
+		tr.bodyCut = true
 		return
 	}
 	tr.bodyBytes = len(b)
@@ -217,6 +490,7 @@ func (f *facts) journalBody(tr *trace) {
 	switch {
 	case len(b) > maxJournalBody:
 		tr.bodyNote = fmt.Sprintf("larger than %d bytes, not kept", maxJournalBody)
+		tr.bodyCut = true
 	default:
 		// FastAPI's parser, which jsonscan follows, refuses what
 		// encoding/json lets by, such as bytes that are not UTF-8.

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -150,7 +150,8 @@ func parse(text []byte, file string, sp *spec.Spec, data *fixtures.Dataset, x *c
 	before := errs.Count()
 	var root yaml.Node
 	if err := yaml.Unmarshal(text, &root); err != nil {
-		p.failLine(yamlErrLine(err), "", "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		line, reason := problems.YAMLSyntax(err, text)
+		p.failLine(line, "", "not valid YAML: %s", reason)
 		return nil, false
 	}
 	if len(root.Content) == 0 {
@@ -163,16 +164,6 @@ func parse(text []byte, file string, sp *spec.Spec, data *fixtures.Dataset, x *c
 	}
 	sc.source = text
 	return sc, true
-}
-
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
-func yamlErrLine(err error) int {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
 }
 
 // parser turns one file's YAML nodes into a Scenario, reporting problems
@@ -311,6 +302,22 @@ func (p *parser) duration(n *yaml.Node, field string) (time.Duration, bool) {
 	return d, true
 }
 
+// maxWindow bounds a rule's window.
+const maxWindow = 24 * time.Hour
+
+func (p *parser) window(n *yaml.Node) time.Duration {
+	s, ok := p.str(n, "window")
+	if !ok {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 || d > maxWindow {
+		p.fail(n, "window", "want a duration above 0 and at most %v, such as 30s or 1m, got %q", maxWindow, s)
+		return 0
+	}
+	return d
+}
+
 // describe names a node's kind for messages.
 func describe(n *yaml.Node) string {
 	switch n.Kind {
@@ -387,6 +394,7 @@ func (p *parser) parseScenario(n *yaml.Node) *Scenario {
 	}
 	p.rule = ""
 	p.checkStates(sc)
+	sc.closes = sc.closesConnections()
 	return sc
 }
 
@@ -417,7 +425,7 @@ func (p *parser) checkStates(sc *Scenario) {
 func (p *parser) parseRule(n *yaml.Node, i int) *Rule {
 	r := &Rule{Label: fmt.Sprintf("rule %d", i+1), Line: n.Line}
 	p.rule = r.Label
-	f, ok := p.fields(n, "", "name", "match", "times", "every", "delay", "respond", "passthrough", "fault", "then", "off_spec")
+	f, ok := p.fields(n, "", "name", "match", "times", "every", "delay", "respond", "passthrough", "fault", "then", "off_spec", "window", "before_auth")
 	if f == nil {
 		return nil
 	}
@@ -439,6 +447,15 @@ func (p *parser) parseRule(n *yaml.Node, i int) *Rule {
 	}
 	if v := f["every"]; v != nil {
 		r.Every, _ = p.integer(v, "every", 1, 1<<30)
+	}
+	if v := f["window"]; v != nil {
+		r.Window = p.window(v)
+		if r.Window > 0 && r.Times == 0 && r.Every == 0 {
+			p.fail(v, "window", "counts matches for times or every: give one of them")
+		}
+	}
+	if v := f["before_auth"]; v != nil {
+		r.BeforeAuth, _ = p.boolean(v, "before_auth")
 	}
 	if v := f["delay"]; v != nil {
 		r.Delay = p.delay(v)
@@ -463,6 +480,8 @@ func (p *parser) parseRule(n *yaml.Node, i int) *Rule {
 	case r.Fault != nil && (r.Fault.Kind == FaultReset || r.Fault.Kind == FaultEmpty || r.Fault.Kind == FaultHang || r.Fault.Kind == FaultCrash) &&
 		(f["respond"] != nil || f["passthrough"] != nil):
 		p.fail(f["fault"], "fault", "fault %s sends no answer: drop respond/passthrough", r.Fault.Kind)
+	case r.BeforeAuth && f["respond"] == nil && (r.Fault == nil || r.Fault.Kind != FaultCrash):
+		p.fail(f["before_auth"], "before_auth", "only a respond or a crash stands for the backend's own answer, which its auth comes before; this rule's answer is the mock's or the network's")
 	}
 	if !ok {
 		return nil
@@ -1084,117 +1103,4 @@ func (p *parser) fault(n *yaml.Node) *Fault {
 		return nil
 	}
 	return ft
-}
-
-// apply changes a JSON answer: set replaces fields of the object, or of each
-// element of a list; a list keeps only elements matching where, from
-// offset, at most limit of them (-1: none). Member order is kept.
-func apply(body []byte, set, where []member, offset, limit int) ([]byte, error) {
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		return body, nil
-	}
-	if body[0] == '{' {
-		return setObject(nil, body, set)
-	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(body, &elems); err != nil {
-		return nil, fmt.Errorf("the answer is neither a JSON object nor a list: %w", err)
-	}
-	out := []byte{'['}
-	kept, skipped := 0, 0
-	for _, e := range elems {
-		if limit < 0 || limit > 0 && kept == limit {
-			break
-		}
-		ok, err := matchesWhere(e, where)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		if skipped < offset {
-			skipped++
-			continue
-		}
-		if kept > 0 {
-			out = append(out, ',')
-		}
-		if out, err = setObject(out, e, set); err != nil {
-			return nil, err
-		}
-		kept++
-	}
-	return append(out, ']'), nil
-}
-
-// members reads a JSON object's members in order.
-func members(obj []byte) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	var out []member
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
-		}
-		out = append(out, member{name: t.(string), value: raw})
-	}
-	return out, nil
-}
-
-func setObject(dst, obj []byte, set []member) ([]byte, error) {
-	if len(set) == 0 {
-		return append(dst, obj...), nil
-	}
-	ms, err := members(obj)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range set {
-		i := slices.IndexFunc(ms, func(m member) bool { return m.name == s.name })
-		if i < 0 {
-			ms = append(ms, s)
-		} else {
-			ms[i].value = s.value
-		}
-	}
-	dst = append(dst, '{')
-	for i, m := range ms {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = fastapi.AppendString(dst, m.name)
-		dst = append(dst, ':')
-		dst = append(dst, m.value...)
-	}
-	return append(dst, '}'), nil
-}
-
-func matchesWhere(elem []byte, where []member) (bool, error) {
-	if len(where) == 0 {
-		return true, nil
-	}
-	ms, err := members(elem)
-	if err != nil {
-		return false, err
-	}
-	for _, w := range where {
-		i := slices.IndexFunc(ms, func(m member) bool { return m.name == w.name })
-		if i < 0 {
-			return false, nil
-		}
-		got, err := fastapi.AppendCompact(nil, ms[i].value)
-		if err != nil || !bytes.Equal(got, w.value) {
-			return false, nil
-		}
-	}
-	return true, nil
 }

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"path"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 )
 
 // preference is a parsed Prefer header, as Prism reads it:
@@ -29,6 +32,11 @@ func parsePrefer(v string) (preference, error) {
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 100 || n > 599 {
 				return p, fmt.Errorf("Prefer: code=%q is not an HTTP status", val)
+			}
+			if n < 200 {
+				// A 1xx is interim: net/http would send it and then a 200
+				// on the same connection, which is no answer of its own.
+				return p, fmt.Errorf("Prefer: code=%d is an interim (1xx) status, not an answer; choose a final status, 200 to 599", n)
 			}
 			p.code = n
 		case "example":
@@ -64,6 +72,9 @@ func (e *Engine) prefer(w http.ResponseWriter, f *facts, header string, tr *trac
 		return false
 	}
 	tr.prefer = header
+	if !e.authorized(w, f) {
+		return true // the 401 comes first, as in FastAPI
+	}
 	applied := make([]string, 0, 3)
 	if pref.example != "" || pref.code != 0 && pref.code != http.StatusOK {
 		code, body, ok, err := exampleAnswer(f.set, op, pref)
@@ -72,6 +83,7 @@ func (e *Engine) prefer(w http.ResponseWriter, f *facts, header string, tr *trac
 			return true
 		}
 		if ok {
+			body = f.set.withPathID(op, vars, code, body)
 			if pref.code != 0 {
 				applied = append(applied, "code="+strconv.Itoa(code))
 			}
@@ -135,6 +147,77 @@ func exampleAnswer(set *Set, op *opInfo, pref preference) (int, []byte, bool, er
 		return 0, nil, false, fmt.Errorf("%s has no example %q (it has: %s)", op, pref.example, orNone(known))
 	}
 	return 0, nil, false, nil
+}
+
+// withPathID gives an example of an operation that answers the one record
+// its path names (GET, PUT or PATCH /person/{person_id}) that record's id:
+// the example's record with its id member replaced by the path's, so
+// example=sparse on /person/7 is person 7. Other answers, and ids the
+// collection's id kind does not take (FastAPI would answer 422), are left
+// as the contract gives them.
+func (s *Set) withPathID(op *opInfo, vars map[string]string, code int, body []byte) []byte {
+	if code < 200 || code > 299 || s.data == nil || s.data.Model == nil {
+		return body
+	}
+	var mo *model.Operation
+	for _, o := range s.data.Model.Operations {
+		if o.Method == op.method && o.Path == op.template {
+			mo = o
+			break
+		}
+	}
+	if mo == nil || mo.IDParam == "" || mo.Shape != model.OneShape || mo.Coll == nil || mo.Coll.ID == nil {
+		return body
+	}
+	switch mo.Kind {
+	case model.ReadOne, model.Replace, model.Update:
+	default:
+		return body
+	}
+	raw, ok := vars[mo.IDParam]
+	if !ok {
+		return body
+	}
+	var id []byte
+	if mo.Coll.IDKind == model.IntID {
+		n, ok := fastapi.ParseLaxInt(raw)
+		if !ok {
+			return body
+		}
+		id = []byte(n.Text)
+	} else {
+		id = fastapi.AppendString(nil, raw)
+	}
+	return replaceMember(body, mo.Coll.ID.Name, id)
+}
+
+// replaceMember returns the JSON object obj with its top-level member name
+// set to the JSON value v, members kept in order; obj itself when it is
+// not an object or has no such member.
+func replaceMember(obj []byte, name string, v []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return obj
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return obj
+		}
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return obj
+		}
+		if key, _ := t.(string); key == name {
+			end := int(dec.InputOffset())
+			start := end - len(val)
+			out := make([]byte, 0, len(obj)-len(val)+len(v))
+			out = append(out, obj[:start]...)
+			out = append(out, v...)
+			return append(out, obj[end:]...)
+		}
+	}
+	return obj
 }
 
 // frameworkAnswer is what FastAPI sends for a status the endpoint raises

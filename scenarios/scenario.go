@@ -20,6 +20,7 @@ type Scenario struct {
 	Line        int
 
 	matchesForm bool   // a rule matches on form fields
+	closes      bool   // a rule closes connections: see closesConnections
 	source      []byte // the file's text, to tell a changed scenario on reload
 }
 
@@ -40,9 +41,12 @@ type Rule struct {
 	InStates []string
 
 	// Times and Every count matches since the rule's state (InStates) was
-	// last entered, or since the start for a rule of any state.
-	Times int // answer only the first Times matches; 0: no limit
-	Every int // answer only every Every-th match; 0: each one
+	// last entered, or since the start for a rule of any state; with a
+	// Window, within the window the first counted match opens, and anew
+	// once it has passed (a rate limiter's "5 per 30 seconds").
+	Times  int           // answer only the first Times matches; 0: no limit
+	Every  int           // answer only every Every-th match; 0: each one
+	Window time.Duration // 0: no window
 
 	Delay       *Delay
 	Respond     *Response
@@ -50,6 +54,10 @@ type Rule struct {
 	Fault       *Fault
 	Then        string // state to move to once the rule answers; "" stays
 	OffSpec     bool
+	// BeforeAuth says the rule models something in front of the backend
+	// (a rate limiter, a proxy): its response comes before the security
+	// dependency's 401, where the endpoint's would come after it.
+	BeforeAuth bool
 }
 
 // valueMatch holds one request value (a path or query parameter, a header,

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -185,7 +186,7 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintf(stderr, "moviemock contract: report written to %s\n", *output)
 	}
 	if n := report.Failures(); n > 0 {
-		return &failureError{fmt.Sprintf("%d checks failed", n)}
+		return &failureError{problems.Plural(n, "check", "checks") + " failed"}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,17 +91,20 @@ func (c countFlag) Set(v string) error {
 	return nil
 }
 
-// check refuses generator flags without --generate, and bad counts.
-func (g *generateOpts) check(fs *flag.FlagSet) error {
+// check refuses generator flags without --generate, and bad counts. env
+// holds the flags set from the environment (as envDefaults returns them),
+// so that a stray one is blamed on its variable, not on a flag never typed.
+func (g *generateOpts) check(fs *flag.FlagSet, env map[string]string) error {
 	if !g.enabled {
 		var stray string
 		fs.Visit(func(f *flag.Flag) {
-			for _, n := range generateFlagNames {
-				if f.Name == n && stray == "" {
-					stray = n
-				}
+			if stray == "" && slices.Contains(generateFlagNames, f.Name) {
+				stray = f.Name
 			}
 		})
+		if setting := env[stray]; setting != "" {
+			return usagef("%s: the environment variable %s only applies with --generate (or %s=true): unset it, or generate", fs.Name(), setting, serveEnv["generate"])
+		}
 		if stray != "" {
 			return usagef("%s: --%s only applies with --generate", fs.Name(), stray)
 		}
@@ -138,8 +142,9 @@ const fixturesUsage = `Usage:
   moviemock fixtures generate --out DIR [--spec FILE|URL] [--seed N] [--records N] [--count COLLECTION=N]…
   moviemock fixtures check [--spec FILE|URL] DIR
 
-generate writes one JSON file per collection of the contract (persons.json,
-users.json, reviews.json for the embedded one) to DIR; serve --fixtures DIR
+generate writes one file per collection of the contract (persons.json,
+users.json, reviews.json for the embedded one) to DIR, replacing those
+there: JSON, or YAML when DIR's fixture files are YAML. serve --fixtures DIR
 loads them back unchanged. check validates a fixture directory against the
 contract (openapi.yaml unless --spec names another) and reports every bad
 record with file, line, record and field.
@@ -150,76 +155,69 @@ Examples:
   moviemock fixtures check ./my-fixtures
 `
 
-func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, fixturesUsage)
-		return usagef("fixtures: name a subcommand: generate or check")
-	}
-	switch args[0] {
-	case "generate":
-		fs := flag.NewFlagSet("fixtures generate", flag.ContinueOnError)
-		out := fs.String("out", "", "`directory` to write (created if missing)")
-		specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
-		gen := generateFlags(fs, "")
-		help, err := parseFlags(fs, args[1:])
-		if help {
-			printUsage(fs, stdout, fixturesUsage+"\nFlags of generate:\n")
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if *out == "" {
-			return usagef("fixtures generate: --out DIR is required")
-		}
-		if err := gen.check(fs); err != nil {
-			return err
-		}
-		m, err := loadModel(ctx, "fixtures generate", *specFlag)
-		if err != nil {
-			return err
-		}
-		opts, err := gen.options(m)
-		if err != nil {
-			return err
-		}
-		d, err := fixtures.Generate(m, opts)
-		if err != nil {
-			return err
-		}
-		if err := fixtures.WriteDir(d, *out); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "wrote %s to %s\n", d.Counts(), *out)
-		return nil
-	case "check":
-		fs := flag.NewFlagSet("fixtures check", flag.ContinueOnError)
-		specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
-		dirs, help, err := parseFlagsArgs(fs, args[1:])
-		if help {
-			printUsage(fs, stdout, fixturesUsage+"\nFlags of check:\n")
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if len(dirs) != 1 {
-			return usagef("fixtures check: give exactly one directory")
-		}
-		m, err := loadModel(ctx, "fixtures check", *specFlag)
-		if err != nil {
-			return err
-		}
-		d, err := fixtures.LoadDir(dirs[0], m)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s: %s: valid\n", dirs[0], d.Counts())
-		return nil
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, fixturesUsage)
+// fixturesCommands are fixtures' subcommands.
+var fixturesCommands = []subcommand{{"generate", runFixturesGenerate}, {"check", runFixturesCheck}}
+
+func runFixturesGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fixtures generate", flag.ContinueOnError)
+	out := fs.String("out", "", "`directory` to write (created if missing)")
+	specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
+	gen := generateFlags(fs, "")
+	help, err := parseFlags(fs, args)
+	if help {
+		printUsage(fs, stdout, fixturesUsage+"\nFlags of generate:\n")
 		return nil
 	}
-	fmt.Fprint(stderr, fixturesUsage)
-	return usagef("fixtures: unknown subcommand %q", args[0])
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("fixtures generate: --out DIR is required")
+	}
+	if err := gen.check(fs, nil); err != nil {
+		return err
+	}
+	m, err := loadModel(ctx, "fixtures generate", *specFlag)
+	if err != nil {
+		return err
+	}
+	opts, err := gen.options(m)
+	if err != nil {
+		return err
+	}
+	d, err := fixtures.Generate(m, opts)
+	if err != nil {
+		return err
+	}
+	if err := fixtures.WriteDir(d, *out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s to %s\n", d.Counts(), *out)
+	return nil
+}
+
+func runFixturesCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fixtures check", flag.ContinueOnError)
+	specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
+	dirs, help, err := parseFlagsArgs(fs, args)
+	if help {
+		printUsage(fs, stdout, fixturesUsage+"\nFlags of check:\n")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(dirs) != 1 {
+		return usagef("fixtures check: give exactly one directory")
+	}
+	m, err := loadModel(ctx, "fixtures check", *specFlag)
+	if err != nil {
+		return err
+	}
+	d, err := fixtures.LoadDir(dirs[0], m)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %s: valid\n", dirs[0], d.Counts())
+	return nil
 }

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,8 +50,64 @@ Usage:
   moviemock contract --base-url URL    check a live server against the contract
   moviemock version                    print the version
 
-Run 'moviemock COMMAND --help' for a command's flags.
+Run 'moviemock COMMAND --help' or 'moviemock help COMMAND' for a command's flags.
 `
+
+// A command is one of moviemock's commands, or a subcommand of fixtures or
+// scenarios. The dispatcher, the usage texts and the tests all read this
+// one table.
+type command struct {
+	name string
+	run  func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
+}
+
+// commands are moviemock's commands. fixtures and scenarios have
+// subcommands of their own (fixturesCommands, scenariosCommands).
+var commands = []command{
+	{"serve", runServe},
+	{"fixtures", func(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
+		return runGroup(ctx, "fixtures", fixturesUsage, fixturesCommands, args, stdout, stderr)
+	}},
+	{"scenarios", func(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
+		return runGroup(ctx, "scenarios", scenariosUsage, scenariosCommands, args, stdout, stderr)
+	}},
+	{"contract", func(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
+		return runContract(ctx, args, stdout, stderr)
+	}},
+	{"version", func(_ context.Context, args []string, _ func(string) string, stdout, _ io.Writer) error {
+		return runVersion(args, stdout)
+	}},
+}
+
+// A subcommand is one of fixtures' or scenarios' subcommands.
+type subcommand struct {
+	name string
+	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// runGroup runs the subcommand of group (fixtures, scenarios) args name.
+func runGroup(ctx context.Context, group, usage string, subs []subcommand, args []string, stdout, stderr io.Writer) error {
+	names := make([]string, len(subs))
+	for i, sc := range subs {
+		names[i] = sc.name
+	}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usagef("%s: name a subcommand: %s", group, strings.Join(names, " or "))
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	for _, sc := range subs {
+		if sc.name == args[0] {
+			return sc.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprint(stderr, usage)
+	return usagef("%s: unknown subcommand %q (it has %s)", group, args[0], strings.Join(names, ", "))
+}
 
 // run is the whole program: main only wires the process to it.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -58,31 +116,96 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return usagef("no command given")
 	}
 	switch args[0] {
-	case "serve":
-		return runServe(ctx, args[1:], getenv, stdout, stderr)
-	case "fixtures":
-		return runFixtures(ctx, args[1:], stdout, stderr)
-	case "scenarios":
-		return runScenarios(ctx, args[1:], stdout, stderr)
-	case "contract":
-		return runContract(ctx, args[1:], stdout, stderr)
-	case "version", "--version":
-		fmt.Fprintln(stdout, "moviemock", version())
-		return nil
+	case "--version":
+		args = append([]string{"version"}, args[1:]...)
 	case "help", "-h", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			// help COMMAND [SUBCOMMAND] is COMMAND [SUBCOMMAND] --help.
+			return run(ctx, append(args[1:], "--help"), getenv, stdout, stderr)
+		}
 		fmt.Fprint(stdout, mainUsage)
 		return nil
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], getenv, stdout, stderr)
+		}
 	}
 	fmt.Fprint(stderr, mainUsage)
 	return usagef("unknown command %q", args[0])
 }
 
-// version is the module version the binary was built from, or "devel".
-func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
+const versionUsage = `Usage: moviemock version
+
+Prints the version moviemock was built as: the one a release build stamps
+(.ci/release, from git describe), else the module version and the VCS
+revision Go recorded in the binary, with "modified" when the work tree had
+uncommitted changes.
+`
+
+func runVersion(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	help, err := parseFlags(fs, args)
+	if help {
+		printUsage(fs, stdout, versionUsage)
+		return nil
 	}
-	return "devel"
+	if err != nil {
+		return err
+	}
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprintln(stdout, "moviemock", versionString(stampedVersion, info))
+	return nil
+}
+
+// stampedVersion is set by a release build:
+// go build -ldflags "-X main.stampedVersion=$(git describe --always --dirty)".
+var stampedVersion string
+
+// versionString says which moviemock this is: the stamped version when a
+// release build set one, else what the build info holds: the module
+// version ("devel" for a build from a checkout that Go could not version),
+// the VCS revision and time, and whether the tree was modified.
+func versionString(stamped string, info *debug.BuildInfo) string {
+	if stamped != "" {
+		return stamped
+	}
+	if info == nil {
+		return "devel (no build information)"
+	}
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	var rev, when string
+	modified := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	var extra []string
+	if rev != "" {
+		extra = append(extra, "revision "+rev)
+	}
+	if when != "" {
+		extra = append(extra, when)
+	}
+	if modified {
+		extra = append(extra, "modified")
+	}
+	if info.GoVersion != "" {
+		extra = append(extra, info.GoVersion)
+	}
+	if len(extra) == 0 {
+		return v
+	}
+	return v + " (" + strings.Join(extra, ", ") + ")"
 }
 
 // parseFlags parses args with fs, turning flag's own errors into usage
@@ -128,20 +251,99 @@ func printUsage(fs *flag.FlagSet, w io.Writer, text string) {
 }
 
 // envDefaults sets flags that were not given on the command line from their
-// environment variables. An unusable value is a usage error naming it.
-func envDefaults(fs *flag.FlagSet, getenv func(string) string, env map[string]string) error {
+// environment variables (env maps a flag's name to its variable). It
+// returns the flags it set, by name, each with its variable and value
+// (MOVIEMOCK_SEED="7"). Every unusable
+// value is a usage error naming the variable, its value and what it must
+// be.
+func envDefaults(fs *flag.FlagSet, getenv func(string) string, env map[string]string) (map[string]string, error) {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for name, variable := range env {
+	fromEnv := map[string]string{}
+	var bad []string
+	for _, name := range slices.Sorted(maps.Keys(env)) {
+		variable := env[name]
 		v := getenv(variable)
 		if v == "" || given[name] {
 			continue
 		}
 		if err := fs.Set(name, v); err != nil {
-			return usagef("environment variable %s=%q: %v", variable, v, err)
+			bad = append(bad, fmt.Sprintf("%s=%q: %s (it sets --%s)", variable, v, expected(fs.Lookup(name), err), name))
+			continue
+		}
+		fromEnv[name] = fmt.Sprintf("%s=%q", variable, v)
+	}
+	switch len(bad) {
+	case 0:
+		return fromEnv, nil
+	case 1:
+		return nil, usagef("%s: environment variable %s", fs.Name(), bad[0])
+	}
+	return nil, usagef("%s: %d environment variables are unusable:\n  %s", fs.Name(), len(bad), strings.Join(bad, "\n  "))
+}
+
+// expected says what a flag's value must be, in place of the flag
+// package's bare "parse error" and "value out of range" for its own value
+// types; a flag.Func's error already says it.
+func expected(f *flag.Flag, err error) string {
+	if f == nil {
+		return err.Error()
+	}
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		return "not true or false (1, t, true, TRUE, 0, f, false, FALSE)"
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err.Error()
+	}
+	switch g.Get().(type) {
+	case int, int64:
+		return "not a whole number"
+	case uint, uint64:
+		return "not a whole number ≥ 0"
+	case float64:
+		return "not a number"
+	case time.Duration:
+		return "not a duration such as 30s or 5m"
+	}
+	return err.Error()
+}
+
+// blameEnv adds to a usage error that names a flag set from the
+// environment (fromEnv, as envDefaults returned it) which variable set it:
+// the user never typed that flag.
+func blameEnv(err error, fromEnv map[string]string) error {
+	var ue *usageError
+	if !errors.As(err, &ue) {
+		return err
+	}
+	var notes []string
+	for _, name := range slices.Sorted(maps.Keys(fromEnv)) {
+		if mentionsFlag(ue.msg, name) {
+			notes = append(notes, fmt.Sprintf("--%s was set by the environment variable %s", name, fromEnv[name]))
 		}
 	}
-	return nil
+	if len(notes) == 0 {
+		return err
+	}
+	return &usageError{ue.msg + " (" + strings.Join(notes, "; ") + ")"}
+}
+
+// mentionsFlag reports whether msg names --name as a whole flag (not
+// --name-more).
+func mentionsFlag(msg, name string) bool {
+	flag := "--" + name
+	for i := 0; ; {
+		j := strings.Index(msg[i:], flag)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(flag)
+		if end == len(msg) || !(msg[end] == '-' || msg[end] >= 'a' && msg[end] <= 'z') {
+			return true
+		}
+		i = end
+	}
 }
 
 // listFlag is a flag that may be repeated and takes comma-separated values.

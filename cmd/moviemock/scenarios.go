@@ -8,6 +8,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"github.com/moviemock/moviemock/internal/problems"
 )
 
 const scenariosUsage = `Usage:
@@ -25,66 +27,64 @@ Examples:
   moviemock scenarios check ./scenarios
 `
 
-func runScenarios(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, scenariosUsage)
-		return usagef("scenarios: name a subcommand: list or check")
+// scenariosCommands are scenarios' subcommands.
+var scenariosCommands = []subcommand{
+	{"list", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return runScenarios(ctx, "list", args, stdout)
+	}},
+	{"check", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		return runScenarios(ctx, "check", args, stdout)
+	}},
+}
+
+// runScenarios is scenarios list and scenarios check (sub).
+func runScenarios(ctx context.Context, sub string, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("scenarios "+sub, flag.ContinueOnError)
+	specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
+	fixtureDir := fs.String("fixtures", "", "check fixture references against this fixture `directory` (default: the embedded data)")
+	rest, help, err := parseFlagsArgs(fs, args)
+	if help {
+		printUsage(fs, stdout, scenariosUsage+"\nFlags:\n")
+		return nil
 	}
-	switch args[0] {
-	case "list", "check":
-		fs := flag.NewFlagSet("scenarios "+args[0], flag.ContinueOnError)
-		specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
-		fixtureDir := fs.String("fixtures", "", "check fixture references against this fixture `directory` (default: the embedded data)")
-		rest, help, err := parseFlagsArgs(fs, args[1:])
-		if help {
-			printUsage(fs, stdout, scenariosUsage+"\nFlags:\n")
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if len(rest) > 1 || args[0] == "check" && len(rest) != 1 {
-			return usagef("scenarios %s: give %s", args[0], map[string]string{"list": "at most one directory", "check": "exactly one directory"}[args[0]])
-		}
-		m, err := loadModel(ctx, "scenarios "+args[0], *specFlag)
-		if err != nil {
-			return err
-		}
-		files := &sources{model: m, fixtures: *fixtureDir, gen: &generateOpts{}}
-		if len(rest) == 1 {
-			files.scenarios = rest[0]
-		}
-		args = append(args[:1], rest...)
-		_, _, set, err := files.load()
-		if err != nil {
-			return err
-		}
-		if args[0] == "check" {
-			n := 0
-			for _, sc := range set.Scenarios() {
-				if strings.HasPrefix(sc.File, path.Clean(args[1])+"/") {
-					n++
-				}
-			}
-			fmt.Fprintf(stdout, "%s: %d scenarios: valid\n", args[1], n)
-			return nil
-		}
+	if err != nil {
+		return err
+	}
+	if len(rest) > 1 || sub == "check" && len(rest) != 1 {
+		return usagef("scenarios %s: give %s", sub, map[string]string{"list": "at most one directory", "check": "exactly one directory"}[sub])
+	}
+	m, err := loadModel(ctx, "scenarios "+sub, *specFlag)
+	if err != nil {
+		return err
+	}
+	files := &sources{model: m, fixtures: *fixtureDir, gen: &generateOpts{}}
+	if len(rest) == 1 {
+		files.scenarios = rest[0]
+	}
+	_, _, set, err := files.load()
+	if err != nil {
+		return err
+	}
+	if sub == "check" {
+		n := 0
 		for _, sc := range set.Scenarios() {
-			fmt.Fprintf(stdout, "%-28s %s\n", sc.Name, firstSentence(sc.Description))
-		}
-		if skipped := set.Skipped(); len(skipped) > 0 {
-			fmt.Fprintf(stdout, "\nLeft out, as they do not fit this contract:\n")
-			for _, sk := range skipped {
-				fmt.Fprintf(stdout, "%-28s %s\n", cmp.Or(sk.Name, sk.File), sk.Reason)
+			if strings.HasPrefix(sc.File, path.Clean(rest[0])+"/") {
+				n++
 			}
 		}
-		return nil
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, scenariosUsage)
+		fmt.Fprintf(stdout, "%s: %s: valid\n", rest[0], problems.Plural(n, "scenario", "scenarios"))
 		return nil
 	}
-	fmt.Fprint(stderr, scenariosUsage)
-	return usagef("scenarios: unknown subcommand %q", args[0])
+	for _, sc := range set.Scenarios() {
+		fmt.Fprintf(stdout, "%-28s %s\n", sc.Name, firstSentence(sc.Description))
+	}
+	if skipped := set.Skipped(); len(skipped) > 0 {
+		fmt.Fprintf(stdout, "\nLeft out, as they do not fit this contract:\n")
+		for _, sk := range skipped {
+			fmt.Fprintf(stdout, "%-28s %s\n", cmp.Or(sk.Name, sk.File), sk.Reason)
+		}
+	}
+	return nil
 }
 
 func firstSentence(s string) string {

@@ -148,7 +148,7 @@ func TestScenariosCommand(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte("name: mine\ndescription: Mine.\nrules: [{passthrough: true}]\n"), 0o644)
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"scenarios", "check", dir}, noEnv, &out, io.Discard); err != nil || !strings.Contains(out.String(), "1 scenarios: valid") {
+	if err := run(context.Background(), []string{"scenarios", "check", dir}, noEnv, &out, io.Discard); err != nil || !strings.Contains(out.String(), "1 scenario: valid") {
 		t.Errorf("check: %v %s", err, out.String())
 	}
 	out.Reset()

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/logbuf"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -98,16 +100,17 @@ var serveEnv = map[string]string{
 	"cors-origin": "MOVIEMOCK_CORS_ORIGIN", "no-cors": "MOVIEMOCK_NO_CORS", "quiet": "MOVIEMOCK_QUIET",
 	"scenario": "MOVIEMOCK_SCENARIO", "scenarios": "MOVIEMOCK_SCENARIOS", "no-admin": "MOVIEMOCK_NO_ADMIN",
 	"admin-token": "MOVIEMOCK_ADMIN_TOKEN", "max-sessions": "MOVIEMOCK_MAX_SESSIONS",
-	"session-ttl": "MOVIEMOCK_SESSION_TTL", "journal-size": "MOVIEMOCK_JOURNAL_SIZE",
+	"session-ttl": "MOVIEMOCK_SESSION_TTL", "journal-size": "MOVIEMOCK_JOURNAL_SIZE", "journal-bytes": "MOVIEMOCK_JOURNAL_BYTES",
 	"watch-interval": "MOVIEMOCK_WATCH_INTERVAL", "cors-origin-regex": "MOVIEMOCK_CORS_ORIGIN_REGEX",
 	"cors-methods": "MOVIEMOCK_CORS_METHODS", "cors-headers": "MOVIEMOCK_CORS_HEADERS",
 	"cors-expose-headers": "MOVIEMOCK_CORS_EXPOSE_HEADERS", "cors-credentials": "MOVIEMOCK_CORS_CREDENTIALS",
 	"cors-max-age": "MOVIEMOCK_CORS_MAX_AGE", "cors-private-network": "MOVIEMOCK_CORS_PRIVATE_NETWORK",
 	"max-body-size": "MOVIEMOCK_MAX_BODY_SIZE", "spec": "MOVIEMOCK_SPEC", "read-only": "MOVIEMOCK_READ_ONLY",
 	"max-write-bytes": "MOVIEMOCK_MAX_WRITE_BYTES", "records": "MOVIEMOCK_RECORDS", "count": "MOVIEMOCK_COUNT",
+	"body-timeout": "MOVIEMOCK_BODY_TIMEOUT", "limit-concurrency": "MOVIEMOCK_LIMIT_CONCURRENCY",
 }
 
-func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", defaultAddr, "`host:port` to listen on ($MOVIEMOCK_ADDR)")
 	specFlag := fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0 or 3.1; default: the embedded openapi.yaml) ($MOVIEMOCK_SPEC)")
@@ -146,7 +149,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	scenario := fs.String("scenario", "", "scenario `name` active for every request from the start ($MOVIEMOCK_SCENARIO)")
 	scenarioDir := fs.String("scenarios", "", "load the scenario files of `directory` beside the shipped ones ($MOVIEMOCK_SCENARIOS)")
 	noAdmin := fs.Bool("no-admin", false, "turn the control API under /__mock/ off ($MOVIEMOCK_NO_ADMIN)")
-	adminToken := fs.String("admin-token", "", "let callers beyond loopback use the control API with this `token` ($MOVIEMOCK_ADMIN_TOKEN)")
+	adminToken := fs.String("admin-token", "", "require this `token` of every caller of the control API, loopback ones too (behind a reverse proxy, set one) ($MOVIEMOCK_ADMIN_TOKEN)")
 	maxSessions := fs.Int("max-sessions", scenarios.DefaultMaxSessions, "X-Mock-Session state machines kept at once ($MOVIEMOCK_MAX_SESSIONS)")
 	sessionTTL := scenarios.DefaultSessionTTL
 	fs.Func("session-ttl", "forget a session idle this long ($MOVIEMOCK_SESSION_TTL) (default 30m0s)", func(v string) (err error) {
@@ -154,10 +157,30 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	})
 	journalSize := fs.Int("journal-size", scenarios.DefaultJournalSize, "requests the journal keeps; 0 keeps none ($MOVIEMOCK_JOURNAL_SIZE)")
+	journalBytes := int64(scenarios.DefaultJournalBytes)
+	fs.Func("journal-bytes", "memory the journal may hold, e.g. 64MiB; the oldest entries go first ($MOVIEMOCK_JOURNAL_BYTES) (default 64MiB)", func(v string) (err error) {
+		if journalBytes, err = parseSize(v); err == nil && journalBytes <= 0 {
+			err = fmt.Errorf("give more than 0 (--journal-size 0 keeps no journal)")
+		}
+		return err
+	})
 	interval := watchInterval
 	fs.Func("watch-interval", "how often fixture and scenario folders are checked for edits; 0 stops watching ($MOVIEMOCK_WATCH_INTERVAL) (default 1s)", func(v string) (err error) {
-		interval, err = parseDuration(v)
+		interval, err = parseDurationOrZero(v)
 		return err
+	})
+	limits := &connLimits{max: defaultLimitConcurrency, body: defaultBodyTimeout}
+	fs.Func("body-timeout", "cut off a client whose request body or answer moves no byte for this long; 0: never ($MOVIEMOCK_BODY_TIMEOUT) (default 30s)", func(v string) (err error) {
+		limits.body, err = parseDurationOrZero(v)
+		return err
+	})
+	fs.Func("limit-concurrency", fmt.Sprintf("connections served at once; beyond them a request gets 503 at once; 0: no limit ($MOVIEMOCK_LIMIT_CONCURRENCY) (default %d)", defaultLimitConcurrency), func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a number of connections (0: no limit)", v)
+		}
+		limits.max = n
+		return nil
 	})
 
 	help, err := parseFlags(fs, args)
@@ -168,9 +191,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	if err := envDefaults(fs, getenv, serveEnv); err != nil {
+	fromEnv, err := envDefaults(fs, getenv, serveEnv)
+	if err != nil {
 		return err
 	}
+	defer func() { err = blameEnv(err, fromEnv) }() // name the variable behind a flag an error names
 	if *dir != "" && gen.enabled {
 		return usagef("serve: --fixtures and --generate both choose the data: give one")
 	}
@@ -181,7 +206,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if *noCORS && (len(origins) > 0 || *originRegex != "") {
 		return usagef("serve: --cors-origin and --no-cors contradict each other")
 	}
-	if err := gen.check(fs); err != nil {
+	if err := gen.check(fs, fromEnv); err != nil {
 		return err
 	}
 	if *maxSessions <= 0 {
@@ -234,6 +259,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MaxSessions:   *maxSessions,
 		SessionTTL:    sessionTTL,
 		JournalSize:   *journalSize,
+		JournalBytes:  journalBytes,
 		Seed:          gen.seed,
 	}
 	if *secret != "" {
@@ -272,7 +298,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn),
 	}
-	fmt.Fprintf(stdout, "moviemock serving %s on http://%s\n%s", source, ln.Addr(), understood(m, data, set))
+	limits.log = slog.New(slog.NewTextHandler(stderr, nil))
+	limits.apply(srv)
+	fmt.Fprintf(stdout, "moviemock serving %s on %s%s\n%s", source, serveURL(*addr, ln.Addr()), activeScenario(*scenario), understood(m, data, set))
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -293,6 +321,34 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// serveURL is the address to print for a server asked to listen on addr
+// and listening on actual: the URL a user can open. Go reports a wildcard
+// address as [::] whatever was asked, which no browser opens; loopback
+// reaches it on every system (Go listens dual-stack on a wildcard). A host
+// name is printed as given.
+func serveURL(addr string, actual net.Addr) string {
+	port := ""
+	if tcp, ok := actual.(*net.TCPAddr); ok {
+		port = strconv.Itoa(tcp.Port)
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if port == "" || err != nil {
+		return "http://" + actual.String()
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		return "http://" + net.JoinHostPort("127.0.0.1", port) + " (listening on all interfaces)"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// activeScenario is what the start-up line says of --scenario.
+func activeScenario(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(", scenario %q active for every request", name)
 }
 
 // secretWarning is the warning for listening on addr beyond loopback with
@@ -384,7 +440,7 @@ func validToken(s string) bool {
 // answered from examples only.
 func understood(m *model.Model, data *fixtures.Dataset, set *scenarios.Set) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  contract %s: %d collections: %s\n", m.Spec.Source(), len(m.Collections), data.Counts())
+	fmt.Fprintf(&b, "  contract %s: %s: %s\n", m.Spec.Source(), problems.Plural(len(m.Collections), "collection", "collections"), data.Counts())
 	if empty := data.Empty(); len(empty) > 0 {
 		fmt.Fprintf(&b, "  starting empty (no records): %s\n", strings.Join(empty, ", "))
 	}
@@ -400,7 +456,7 @@ func understood(m *model.Model, data *fixtures.Dataset, set *scenarios.Set) stri
 		}
 		conv = append(conv, fmt.Sprintf("%s: %s", o, what))
 	}
-	fmt.Fprintf(&b, "  %d operations by convention: %s\n", len(conv), strings.Join(conv, "; "))
+	fmt.Fprintf(&b, "  %s by convention: %s\n", problems.Plural(len(conv), "operation", "operations"), strings.Join(conv, "; "))
 	if len(examples) > 0 {
 		fmt.Fprintf(&b, "  %d answered from examples only: %s\n", len(examples), strings.Join(examples, "; "))
 	}
@@ -409,7 +465,16 @@ func understood(m *model.Model, data *fixtures.Dataset, set *scenarios.Set) stri
 		for i, sk := range skipped {
 			names[i] = cmp.Or(sk.Name, sk.File)
 		}
-		fmt.Fprintf(&b, "  %d shipped scenarios do not fit this contract and are left out (scenarios list --spec says why): %s\n", len(skipped), strings.Join(names, ", "))
+		fmt.Fprintf(&b, "  %s (scenarios list --spec says why): %s\n", problems.Plural(len(skipped), "shipped scenario does not fit this contract and is left out", "shipped scenarios do not fit this contract and are left out"), strings.Join(names, ", "))
 	}
 	return b.String()
+}
+
+// parseDurationOrZero is parseDuration that also takes 0 (with or without a
+// unit), which turns what the flag times off.
+func parseDurationOrZero(v string) (time.Duration, error) {
+	if d, err := time.ParseDuration(v); err == nil && d == 0 || v == "0" {
+		return 0, nil
+	}
+	return parseDuration(v)
 }

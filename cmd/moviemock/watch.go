@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,11 +87,9 @@ func (s *sources) stamp() stamps {
 }
 
 // watch polls the fixture and scenario folders every interval and reloads
-// what changed since seen into srv. Files that do not load are logged with
-// where they went wrong, and what they would replace keeps serving: broken
-// fixtures keep the previous data, broken scenarios the previous scenarios
-// (new data is served with them).
+// what changed since seen into srv (see watcher.look).
 func (s *sources) watch(ctx context.Context, seen stamps, interval time.Duration, srv *mock.Server, log *slog.Logger) {
+	w := &watcher{files: s, srv: srv, log: log, seen: seen, last: seen}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -99,33 +98,97 @@ func (s *sources) watch(ctx context.Context, seen stamps, interval time.Duration
 			return
 		case <-t.C:
 		}
-		now := s.stamp()
-		if now == seen {
-			continue
-		}
-		var data *fixtures.Dataset
-		if now.fixtures != seen.fixtures {
-			d, _, err := s.data()
-			if err != nil {
-				log.Error("fixtures not reloaded; still serving the previous data", "error", err.Error())
-			}
-			data = d
-		}
-		var set *scenarios.Set
-		if data != nil || now.scenarios != seen.scenarios {
-			// Scenarios render fixtures, so new data reloads them too.
-			var err error
-			if set, err = s.scenarioSet(orCurrent(data, srv)); err != nil {
-				log.Error("scenarios not reloaded; still serving the previous ones", "error", err.Error())
-			}
-		}
-		seen = now // a failure is retried at the next edit
-		if data == nil && set == nil {
-			continue
-		}
-		srv.Reload(data, set)
-		log.Info("reloaded", "fixtures", data != nil, "scenarios", set != nil)
+		w.look()
 	}
+}
+
+// vanishedLooks is how many looks a file that is served may stay missing
+// before its removal is accepted: an editor or a tool saving it may delete
+// it and write it anew.
+const vanishedLooks = 3
+
+// watcher reloads the watched folders into a server, one look at a time.
+type watcher struct {
+	files *sources
+	srv   *mock.Server
+	log   *slog.Logger
+	seen  stamps // what is served
+	last  stamps // what the previous look found
+	gone  int    // looks that found a served file missing
+}
+
+// look compares the folders with what is served and reloads them if they
+// changed and have stopped changing: the same stamp on two looks in a row,
+// so a file caught half-written (which may well parse, as a shorter list)
+// is not served. A file that is served and has vanished is given
+// vanishedLooks more looks to come back. Files that do not load are
+// logged with where they went wrong, and what they would replace keeps
+// serving: broken fixtures keep the previous data, broken scenarios the
+// previous scenarios (new data is served with them). It reports whether
+// it reloaded.
+func (w *watcher) look() bool {
+	now := w.files.stamp()
+	if now == w.seen {
+		w.last, w.gone = now, 0
+		return false
+	}
+	if now != w.last { // still changing
+		w.last, w.gone = now, 0
+		return false
+	}
+	if vanished(w.seen.fixtures, now.fixtures) || vanished(w.seen.scenarios, now.scenarios) {
+		if w.gone < vanishedLooks {
+			w.gone++
+			return false
+		}
+	}
+	w.gone = 0
+	var data *fixtures.Dataset
+	if now.fixtures != w.seen.fixtures {
+		d, _, err := w.files.data()
+		if err != nil {
+			w.log.Error("fixtures not reloaded; still serving the previous data", "error", err.Error())
+		}
+		data = d
+	}
+	var set *scenarios.Set
+	if data != nil || now.scenarios != w.seen.scenarios {
+		// Scenarios render fixtures, so new data reloads them too.
+		var err error
+		if set, err = w.files.scenarioSet(orCurrent(data, w.srv)); err != nil {
+			w.log.Error("scenarios not reloaded; still serving the previous ones", "error", err.Error())
+		}
+	}
+	w.seen = now // a failure is retried at the next edit
+	if data == nil && set == nil {
+		return false
+	}
+	w.srv.Reload(data, set)
+	w.log.Info("reloaded", "fixtures", data != nil, "scenarios", set != nil)
+	return true
+}
+
+// vanished reports whether a folder stamped now lacks a file it had when
+// stamped before, or cannot be read any more.
+func vanished(before, now string) bool {
+	if before == now || before == "" {
+		return false
+	}
+	if !strings.HasPrefix(now, stampHeader) {
+		return true
+	}
+	names := map[string]bool{}
+	for _, line := range strings.Split(now, "\n") {
+		if name, err := strconv.QuotedPrefix(line); err == nil {
+			names[name] = true
+		}
+	}
+	for _, line := range strings.Split(before, "\n") {
+		if name, err := strconv.QuotedPrefix(line); err == nil && !names[name] {
+			return true
+		}
+	}
+	return false
 }
 
 func orCurrent(d *fixtures.Dataset, srv *mock.Server) *fixtures.Dataset {
@@ -142,6 +205,11 @@ func orCurrent(d *fixtures.Dataset, srv *mock.Server) *fixtures.Dataset {
 // be hundreds of megabytes, is told by name, size and time alone.
 const hashBelow = 1 << 20
 
+// stampHeader starts the stamp of a folder that could be read, one line a
+// file, its name quoted; a folder that cannot be read is stamped with the
+// error.
+const stampHeader = "folder\n"
+
 // stamp sums up a folder's data files: names, sizes, modification times,
 // and the contents of files under hashBelow. "" for no folder.
 func stamp(dir string) string {
@@ -153,6 +221,7 @@ func stamp(dir string) string {
 		return err.Error()
 	}
 	var b strings.Builder
+	b.WriteString(stampHeader)
 	for _, e := range entries {
 		ext := filepath.Ext(e.Name())
 		if e.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
@@ -160,10 +229,10 @@ func stamp(dir string) string {
 		}
 		info, err := e.Info()
 		if err != nil {
-			fmt.Fprintf(&b, "%s %v\n", e.Name(), err)
+			fmt.Fprintf(&b, "%q %v\n", e.Name(), err)
 			continue
 		}
-		fmt.Fprintf(&b, "%s %d %d", e.Name(), info.Size(), info.ModTime().UnixNano())
+		fmt.Fprintf(&b, "%q %d %d", e.Name(), info.Size(), info.ModTime().UnixNano())
 		if info.Size() < hashBelow {
 			if text, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
 				fmt.Fprintf(&b, " %x", sha256.Sum256(text))

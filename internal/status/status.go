@@ -10,6 +10,10 @@ type Writer struct {
 	http.ResponseWriter
 	Code  int   // 0 until a header or body is written
 	Bytes int64 // body bytes written
+	// Fault is how the answer was broken on purpose (a scenario's fault:
+	// reset, hang, truncate…), "" when it was not: Code and Bytes alone
+	// make a reset look like an empty 200.
+	Fault string
 
 	// OnStart, when set, is called once as the answer begins: before its
 	// status line is sent, or when Start says the connection is taken over.

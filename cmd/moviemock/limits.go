@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	defaultBodyTimeout      = 30 * time.Second
+	defaultLimitConcurrency = 4096
+	// writeChunk is the most written under one write deadline: a large
+	// answer read steadily by a slow client is not cut off for taking
+	// longer than the body timeout as a whole.
+	writeChunk = 64 << 10
+	// limitWarnEvery spaces the warnings that the connection limit is
+	// reached: one per rejected request would flood the log.
+	limitWarnEvery = 10 * time.Second
+	// rejectReadGrace is how long the rest of a request's body may take
+	// to arrive when the request is answered 503 for the connection limit.
+	rejectReadGrace = time.Second
+)
+
+// connLimits bound what clients can hold of the server: connections served
+// at once (beyond them a request gets uvicorn's 503 at once), and how long
+// a request body may go without a byte arriving or an answer without a byte
+// leaving. The timeouts are per read and per write, not per request, so a
+// scripted delay or trickle runs as long as it is told to.
+type connLimits struct {
+	max  int64         // connections served at once; 0: no limit
+	body time.Duration // 0: no body timeout
+	log  *slog.Logger
+
+	open   atomic.Int64 // admitted connections
+	conns  sync.Map     // net.Conn → *connSlot, while open (max > 0 only)
+	warned atomic.Int64 // when the limit was last logged, in Unix nanoseconds
+}
+
+// connSlot is one connection's place in the limit.
+type connSlot struct{ state atomic.Int32 }
+
+const (
+	slotWaiting  = iota // over the limit so far
+	slotAdmitted        // counted in open
+	slotReleased        // closed
+)
+
+type slotKey struct{}
+
+// apply installs the limits on srv; its Handler must already be set.
+func (l *connLimits) apply(srv *http.Server) {
+	if l.max > 0 {
+		srv.ConnContext = l.connContext
+		srv.ConnState = l.connState
+	}
+	if l.max > 0 || l.body > 0 {
+		srv.Handler = l.handler(srv.Handler)
+	}
+}
+
+// connContext admits a new connection if the limit allows: it is called
+// once per connection, as the server accepts it.
+func (l *connLimits) connContext(ctx context.Context, c net.Conn) context.Context {
+	s := &connSlot{}
+	l.conns.Store(c, s)
+	l.admit(s)
+	return context.WithValue(ctx, slotKey{}, s)
+}
+
+func (l *connLimits) connState(c net.Conn, st http.ConnState) {
+	if st != http.StateClosed && st != http.StateHijacked {
+		return
+	}
+	if v, ok := l.conns.LoadAndDelete(c); ok {
+		if v.(*connSlot).state.Swap(slotReleased) == slotAdmitted {
+			l.open.Add(-1)
+		}
+	}
+}
+
+// admit gives s a place if it has none and one is free.
+func (l *connLimits) admit(s *connSlot) bool {
+	switch s.state.Load() {
+	case slotAdmitted:
+		return true
+	case slotReleased:
+		return false
+	}
+	for {
+		n := l.open.Load()
+		if n >= l.max {
+			return false
+		}
+		if l.open.CompareAndSwap(n, n+1) {
+			break
+		}
+	}
+	if !s.state.CompareAndSwap(slotWaiting, slotAdmitted) { // closed meanwhile
+		l.open.Add(-1)
+		return false
+	}
+	return true
+}
+
+// handler answers 503 to a connection beyond the limit, as uvicorn's
+// --limit-concurrency does (same body, same headers, connection closed),
+// and puts the timeouts on the request's body and answer.
+func (l *connLimits) handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if l.max > 0 {
+			if s, ok := r.Context().Value(slotKey{}).(*connSlot); ok && !l.admit(s) {
+				l.reject(w)
+				return
+			}
+		}
+		if l.body > 0 {
+			rc := http.NewResponseController(w)
+			if r.Body != nil && r.Body != http.NoBody {
+				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc, timeout: l.body}
+			}
+			dw := &deadlineWriter{ResponseWriter: w, rc: rc, timeout: l.body}
+			// The deadline stays on a keep-alive connection after a
+			// request: renew it before the server writes anything of this
+			// one (a 100 Continue), and after the handler, for what the
+			// server writes then (headers, the buffered rest) — after a
+			// scripted delay, say.
+			dw.arm()
+			next.ServeHTTP(dw, r)
+			dw.arm()
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (l *connLimits) reject(w http.ResponseWriter) {
+	now := time.Now().UnixNano()
+	if last := l.warned.Load(); now-last >= int64(limitWarnEvery) && l.warned.CompareAndSwap(last, now) && l.log != nil {
+		l.log.Warn("Exceeded concurrency limit: answering 503 (--limit-concurrency)", "limit", l.max)
+	}
+	// net/http reads what is left of a small body before it answers, so
+	// that a client busy sending it does not miss the answer; a client
+	// that drips it would hold the connection as long as it likes.
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(rejectReadGrace))
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Content-Length", "19")
+	h.Set("Connection", "close")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	io.WriteString(w, "Service Unavailable")
+}
+
+// deadlineBody gives every read of a request body the body timeout: a
+// client that stops sending its body (or drips it slower) is cut off.
+type deadlineBody struct {
+	io.ReadCloser
+	rc      *http.ResponseController
+	timeout time.Duration
+	err     error // the first failure, sticky
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		// A second reader after a timeout (the scenario engine, then the
+		// mock) must not renew the deadline and wait as long again.
+		return 0, b.err
+	}
+	// No need to clear the deadline at the body's end: net/http (Go 1.26,
+	// connReader.startBackgroundRead) clears it there itself, so a
+	// scripted delay or trickle after the body is not cut off. After a
+	// timeout it stays, and the server's reads of the rest fail too.
+	b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return n, err
+}
+
+// deadlineWriter gives every write of an answer the body timeout, renewed
+// as bytes leave: a client that stops reading is dropped, with the memory
+// its answer holds, while a scripted trickle, which writes a little at a
+// time, runs as long as it is told to.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+	armed   time.Time
+}
+
+func (w *deadlineWriter) Write(p []byte) (n int, err error) {
+	for len(p) > 0 {
+		w.arm()
+		m, err := w.ResponseWriter.Write(p[:min(len(p), writeChunk)])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[m:]
+	}
+	return n, nil
+}
+
+// arm renews the write deadline. Within a sixteenth of the timeout of the
+// last renewal it is left as is, which saves resetting a timer on every
+// small write and still leaves a write at least 15/16 of the timeout.
+func (w *deadlineWriter) arm() {
+	now := time.Now()
+	if now.Sub(w.armed) < w.timeout/16 {
+		return
+	}
+	w.armed = now
+	w.rc.SetWriteDeadline(now.Add(w.timeout))
+}
+
+func (w *deadlineWriter) WriteHeader(code int) {
+	w.arm()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *deadlineWriter) Flush() {
+	w.arm()
+	w.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection (hijack).
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

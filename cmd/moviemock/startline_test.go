@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"strings"
+	"testing"
+)
+
+// The URL printed at start-up is one a user can open: a wildcard address is
+// reached on loopback, a host name is printed as given.
+func TestServeURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		addr   string
+		actual string
+		want   string
+	}{
+		{"127.0.0.1:0", "127.0.0.1:41000", "http://127.0.0.1:41000"},
+		{"0.0.0.0:8000", "[::]:8000", "http://127.0.0.1:8000 (listening on all interfaces)"},
+		{":8000", "[::]:8000", "http://127.0.0.1:8000 (listening on all interfaces)"},
+		{"[::]:8000", "[::]:8000", "http://127.0.0.1:8000 (listening on all interfaces)"},
+		{"localhost:8000", "127.0.0.1:8000", "http://localhost:8000"},
+		{"[::1]:0", "[::1]:41000", "http://[::1]:41000"},
+		{"192.168.1.20:8000", "192.168.1.20:8000", "http://192.168.1.20:8000"},
+	} {
+		t.Run(tc.addr, func(t *testing.T) {
+			actual, err := net.ResolveTCPAddr("tcp", tc.actual)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := serveURL(tc.addr, actual); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// The start-up line names the address to open and the scenario --scenario
+// made active.
+func TestServeStartLine(t *testing.T) {
+	line := startLine(t, "--addr", "0.0.0.0:0", "--scenario", "slow-network")
+	for _, want := range []string{"on http://127.0.0.1:", "(listening on all interfaces)", `scenario "slow-network" active for every request`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("start-up line %q lacks %q", line, want)
+		}
+	}
+	if line := startLine(t, "--addr", "127.0.0.1:0"); strings.Contains(line, "scenario") || strings.Contains(line, "all interfaces") {
+		t.Errorf("start-up line %q", line)
+	}
+}
+
+// startLine starts serve with args and returns the first line it prints.
+func startLine(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, append([]string{"serve", "--quiet"}, args...), noEnv, pw, io.Discard)
+		pw.CloseWithError(io.EOF)
+		done <- err
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	go io.Copy(io.Discard, pr)
+	cancel()
+	if rerr := <-done; err != nil {
+		t.Fatalf("serve did not start: %v (%v)", err, rerr)
+	}
+	return line
+}
