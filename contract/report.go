@@ -301,14 +301,18 @@ func (r *Report) WriteText(w io.Writer) error {
 			ew.printf("   reproduce: %s\n", Safe(Curl(res.Case.Request)))
 		}
 	}
-	cases := len(r.Results)
-	if n == 0 {
-		ew.printf("\nPASSED: %d cases, every check passed (%v)\n", cases, r.Duration.Round(time.Millisecond))
-	} else {
-		ew.printf("\nFAILED: %d failed checks in %d of %d cases (%v)\n", n, r.FailedCases(), cases, r.Duration.Round(time.Millisecond))
-	}
+	ew.printf("\n%s\n", r.verdict())
 	ew.printf("%s\n", r.SummaryLine())
 	return ew.err
+}
+
+// verdict is "PASSED: …" or "FAILED: …", the line above the summary line.
+func (r *Report) verdict() string {
+	cases := len(r.Results)
+	if n := r.Failures(); n > 0 {
+		return fmt.Sprintf("FAILED: %d failed checks in %d of %d cases (%v)", n, r.FailedCases(), cases, r.Duration.Round(time.Millisecond))
+	}
+	return fmt.Sprintf("PASSED: %d cases, every check passed (%v)", cases, r.Duration.Round(time.Millisecond))
 }
 
 // SummaryLine is the report in one line a CI log can grep:
@@ -439,11 +443,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 				out.Summary.ChecksFailed++
 			}
 		}
-		excerpt := res.Response.bodyText()
-		body := string(excerpt[:min(len(excerpt), ExcerptBytes)])
-		if int64(len(body)) < res.Response.Size || res.Response.Truncated {
-			body += "…"
-		}
+		body := res.Response.excerptText()
 		out.Results = append(out.Results, jsonResult{
 			Case: res.Case, Checks: res.Checks, Curl: Curl(res.Case.Request),
 			Response: jsonResponse{Response: res.Response, Body: body, DurationMS: float64(res.Response.Duration.Microseconds()) / 1000},
@@ -453,6 +453,17 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// excerptText is the start of the body (ExcerptBytes at most), "…" after
+// it when there was more.
+func (resp *Response) excerptText() string {
+	excerpt := resp.bodyText()
+	body := string(excerpt[:min(len(excerpt), ExcerptBytes)])
+	if int64(len(body)) < resp.Size || resp.Truncated {
+		body += "…"
+	}
+	return body
 }
 
 // JUnit XML: one testsuite per operation, one testcase per check and case.
@@ -706,6 +717,16 @@ func (c *Coverage) writeText(ew *errWriter) {
 		line += "; undeclared " + strings.Join(s, ", ")
 	}
 	ew.printf("      %s\n", Safe(line))
+	line = "kinds run: " + listOrNone(c.kindsRun())
+	if c.Skipped > 0 {
+		line += fmt.Sprintf("; %d cases skipped", c.Skipped)
+	}
+	ew.printf("      %s\n", Safe(line))
+}
+
+// kindsRun is "positive 12", "negative 30", … for the kinds of case sent,
+// in kindOrder, then the others by name.
+func (c *Coverage) kindsRun() []string {
 	var kinds []string
 	for _, k := range kindOrder {
 		if n := c.Kinds[k]; n > 0 {
@@ -722,11 +743,7 @@ func (c *Coverage) writeText(ew *errWriter) {
 	for _, k := range other {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, c.Kinds[Kind(k)]))
 	}
-	line = "kinds run: " + listOrNone(kinds)
-	if c.Skipped > 0 {
-		line += fmt.Sprintf("; %d cases skipped", c.Skipped)
-	}
-	ew.printf("      %s\n", Safe(line))
+	return kinds
 }
 
 func listOrNone(l []string) string {

@@ -101,6 +101,10 @@ type Server struct {
 	rand   *rand.Rand // UUIDs and generated values of created records
 
 	paths []pathRoute // every path the router knows, for 405 and 307
+	// ops are the contract's operations as answered (one whose inputs
+	// the mock cannot validate is answered from its example), for the
+	// control panel.
+	ops []*model.Operation
 	// secured holds the operations that demand a token, by method and
 	// path template, for scripted answers: see authorize.
 	secured map[[2]string]bool
@@ -235,6 +239,8 @@ func New(cfg Config) (*Server, error) {
 		Logger:       cfg.Logger,
 		OnReset:      func(session string) { s.store.reset(session) },
 		Authorize:    s.authorize,
+		Served:       s.served,
+		Records:      s.records,
 	})
 	if err != nil {
 		return nil, err
@@ -324,6 +330,7 @@ func (s *Server) routes() (*mux.Router, error) {
 			// route's method mismatch when a later route's method matcher
 			// succeeds first, turning a 405 into a 404.
 			router.Path(tmpl).Methods(mo.Method).Handler(s.operationHandler(o))
+			s.ops = append(s.ops, o.m)
 			if o.secured {
 				s.secured[[2]string{mo.Method, tmpl}] = true
 			}

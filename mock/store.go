@@ -257,6 +257,17 @@ func (st *store) state(session string) *state {
 	return s
 }
 
+// peek is the live state of session, or nil: unlike state, it neither
+// starts the session nor counts as its use.
+func (st *store) peek(session string) *state {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if s := st.sessions[session]; s != nil && st.now().Sub(s.used) < st.ttl {
+		return s
+	}
+	return nil
+}
+
 // drop forgets the session s. The caller holds st.mu.
 func (st *store) drop(s *state) {
 	st.lru.Remove(s.elem)

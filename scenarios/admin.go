@@ -38,7 +38,9 @@ func AdminSpec() (*spec.Spec, error) { return adminSpec() }
 // answers loopback callers only; with one, everyone must send it (as a
 // bearer token or in X-Mock-Admin-Token), loopback callers too: a reverse
 // proxy on the same host makes every outsider a loopback caller. In both
-// cases it answers no page of another site (see guard).
+// cases it answers no page of another site (see guard). The control
+// panel's files, which hold no data, are served to everyone (see
+// servePanel).
 //
 // Its OpenAPI document is loaded on first use, not here: it is needed only
 // to serve itself and to check an activation, and loading it would add a
@@ -46,7 +48,11 @@ func AdminSpec() (*spec.Spec, error) { return adminSpec() }
 func (e *Engine) Admin(token string) http.Handler {
 	a := &admin{e: e}
 	r := mux.NewRouter()
+	r.HandleFunc("/__mock/", a.index).Methods("GET")
 	r.HandleFunc("/__mock/health", a.health).Methods("GET")
+	r.HandleFunc("/__mock/overview", a.overview).Methods("GET")
+	r.HandleFunc("/__mock/data/{collection}", a.data).Methods("GET")
+	r.HandleFunc("/__mock/journal/stream", a.journalStream).Methods("GET")
 	r.HandleFunc("/__mock/reset", a.resetAll).Methods("POST")
 	r.HandleFunc("/__mock/scenarios", a.listScenarios).Methods("GET")
 	r.HandleFunc("/__mock/scenarios/{name}", a.getScenario).Methods("GET")
@@ -77,7 +83,14 @@ func (e *Engine) Admin(token string) http.Handler {
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, apiError{r.Method + " is not allowed on " + r.URL.Path})
 	})
-	return guard(token, r)
+	guarded := guard(token, r)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if name := panelFile(r); name != "" {
+			servePanel(w, r, name)
+			return
+		}
+		guarded.ServeHTTP(w, r)
+	})
 }
 
 // guard decides who may use the control API. The API has no CORS (the

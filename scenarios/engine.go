@@ -64,6 +64,15 @@ type Options struct {
 	// stands for the endpoint's, so it comes after (see Rule.BeforeAuth).
 	// nil: nothing is secured.
 	Authorize func(w http.ResponseWriter, r *http.Request, method, template string) bool
+	// Served tells the control panel what the mock serves, which the
+	// engine does not know: the contract's operations and the data
+	// (GET /__mock/overview). nil: nothing is known.
+	Served func() Served
+	// Records pages a collection's records as the session (""; the
+	// global state) is served them (GET /__mock/data/{collection}); an
+	// unknown collection is an error wrapping ErrNoCollection. nil: no
+	// data to browse.
+	Records func(collection, session string, offset, limit int) (Records, error)
 }
 
 // Engine answers requests by the active scenarios, keeping one state

@@ -96,6 +96,10 @@ type journal struct {
 	head, n  int
 	bytes    int64 // what the n entries hold, by Entry.bytes
 	seq      int64 // entries ever added
+	// added is closed, and set to nil, when an entry is added: made only
+	// when a stream waits (see wait), so a request pays a nil check when
+	// nobody listens.
+	added chan struct{}
 }
 
 func (j *journal) at(i int) *Entry { return &j.ring[(j.head+i)%len(j.ring)] }
@@ -121,6 +125,51 @@ func (j *journal) add(e Entry) {
 	*j.at(j.n) = e
 	j.n++
 	j.bytes += int64(e.size)
+	if j.added != nil {
+		close(j.added)
+		j.added = nil
+	}
+}
+
+// wait returns a channel closed once an entry after seq is added, or nil
+// when there is one already.
+func (j *journal) wait(seq int64) <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.seq > seq {
+		return nil
+	}
+	if j.added == nil {
+		j.added = make(chan struct{})
+	}
+	return j.added
+}
+
+// last is the Seq of the newest entry ever added.
+func (j *journal) last() int64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.seq
+}
+
+// after copies what f selects of the entries added after seq, oldest
+// first, at most journalBatch of them, and the Seq to ask after next.
+func (j *journal) after(seq int64, f Filter, template func(path string) string) ([]Entry, int64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []Entry
+	i := sort.Search(j.n, func(i int) bool { return j.at(i).Seq > seq })
+	for ; i < j.n && len(out) < journalBatch; i++ {
+		e := j.resolved(i, template)
+		seq = e.Seq
+		if f.keeps(e) {
+			out = append(out, *e)
+		}
+	}
+	if i == j.n {
+		seq = max(seq, j.seq) // entries cleared or dropped meanwhile
+	}
+	return out, seq
 }
 
 func (j *journal) dropOldest() {

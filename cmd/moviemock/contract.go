@@ -40,6 +40,7 @@ Examples:
   moviemock contract --base-url http://127.0.0.1:8000
   moviemock contract --base-url http://localhost:8000 --spec http://localhost:8000/openapi.json \
       --username alice --password wonderland --id movie_id=tt0137523 --format junit --output report.xml
+  moviemock contract --base-url http://127.0.0.1:8000 --format html --output contract-report.html
   moviemock contract --base-url http://localhost:8000 --checks not_a_server_error,response_schema_conformance
   moviemock contract --base-url https://staging.example.com --no-writes --max-failures 10 --timeout 2s
 
@@ -64,7 +65,7 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.Func("timeout", "time limit of one request (default 5s)", func(v string) (err error) { timeout, err = parseDuration(v); return err })
 	maxTime := contract.DefaultMaxResponseTime
 	fs.Func("max-response-time", "slowest acceptable response, for max_response_time (default 2s)", func(v string) (err error) { maxTime, err = parseDuration(v); return err })
-	format := fs.String("format", "text", "report `format`: text, json or junit")
+	format := fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
 	output := fs.String("output", "", "write the report to this `file` instead of standard output")
 	var headers, statuses listFlag
 	ids := map[string][]string{}
@@ -107,8 +108,8 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *baseURL == "" {
 		return usagef("contract: --base-url URL is required")
 	}
-	if *format != "text" && *format != "json" && *format != "junit" {
-		return usagef("contract: --format %q: use text, json or junit", *format)
+	if *format != "text" && *format != "json" && *format != "junit" && *format != "html" {
+		return usagef("contract: --format %q: use text, json, junit or html", *format)
 	}
 	if (*username == "") != (*password == "") {
 		return usagef("contract: give --username and --password together")
@@ -176,6 +177,8 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		err = report.WriteJSON(out)
 	case "junit":
 		err = report.WriteJUnit(out)
+	case "html":
+		err = report.WriteHTML(out)
 	default:
 		err = report.WriteText(out)
 	}

@@ -263,7 +263,7 @@ func TestContractCommand(t *testing.T) {
 		want string
 	}{
 		{[]string{"contract"}, "--base-url URL is required"},
-		{[]string{"contract", "--base-url", base, "--format", "yaml"}, "use text, json or junit"},
+		{[]string{"contract", "--base-url", base, "--format", "yaml"}, "use text, json, junit or html"},
 		{[]string{"contract", "--base-url", base, "--checks", "nope"}, `unknown check "nope"`},
 		{[]string{"contract", "--base-url", base, "--username", "alice"}, "together"},
 		{[]string{"contract", "--base-url", base, "--spec", filepath.Join(dir, "missing.yaml")}, "no such file"},

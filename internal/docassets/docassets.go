@@ -43,11 +43,14 @@ type Asset struct {
 	ContentType string
 
 	load func() ([]byte, bool, error) // the stored bytes; true: gzipped
-	once sync.Once
-	body []byte // as sent without Content-Encoding
-	gz   []byte // nil: not stored compressed
-	etag string
-	err  error
+	// patch, when set, changes the content once loaded (it is then
+	// compressed anew for clients that accept gzip).
+	patch func([]byte) []byte
+	once  sync.Once
+	body  []byte // as sent without Content-Encoding
+	gz    []byte // nil: not stored compressed
+	etag  string
+	err   error
 }
 
 // The assets FastAPI's pages load.
@@ -55,8 +58,18 @@ var (
 	SwaggerUIJS  = &Asset{Name: "swagger-ui-bundle.js", ContentType: "text/javascript; charset=utf-8", load: swaggerFile("swagger-ui-bundle.js.gz")}
 	SwaggerUICSS = &Asset{Name: "swagger-ui.css", ContentType: "text/css; charset=utf-8", load: swaggerFile("swagger-ui.css.gz")}
 	Favicon      = &Asset{Name: "favicon.png", ContentType: "image/png", load: swaggerFile("favicon-32x32.png")}
-	RedocJS      = &Asset{Name: "redoc.standalone.js", ContentType: "text/javascript; charset=utf-8", load: func() ([]byte, bool, error) { return redocGz, true, nil }}
+	RedocJS      = &Asset{Name: "redoc.standalone.js", ContentType: "text/javascript; charset=utf-8", load: func() ([]byte, bool, error) { return redocGz, true, nil }, patch: offlineRedoc}
 )
+
+// redocLogo is the one file ReDoc's bundle loads from the internet, always:
+// the logo of its "API docs by Redocly" footer, which no option turns off.
+const redocLogo = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+
+// offlineRedoc points the footer's logo at an empty image written in the
+// bundle itself, so /redoc makes no request beyond the mock.
+func offlineRedoc(js []byte) []byte {
+	return bytes.ReplaceAll(js, []byte(redocLogo), []byte(`data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E`))
+}
 
 // All lists every asset.
 func All() []*Asset { return []*Asset{SwaggerUIJS, SwaggerUICSS, Favicon, RedocJS} }
@@ -91,6 +104,16 @@ func (a *Asset) init() {
 		if err != nil {
 			a.err = fmt.Errorf("decompress %s: %w", a.Name, err)
 			return
+		}
+	}
+	if a.patch != nil {
+		a.body = a.patch(a.body)
+		if a.gz != nil {
+			var buf bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+			zw.Write(a.body)
+			zw.Close()
+			a.gz = buf.Bytes()
 		}
 	}
 	sum := sha256.Sum256(a.body)

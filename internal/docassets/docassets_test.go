@@ -1,8 +1,12 @@
 package docassets
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -35,9 +39,44 @@ func TestBundles(t *testing.T) {
 	if !strings.HasPrefix(RedocVersion, "2.") {
 		t.Errorf("ReDoc %s: FastAPI's page loads redoc@2", RedocVersion)
 	}
-	body, _ := RedocJS.Content()
-	if sum := sha256.Sum256(body); hex.EncodeToString(sum[:]) != redocSHA256 {
+	zr, err := gzip.NewReader(bytes.NewReader(redocGz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(stored); hex.EncodeToString(sum[:]) != redocSHA256 {
 		t.Error("redoc.standalone.js.gz is not what generate.go wrote: run go generate ./internal/docassets/")
+	}
+	if !bytes.Contains(stored, []byte(redocLogo)) {
+		t.Errorf("the bundle no longer loads %s: drop offlineRedoc", redocLogo)
+	}
+}
+
+// ReDoc as served loads nothing from the internet: its footer's logo is
+// written into the bundle, in both the plain and the gzipped answer.
+func TestRedocServedOffline(t *testing.T) {
+	t.Parallel()
+	for _, enc := range []string{"", "gzip"} {
+		r := httptest.NewRequest("GET", "/"+RedocJS.Name, nil)
+		r.Header.Set("Accept-Encoding", enc)
+		w := httptest.NewRecorder()
+		RedocJS.ServeHTTP(w, r)
+		body := w.Body.Bytes()
+		if enc == "gzip" {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatalf("gzip answer: %v", err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if bytes.Contains(body, []byte("cdn.redoc.ly")) || !bytes.Contains(body, []byte("data:image/svg+xml,")) {
+			t.Errorf("Accept-Encoding %q: the served bundle still loads its logo from the internet", enc)
+		}
 	}
 }
 
