@@ -128,8 +128,9 @@ func (p *page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // The pages below are fastapi/openapi/docs.py's (FastAPI 0.141.1) byte for
 // byte, as FastAPI's setup() calls them: openapi_url "/openapi.json",
 // oauth2_redirect_url "/docs/oauth2-redirect", no init_oauth, the default
-// swagger_ui_parameters, ReDoc with Google Fonts. Only the asset URLs differ
-// (FastAPI's are on CDNs). Like FastAPI, the title goes in unescaped.
+// swagger_ui_parameters. Only the asset URLs differ (FastAPI's are on CDNs),
+// and ReDoc's page has no Google Fonts stylesheet. Like FastAPI, the title
+// goes in unescaped.
 
 // swaggerUIHTML is get_swagger_ui_html.
 func swaggerUIHTML(title, assets string) []byte {
@@ -167,8 +168,9 @@ oauth2RedirectUrl: window.location.origin + '` + oauth2RedirectURL + `',
     `)
 }
 
-// redocHTML is get_redoc_html. Its Google Fonts stylesheet stays a link to
-// Google, as in FastAPI: offline, ReDoc falls back to local fonts.
+// redocHTML is get_redoc_html without its Google Fonts stylesheet, so that
+// the page asks nothing of the internet: ReDoc then uses the fonts it falls
+// back to offline.
 func redocHTML(title, assets string) []byte {
 	const blank = "    \n" // lines of the template's indentation alone
 	return []byte(`
@@ -179,8 +181,7 @@ func redocHTML(title, assets string) []byte {
     <!-- needed for adaptive design -->
     <meta charset="utf-8"/>
     <meta name="viewport" content="width=device-width, initial-scale=1">
-` + blank + `    <link href="https://fonts.googleapis.com/css?family=Montserrat:300,400,700|Roboto:300,400,700" rel="stylesheet">
-` + blank + `    <link rel="shortcut icon" href="` + assets + docassets.Favicon.Name + `">
+` + blank + blank + `    <link rel="shortcut icon" href="` + assets + docassets.Favicon.Name + `">
     <!--
     ReDoc doesn't change outer page styles
     -->
