@@ -448,7 +448,9 @@ func TestBrowserFaultScenarios(t *testing.T) {
 				// headers, which a browser reports as a CORS error.
 				sawCrash = true
 				record("intermittent-errors", "GET /person/1: crash", s)
-				if !strings.HasPrefix(s.Error, "TypeError") || !strings.Contains(dev, "status 500") || !strings.Contains(dev, "CORS") {
+				// DevTools names the CORS refusal; whether it also reports
+				// the 500 it refused depends on when its events arrive.
+				if !strings.HasPrefix(s.Error, "TypeError") || !strings.Contains(dev, "CORS") {
 					t.Errorf("crash: page %v, DevTools %s; want a TypeError for a 500 refused by CORS", s, dev)
 				}
 			case s.Status != 200:
