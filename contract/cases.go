@@ -788,12 +788,11 @@ func (b *builder) unknownID(in fastapi.Input) (string, bool) {
 	return "", false
 }
 
-// attachModel compiles the contract's model (its collections and CRUD
-// conventions) and gives each operation its convention; a contract the
-// model cannot read leaves it nil and the runner on path heuristics.
-func (b *builder) attachModel(ops []*operation) {
-	m, err := model.Compile(b.sp)
-	if err != nil {
+// attachModel gives each operation its convention in the contract's model
+// m (its collections and CRUD conventions); a contract the model cannot
+// read (m nil) leaves the runner on path heuristics.
+func (b *builder) attachModel(ops []*operation, m *model.Model) {
+	if m == nil {
 		return
 	}
 	b.model = m

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -179,6 +180,14 @@ func probe(ctx context.Context, base string, timeout time.Duration) error {
 type runner struct {
 	cfg *Config
 	sp  *spec.Spec
+	// model is the contract's collections and conventions, compiled once
+	// for the cases and the sequences; nil (modelErr says why) when the
+	// model cannot read the contract.
+	model    *model.Model
+	modelErr error
+	// token is the Authorization value the login with the given
+	// credentials earned, for the sequences; empty when there is none.
+	token string
 	// robust is send's and execute's bookkeeping: unresponsive operations,
 	// early stops, what is kept of each response (robust.go).
 	robust runState
@@ -284,7 +293,8 @@ func (r *runner) run(ctx context.Context) *Report {
 		own:        map[*operation][]string{},
 		nonce:      uint32(r.cfg.Now().UnixNano()/1e6) ^ uint32(r.cfg.Seed),
 	}
-	b.attachModel(ops)
+	r.model, r.modelErr = model.Compile(r.sp)
+	b.attachModel(ops, r.model)
 	for name, ids := range r.cfg.IDs {
 		if len(ids) > 0 {
 			b.ids[name] = append([]string(nil), ids...)
@@ -307,6 +317,9 @@ func (r *runner) run(ctx context.Context) *Report {
 		}
 	}
 	r.logInTokenURL(ctx, b, report)
+	if trustedLogin && r.cfg.Header.Get("Authorization") == "" {
+		r.token = b.headers.Get("Authorization")
+	}
 	for _, o := range ops {
 		for _, it := range ops {
 			if it.listOf != o {

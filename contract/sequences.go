@@ -74,9 +74,9 @@ type created struct {
 // their steps, each with the sequence checks' verdicts already given; the
 // other checks apply to them as to any case.
 func (r *runner) sequences(ctx context.Context, report *Report) []*Result {
-	m, err := model.Compile(r.sp)
-	if err != nil {
-		report.Notes = append(report.Notes, "stateful sequences: not run: "+err.Error())
+	m := r.model
+	if m == nil {
+		report.Notes = append(report.Notes, "stateful sequences: not run: "+r.modelErr.Error())
 		return nil
 	}
 	s := &seqRun{
@@ -247,9 +247,14 @@ func expectStatus(res *Result, status int, what string) *verdict {
 }
 
 // logIn finds the bearer token: the configured Authorization header, else
-// a login with the configured credentials through the contract's login.
+// the token the cases' login with the configured credentials earned, else
+// a login of its own through the contract's login.
 func (s *seqRun) logIn() {
 	if s.r.cfg.Header.Get("Authorization") != "" || (s.r.cfg.Username == "" && s.r.cfg.Password == "") {
+		return
+	}
+	if s.r.token != "" { // the cases' login earned it already
+		s.auth = s.r.token
 		return
 	}
 	login := s.findKind(model.Login)
