@@ -65,7 +65,8 @@ type Case struct {
 	Field     []any   `json:"field,omitempty"` // the loc a rejection must name
 	Request   Request `json:"request"`
 
-	op *operation
+	op  *operation
+	obs *observedFacts // for an Observed case: what the proxy knew
 }
 
 // operation is a contract operation and what the runner knows of it.

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"sort"
 	"strconv"
@@ -28,6 +29,10 @@ type Report struct {
 	Stopped string `json:"stopped,omitempty"`
 	// Coverage is per operation: the statuses seen, the kinds of case run.
 	Coverage []Coverage `json:"coverage,omitempty"`
+	// Observed is set on the report of exchanges a proxy relayed
+	// (Observer.Report): Results then lists only the failing exchanges
+	// kept, and the tallies are the Observer's, of every exchange.
+	Observed *ObservedSummary `json:"observed,omitempty"`
 }
 
 // Skipped counts the cases not sent.
@@ -41,8 +46,12 @@ func (r *Report) Skipped() int {
 	return n
 }
 
-// FailedCases counts the cases with a failed check.
+// FailedCases counts the cases with a failed check (observed: the
+// exchanges).
 func (r *Report) FailedCases() int {
+	if r.Observed != nil {
+		return r.Observed.Failed
+	}
 	n := 0
 	for _, res := range r.Results {
 		if res.Failed() {
@@ -54,6 +63,13 @@ func (r *Report) FailedCases() int {
 
 // Failures counts failed checks.
 func (r *Report) Failures() int {
+	if r.Observed != nil {
+		n := 0
+		for _, t := range r.Observed.Checks {
+			n += t.Failed
+		}
+		return n
+	}
 	n := 0
 	for _, res := range r.Results {
 		for _, c := range res.Checks {
@@ -75,6 +91,9 @@ type Tally struct {
 
 // ByCheck tallies results per check, in Checks order.
 func (r *Report) ByCheck() []Tally {
+	if r.Observed != nil {
+		return r.Observed.Checks
+	}
 	var out []Tally
 	for _, c := range Checks {
 		t := Tally{Name: c.name}
@@ -99,6 +118,9 @@ func (r *Report) ByCheck() []Tally {
 
 // ByOperation tallies results per operation, in case order.
 func (r *Report) ByOperation() []Tally {
+	if r.Observed != nil {
+		return r.Observed.Operations
+	}
 	var out []Tally
 	index := map[string]int{}
 	for _, res := range r.Results {
@@ -232,7 +254,17 @@ func Safe(s string) string {
 // escaped (Safe): it cannot drive the terminal.
 func (r *Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
-	ew.printf("moviemock contract: %s (contract %s, seed %d)\n", Safe(r.BaseURL), Safe(r.Spec), r.Seed)
+	unit, none := "cases", "no cases"
+	if o := r.Observed; o != nil {
+		unit, none = "exchanges", "not seen"
+		target := "upstream " + Safe(r.BaseURL)
+		if r.BaseURL == "" {
+			target = "proxy"
+		}
+		ew.printf("moviemock proxy: %s (contract %s): %s\n", target, Safe(r.Spec), o.line(r.Failures()))
+	} else {
+		ew.printf("moviemock contract: %s (contract %s, seed %d)\n", Safe(r.BaseURL), Safe(r.Spec), r.Seed)
+	}
 	for _, n := range r.Notes {
 		ew.printf("note: %s\n", Safe(n))
 	}
@@ -244,14 +276,14 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	ew.printf("\nOperations:\n")
 	for _, t := range r.ByOperation() {
-		ew.printf("  %-50s %4d cases  %5d checks passed  %3d failed\n", Safe(t.Name), t.Cases, t.Passed, t.Failed)
+		ew.printf("  %-50s %4d %s  %5d checks passed  %3d failed\n", Safe(t.Name), t.Cases, unit, t.Passed, t.Failed)
 		if c := byName[t.Name]; c != nil {
 			c.writeText(ew)
 		}
 	}
 	for _, c := range coverage {
 		if c.Cases == 0 {
-			ew.printf("  %-50s    no cases\n", Safe(c.Operation+" "+c.Method+" "+c.Path))
+			ew.printf("  %-50s    %s\n", Safe(c.Operation+" "+c.Method+" "+c.Path), none)
 		}
 	}
 	ew.printf("\nChecks:\n")
@@ -291,13 +323,24 @@ func (r *Report) WriteText(w io.Writer) error {
 			if n == 1 {
 				ew.printf("\nFailures:\n")
 			}
-			ew.printf("\n%d) %s — %s %s case %s\n", n, Safe(c.Check), Safe(res.Case.Operation), Safe(string(res.Case.Kind)), Safe(strconv.Quote(res.Case.Name)))
+			if r.Observed != nil {
+				ew.printf("\n%d) %s — %s, %s\n", n, Safe(c.Check), Safe(res.Case.Operation), Safe(res.Case.Name))
+			} else {
+				ew.printf("\n%d) %s — %s %s case %s\n", n, Safe(c.Check), Safe(res.Case.Operation), Safe(string(res.Case.Kind)), Safe(strconv.Quote(res.Case.Name)))
+			}
 			ew.printf("   request:   %s %s\n", Safe(res.Case.Request.Method), Safe(res.Case.Request.URL))
 			if res.Case.Request.Body != "" {
 				ew.printf("   body:      %s\n", Safe(res.Case.Request.Body))
 			}
 			ew.printf("   expected:  %s\n", Safe(c.Expected))
 			ew.printf("   got:       %s\n", Safe(c.Got))
+			if r.Observed != nil {
+				answered := "no response: " + res.Response.Error
+				if st := res.Response.Status; st != 0 {
+					answered = fmt.Sprintf("%d %s", st, http.StatusText(st))
+				}
+				ew.printf("   answered:  %s\n", Safe(answered))
+			}
 			ew.printf("   reproduce: %s\n", Safe(Curl(res.Case.Request)))
 		}
 	}
@@ -308,6 +351,12 @@ func (r *Report) WriteText(w io.Writer) error {
 
 // verdict is "PASSED: …" or "FAILED: …", the line above the summary line.
 func (r *Report) verdict() string {
+	if o := r.Observed; o != nil {
+		if n := r.Failures(); n > 0 {
+			return fmt.Sprintf("FAILED: %d failed checks in %d of %d exchanges observed (%v)", n, o.Failed, o.Exchanges, r.Duration.Round(time.Millisecond))
+		}
+		return fmt.Sprintf("PASSED: %d exchanges observed, every check passed (%v)", o.Exchanges, r.Duration.Round(time.Millisecond))
+	}
 	cases := len(r.Results)
 	if n := r.Failures(); n > 0 {
 		return fmt.Sprintf("FAILED: %d failed checks in %d of %d cases (%v)", n, r.FailedCases(), cases, r.Duration.Round(time.Millisecond))
@@ -321,7 +370,13 @@ func (r *Report) verdict() string {
 func (r *Report) SummaryLine() string {
 	var b strings.Builder
 	failedCases := r.FailedCases()
-	if failedCases == 0 && r.Failures() == 0 {
+	if o := r.Observed; o != nil {
+		verdict := "PASSED "
+		if r.Failures() > 0 {
+			verdict = "FAILED "
+		}
+		b.WriteString("moviemock proxy: " + verdict + o.line(r.Failures()))
+	} else if failedCases == 0 && r.Failures() == 0 {
 		fmt.Fprintf(&b, "moviemock contract: PASSED %d cases", len(r.Results)-r.Skipped())
 	} else {
 		failing := 0
@@ -345,7 +400,11 @@ func (r *Report) SummaryLine() string {
 		seen += len(c.Seen)
 		declared += len(c.Declared)
 	}
-	fmt.Fprintf(&b, " · %d/%d operations tested · %d/%d declared statuses seen", tested, len(cov), seen, declared)
+	verb := "tested"
+	if r.Observed != nil {
+		verb = "seen"
+	}
+	fmt.Fprintf(&b, " · %d/%d operations %s · %d/%d declared statuses seen", tested, len(cov), verb, seen, declared)
 	if n := r.Skipped(); n > 0 {
 		fmt.Fprintf(&b, " · %d cases skipped", n)
 	}
@@ -381,6 +440,8 @@ type jsonReport struct {
 	Coverage   []Coverage   `json:"coverage"`
 	Checks     []Tally      `json:"checks"`
 	Results    []jsonResult `json:"results"`
+	// Observed: a proxy's report; results lists the failing exchanges kept.
+	Observed *ObservedSummary `json:"observed,omitempty"`
 }
 
 type jsonSummary struct {
@@ -449,6 +510,18 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			Response: jsonResponse{Response: res.Response, Body: body, DurationMS: float64(res.Response.Duration.Microseconds()) / 1000},
 		})
 	}
+	if o := r.Observed; o != nil {
+		out.Observed = o
+		out.Summary.Cases, out.Summary.FailedCases = o.Exchanges, o.Failed
+		out.Summary.ChecksPassed, out.Summary.ChecksFailed = 0, 0
+		for _, t := range o.Checks {
+			out.Summary.ChecksPassed += t.Passed
+			out.Summary.ChecksFailed += t.Failed
+		}
+	}
+	if out.Results == nil {
+		out.Results = []jsonResult{}
+	}
 	out.Passed = out.Summary.ChecksFailed == 0
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -511,6 +584,30 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 func (r *Report) WriteJUnit(w io.Writer) error {
 	out := junitSuites{Name: "moviemock contract", Time: seconds(r.Duration)}
 	index := map[string]int{}
+	if r.Observed != nil {
+		out.Name = "moviemock proxy"
+		// A suite per operation seen, in the report's order, whose passed
+		// checks are one testcase per check (the exchanges are not kept).
+		for _, t := range r.Observed.Operations {
+			name := Safe(t.Name)
+			index[name] = len(out.Suites)
+			s := junitSuite{Name: name, Timestamp: r.Started.UTC().Format(time.RFC3339)}
+			classname := strings.SplitN(t.Name, " ", 2)[0]
+			for _, ct := range r.Observed.perOperation[t.Name] {
+				if ct.Passed == 0 {
+					continue
+				}
+				s.Cases = append(s.Cases, junitCase{
+					Name:      Safe(fmt.Sprintf("%s: %d observed exchanges passed", ct.Name, ct.Passed)),
+					Classname: Safe(classname + "." + ct.Name),
+					Time:      seconds(0),
+				})
+				s.Tests++
+				out.Tests++
+			}
+			out.Suites = append(out.Suites, s)
+		}
+	}
 	for _, res := range r.Results {
 		suiteName := Safe(res.Case.Operation + " " + res.Case.Method + " " + res.Case.Path)
 		i, ok := index[suiteName]
@@ -534,6 +631,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			continue
 		}
 		for _, c := range res.Checks {
+			if r.Observed != nil && c.Passed {
+				continue // counted in the operation's tallies above
+			}
 			tc := junitCase{
 				Name:      Safe(fmt.Sprintf("%s: %s case %d %s", c.Check, res.Case.Kind, res.Case.Index, res.Case.Name)),
 				Classname: Safe(res.Case.Operation + "." + c.Check),
@@ -751,4 +851,16 @@ func listOrNone(l []string) string {
 		return "none"
 	}
 	return strings.Join(l, ", ")
+}
+
+// line is "12 exchanges observed, 2 violations (3 failed checks)".
+func (o *ObservedSummary) line(failedChecks int) string {
+	s := fmt.Sprintf("%d exchanges observed, %d violations", o.Exchanges, o.Failed)
+	if o.Failed == 1 {
+		s = strings.TrimSuffix(s, "s")
+	}
+	if failedChecks > 0 {
+		s += fmt.Sprintf(" (%d failed checks)", failedChecks)
+	}
+	return s
 }

@@ -32,6 +32,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 // htmlView is what the page shows, every string from the target or the
 // contract already through Safe (or safeBlock).
 type htmlView struct {
+	// Observed: a proxy's report (Observer.Report); Cases counts the
+	// exchanges observed.
+	Observed    bool
+	Title       string
 	Passed      bool
 	Target      string
 	Spec        string
@@ -98,6 +102,8 @@ type htmlFailure struct {
 
 func (r *Report) htmlView() htmlView {
 	v := htmlView{
+		Observed:    r.Observed != nil,
+		Title:       "moviemock contract report",
 		Passed:      r.Failures() == 0,
 		Target:      Safe(r.BaseURL),
 		Spec:        Safe(r.Spec),
@@ -113,6 +119,10 @@ func (r *Report) htmlView() htmlView {
 	}
 	if !r.Started.IsZero() {
 		v.Started = r.Started.UTC().Format(time.RFC3339)
+	}
+	if r.Observed != nil {
+		v.Title = "moviemock proxy report"
+		v.Cases = r.Observed.Exchanges
 	}
 	for _, n := range r.Notes {
 		v.Notes = append(v.Notes, Safe(n))
@@ -318,23 +328,29 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '` + cspHash + `'; base-uri 'none'; form-action 'none'">
-<title>{{if .Passed}}PASSED{{else}}FAILED{{end}} · moviemock contract report · {{.Target}}</title>
+<title>{{if .Passed}}PASSED{{else}}FAILED{{end}} · {{.Title}} · {{.Target}}</title>
 <style>` + htmlCSS + `</style>
 </head>
 <body>
-<h1>moviemock contract report</h1>
+<h1>{{.Title}}</h1>
 
 <section id="summary" class="{{if .Passed}}passed{{else}}failed{{end}}">
 <h2>Summary: <span class="verdict">{{if .Passed}}PASSED{{else}}FAILED{{end}}</span></h2>
 <dl>
-<dt>Target</dt><dd><code class="target">{{.Target}}</code></dd>
+<dt>{{if .Observed}}Upstream{{else}}Target{{end}}</dt><dd><code class="target">{{.Target}}</code></dd>
 <dt>Contract</dt><dd><code class="spec">{{.Spec}}</code></dd>
+{{- if not .Observed}}
 <dt>Seed</dt><dd class="seed">{{.Seed}}</dd>
+{{- end}}
 {{- if .Started}}
 <dt>Started</dt><dd>{{.Started}}</dd>
 {{- end}}
 <dt>Duration</dt><dd class="duration">{{.Duration}}</dd>
+{{- if .Observed}}
+<dt>Exchanges observed</dt><dd class="exchanges">{{.Cases}} ({{.FailedCases}} failed)</dd>
+{{- else}}
 <dt>Cases</dt><dd>{{.Cases}} ({{.FailedCases}} failed{{if .Skipped}}, {{.Skipped}} skipped, not sent{{end}})</dd>
+{{- end}}
 <dt>Failed checks</dt><dd>{{.Failures}}</dd>
 {{- if .Stopped}}
 <dt>Stopped early</dt><dd class="stopped">{{.Stopped}}; {{.Skipped}} cases not run</dd>
@@ -356,12 +372,12 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <section id="operations">
 <h2>Operations</h2>
 <table>
-<thead><tr><th>Operation</th><th>Cases</th><th>Checks passed</th><th>Checks failed</th><th>Declared statuses</th><th>Seen</th><th>Never seen</th><th>Undeclared seen</th><th>Kinds of case run</th></tr></thead>
+<thead><tr><th>Operation</th><th>{{if .Observed}}Exchanges{{else}}Cases{{end}}</th><th>Checks passed</th><th>Checks failed</th><th>Declared statuses</th><th>Seen</th><th>Never seen</th><th>Undeclared seen</th><th>Kinds of case run</th></tr></thead>
 <tbody>
 {{- range .Operations}}
 <tr data-operation="{{.Name}}" class="{{if .Failed}}fail{{else}}ok{{end}}">
 <th scope="row"><code>{{.Method}} {{.Path}}</code><br><span class="opid">{{.ID}}</span></th>
-<td class="num cases">{{if .Cases}}{{.Cases}}{{else}}no cases{{end}}</td>
+<td class="num cases">{{if .Cases}}{{.Cases}}{{else if $.Observed}}not seen{{else}}no cases{{end}}</td>
 <td class="num passed">{{.Passed}}</td>
 <td class="num failed{{if .Failed}} fail{{end}}">{{.Failed}}</td>
 <td class="declared">{{.Declared}}</td>

@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"crypto/subtle"
 	"net/http"
 	"strings"
 	"time"
@@ -47,6 +48,14 @@ func (t tokens) verify(token string) (string, bool) {
 		return "", false
 	}
 	return claims.Subject, true
+}
+
+// passwordMatches is login's check of a password against the account's,
+// in constant time. An account without a password (a fixture's "password":
+// null, as a recording writes every user) matches none, the empty one
+// included: it gets the 401 of a wrong password.
+func passwordMatches(u *fixtures.Record, password string) bool {
+	return u.Secret != "" && subtle.ConstantTimeCompare([]byte(u.Secret), []byte(password)) == 1
 }
 
 // authenticate is FastAPI's OAuth2PasswordBearer dependency followed by the

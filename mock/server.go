@@ -81,6 +81,19 @@ type Config struct {
 	JournalSize  int           // 0: scenarios.DefaultJournalSize; negative: no journal
 	JournalBytes int64         // 0: scenarios.DefaultJournalBytes; the oldest entries go first
 	Seed         uint64        // random delays and generated answers; 0: 1
+
+	// Dispatch, when set, stands where the mock's own answers are: it gets
+	// them as an http.Handler and returns the handler the scenarios pass
+	// requests on to. The proxy forwards requests to an upstream there,
+	// and answers from the mock what the upstream lacks.
+	Dispatch func(mock http.Handler) http.Handler
+	// Annotate lets the handler Dispatch returns say in the journal who
+	// answered and what the contract checks found (scenarios.SetAnsweredBy,
+	// scenarios.AddViolations).
+	Annotate bool
+	// AdminRoutes are control API routes beside the engine's own, under
+	// its guard.
+	AdminRoutes []scenarios.Route
 }
 
 // Server is the mock: an http.Handler answering the contract's operations
@@ -101,6 +114,10 @@ type Server struct {
 	rand   *rand.Rand // UUIDs and generated values of created records
 
 	paths []pathRoute // every path the router knows, for 405 and 307
+	// router answers the contract's operations; byRoute finds the
+	// operation of a route it matched (Match).
+	router  *mux.Router
+	byRoute map[*mux.Route]*operation
 	// ops are the contract's operations as answered (one whose inputs
 	// the mock cannot validate is answered from its example), for the
 	// control panel.
@@ -241,11 +258,16 @@ func New(cfg Config) (*Server, error) {
 		Authorize:    s.authorize,
 		Served:       s.served,
 		Records:      s.records,
+		Annotate:     cfg.Annotate,
 	})
 	if err != nil {
 		return nil, err
 	}
-	h := s.engine.Handler(router)
+	var inner http.Handler = router
+	if cfg.Dispatch != nil {
+		inner = cfg.Dispatch(router)
+	}
+	h := s.engine.Handler(inner)
 	if !cfg.DisableCORS {
 		c := fastapi.DefaultCORS()
 		if cfg.CORS != nil {
@@ -264,7 +286,7 @@ func New(cfg Config) (*Server, error) {
 		// Outside CORS: the control API answers no preflight and sends no
 		// Access-Control-* header, so no page of another site reads it or
 		// sends it more than a simple request (see scenarios' guard).
-		h = mountAdmin(s.engine.Admin(cfg.AdminToken), h)
+		h = mountAdmin(s.engine.Admin(cfg.AdminToken, cfg.AdminRoutes...), h)
 	}
 	h = fastapi.RequestTarget(h)
 	h = recoverPanics(cfg.Logger, h)
@@ -314,6 +336,7 @@ func (s *Server) routes() (*mux.Router, error) {
 	// redirect of its own.
 	router := mux.NewRouter().SkipClean(true)
 	paths := mux.NewRouter().SkipClean(true)
+	s.router, s.byRoute = router, map[*mux.Route]*operation{}
 	s.secured = map[[2]string]bool{}
 	byPath := map[string][]*model.Operation{}
 	for _, o := range s.model.Operations {
@@ -329,7 +352,8 @@ func (s *Server) routes() (*mux.Router, error) {
 			// Path before Methods: gorilla/mux v1.8.1 clears an earlier
 			// route's method mismatch when a later route's method matcher
 			// succeeds first, turning a 405 into a 404.
-			router.Path(tmpl).Methods(mo.Method).Handler(s.operationHandler(o))
+			route := router.Path(tmpl).Methods(mo.Method).Handler(s.operationHandler(o))
+			s.byRoute[route] = o
 			s.ops = append(s.ops, o.m)
 			if o.secured {
 				s.secured[[2]string{mo.Method, tmpl}] = true
@@ -417,26 +441,13 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := s.store.state(r.Header.Get(scenarios.HeaderSession))
 		c := &call{s: s, o: o, w: w, r: r, st: st}
-		var parsed fastapi.Parsed
-		if o.inputs.JSON != nil {
-			body, err := readBody(r, s.cfg.MaxBodyBytes)
-			if err != nil {
-				writeBodyError(w, err)
-				return
-			}
-			ct, hasCT := r.Header["Content-Type"]
-			first := ""
-			if hasCT && len(ct) > 0 {
-				first = ct[0]
-			}
-			var items []fastapi.ErrorItem
-			if parsed, items, err = o.inputs.JSON.Read(first, hasCT, body); err != nil {
-				writeBodyError(w, err)
-				return
-			} else if len(items) > 0 {
-				fastapi.WriteValidation(w, items)
-				return
-			}
+		parsed, items, err := s.readJSON(o, r)
+		if err != nil {
+			writeBodyError(w, err)
+			return
+		} else if len(items) > 0 {
+			fastapi.WriteValidation(w, items)
+			return
 		}
 		if o.secured {
 			user, detail, ok := s.authenticate(r, st)
@@ -449,15 +460,9 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 		// The handler is called through a func value, so vals is on the
 		// heap whatever its size: allocated at the size needed.
 		vals := make([]fastapi.Value, len(o.inputs.List))
-		items, err := s.validate(r, &o.inputs, vals)
-		if err != nil {
+		if items, err = s.validateAll(o, r, parsed, vals, c); err != nil {
 			writeBodyError(w, err)
 			return
-		}
-		if o.inputs.JSON != nil {
-			var bodyItems []fastapi.ErrorItem
-			c.body, bodyItems = o.inputs.JSON.Validate(parsed)
-			items = append(items, bodyItems...)
 		}
 		if len(items) > 0 {
 			fastapi.WriteValidation(w, items)
@@ -466,6 +471,94 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 		c.args = argList{ins: &o.inputs, vals: vals}
 		o.handle(c)
 	})
+}
+
+// readJSON reads and parses o's JSON body, if it takes one: the error
+// FastAPI answers before anything else (a body it cannot read), or the
+// json_invalid items of a body that is not JSON.
+func (s *Server) readJSON(o *operation, r *http.Request) (fastapi.Parsed, []fastapi.ErrorItem, error) {
+	if o.inputs.JSON == nil {
+		return fastapi.Parsed{}, nil, nil
+	}
+	body, err := readBody(r, s.cfg.MaxBodyBytes)
+	if err != nil {
+		return fastapi.Parsed{}, nil, err
+	}
+	ct, hasCT := r.Header["Content-Type"]
+	first := ""
+	if hasCT && len(ct) > 0 {
+		first = ct[0]
+	}
+	return o.inputs.JSON.Read(first, hasCT, body)
+}
+
+// validateAll validates o's parameters into vals and its parsed JSON body
+// (into c.body when c is given): the 422's items, or the error of a form
+// that could not be read.
+func (s *Server) validateAll(o *operation, r *http.Request, parsed fastapi.Parsed, vals []fastapi.Value, c *call) ([]fastapi.ErrorItem, error) {
+	items, err := s.validate(r, &o.inputs, vals)
+	if err != nil {
+		return nil, err
+	}
+	if o.inputs.JSON != nil {
+		body, bodyItems := o.inputs.JSON.Validate(parsed)
+		if c != nil {
+			c.body = body
+		}
+		items = append(items, bodyItems...)
+	}
+	return items, nil
+}
+
+// Verdict is what FastAPI answers a request with before its endpoint runs:
+// nothing (Status 0: the endpoint runs), a 422 with Items, or an error
+// Status with Detail (400 for a body it cannot parse, 413 for one too
+// large).
+type Verdict struct {
+	Status int
+	Items  []fastapi.ErrorItem
+	Detail string
+}
+
+// Match finds the contract operation r is for, and its path parameters;
+// nil when r is for none.
+func (s *Server) Match(r *http.Request) (*model.Operation, map[string]string) {
+	var match mux.RouteMatch
+	if !s.router.Match(r, &match) || match.MatchErr != nil {
+		return nil, nil
+	}
+	o := s.byRoute[match.Route]
+	if o == nil {
+		return nil, nil
+	}
+	return o.m, match.Vars
+}
+
+// CheckRequest validates r as the backend would before its endpoint runs,
+// reading r's body: the operation it is for (nil when none) and FastAPI's
+// verdict. The security dependency is left out: whose tokens are valid is
+// the backend's business.
+func (s *Server) CheckRequest(r *http.Request) (*model.Operation, Verdict) {
+	var match mux.RouteMatch
+	if !s.router.Match(r, &match) || match.MatchErr != nil || s.byRoute[match.Route] == nil {
+		return nil, Verdict{}
+	}
+	o := s.byRoute[match.Route]
+	r = mux.SetURLVars(r, match.Vars)
+	parsed, items, err := s.readJSON(o, r)
+	if err == nil && len(items) == 0 {
+		items, err = s.validateAll(o, r, parsed, make([]fastapi.Value, len(o.inputs.List)), nil)
+	}
+	switch {
+	case err != nil:
+		code, detail := bodyError(err)
+		return o.m, Verdict{Status: code, Detail: detail}
+	case fastapi.Unanswerable(items):
+		return o.m, Verdict{Status: http.StatusInternalServerError, Detail: "Internal Server Error"}
+	case len(items) > 0:
+		return o.m, Verdict{Status: http.StatusUnprocessableEntity, Items: items}
+	}
+	return o.m, Verdict{}
 }
 
 // readBody reads a request body up to limit bytes.
@@ -507,16 +600,21 @@ func jsonUnmarshalString(raw []byte, s *string) error { return json.Unmarshal(ra
 
 // writeBodyError answers a body that could not be read as a form.
 func writeBodyError(w http.ResponseWriter, err error) {
+	code, detail := bodyError(err)
+	fastapi.WriteDetail(w, code, detail)
+}
+
+// bodyError is the status and detail FastAPI answers a body it could not
+// read with.
+func bodyError(err error) (int, string) {
 	var fe *fastapi.FormError
 	if errors.As(err, &fe) {
-		fastapi.WriteDetail(w, fe.Status, fe.Detail)
-		return
+		return fe.Status, fe.Detail
 	}
 	if errors.Is(err, fastapi.ErrBodyTooLarge) {
-		fastapi.WriteDetail(w, http.StatusRequestEntityTooLarge, "Request Entity Too Large")
-		return
+		return http.StatusRequestEntityTooLarge, "Request Entity Too Large"
 	}
-	fastapi.WriteDetail(w, http.StatusBadRequest, fastapi.DetailBodyParse)
+	return http.StatusBadRequest, fastapi.DetailBodyParse
 }
 
 // methodNotAllowed answers a known path with the wrong method as Starlette

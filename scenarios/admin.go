@@ -3,6 +3,7 @@ package scenarios
 import (
 	"crypto/subtle"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -42,10 +43,21 @@ func AdminSpec() (*spec.Spec, error) { return adminSpec() }
 // panel's files, which hold no data, are served to everyone (see
 // servePanel).
 //
+// extra are routes of whoever mounts the control API (moviemock proxy's
+// /__mock/violations), served under the same guard; a route of the
+// engine's own with the same method and path comes first. Admin panics on
+// a route it could never serve: a path not under AdminPrefix, no method
+// or no handler, as http.ServeMux does on a bad pattern.
+//
 // Its OpenAPI document is loaded on first use, not here: it is needed only
 // to serve itself and to check an activation, and loading it would add a
 // third of moviemock's start-up time.
-func (e *Engine) Admin(token string) http.Handler {
+func (e *Engine) Admin(token string, extra ...Route) http.Handler {
+	for _, rt := range extra {
+		if !strings.HasPrefix(rt.Path, AdminPrefix) || rt.Method == "" || rt.Handler == nil {
+			panic(fmt.Sprintf("scenarios: control API route %s %q: want a method, a path under %s and a handler", rt.Method, rt.Path, AdminPrefix))
+		}
+	}
 	a := &admin{e: e}
 	r := mux.NewRouter()
 	r.HandleFunc("/__mock/", a.index).Methods("GET")
@@ -77,6 +89,9 @@ func (e *Engine) Admin(token string) http.Handler {
 			writeRaw(w, "application/yaml", sp.YAML())
 		}
 	}).Methods("GET")
+	for _, rt := range extra {
+		r.Handle(rt.Path, rt.Handler).Methods(rt.Method)
+	}
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, apiError{"no such control endpoint: " + r.URL.Path + " (see /__mock/openapi.json)"})
 	})
@@ -91,6 +106,13 @@ func (e *Engine) Admin(token string) http.Handler {
 		}
 		guarded.ServeHTTP(w, r)
 	})
+}
+
+// Route is a control API endpoint of the mounter's own (see Admin).
+type Route struct {
+	Method  string // GET, DELETE…
+	Path    string // exact, under AdminPrefix: "/__mock/violations"
+	Handler http.Handler
 }
 
 // guard decides who may use the control API. The API has no CORS (the

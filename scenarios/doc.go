@@ -4,8 +4,10 @@
 // scenario per request (X-Mock-Scenario), per session (X-Mock-Session, a
 // state machine of the client's own) or globally, answers by the first
 // matching rule (a response, the normal answer changed, a delay, a broken
-// connection) and keeps a journal of requests; Prism's Prefer header; and
-// the control API under /__mock/. The scenarios shipped with moviemock are
+// connection) and keeps a journal of requests, which the handler behind
+// may annotate (SetAnsweredBy, AddViolations: moviemock proxy's upstream
+// and contract checks); Prism's Prefer header; and the control API under
+// /__mock/. The scenarios shipped with moviemock are
 // the *.yaml files beside this code.
 //
 // It knows the contract only through openapi.yaml and the data only through

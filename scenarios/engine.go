@@ -73,6 +73,11 @@ type Options struct {
 	// unknown collection is an error wrapping ErrNoCollection. nil: no
 	// data to browse.
 	Records func(collection, session string, offset, limit int) (Records, error)
+	// Annotate gives every request that Journaling or Handler passes on a
+	// note in its context, which the handler behind fills with
+	// SetAnsweredBy and AddViolations, and has the journal say who
+	// answered (Entry.AnsweredBy). Off, a request pays nothing for it.
+	Annotate bool
 }
 
 // Engine answers requests by the active scenarios, keeping one state
@@ -232,6 +237,9 @@ type trace struct {
 	bodyNote                                      string
 	bodyCut                                       bool   // a body too large to keep
 	facts                                         *facts // what was worked out of the request
+	// answeredBy is "scenario" when the engine answers itself, for
+	// Entry.AnsweredBy (with Options.Annotate).
+	answeredBy string
 }
 
 // Handler wraps the mock's normal handler: every request is journaled, and
@@ -244,7 +252,7 @@ func (e *Engine) Handler(next http.Handler) http.Handler {
 			e.serve(jw.Writer, r, next, &jw.tr)
 			return
 		}
-		e.record(w, r, func(jw *journaled) { e.serve(jw.Writer, r, next, &jw.tr) })
+		e.record(w, r, func(jw *journaled, r *http.Request) { e.serve(jw.Writer, r, next, &jw.tr) })
 	})
 }
 
@@ -255,7 +263,7 @@ func (e *Engine) Handler(next http.Handler) http.Handler {
 // ResponseWriter on as they got it.
 func (e *Engine) Journaling(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		e.record(w, r, func(jw *journaled) { next.ServeHTTP(jw, r) })
+		e.record(w, r, func(jw *journaled, r *http.Request) { next.ServeHTTP(jw, r) })
 	})
 }
 
@@ -267,11 +275,16 @@ type journaled struct {
 	own            status.Writer // Writer, when there is no log
 }
 
-// record runs serve with a journaled writer: the request goes into the
-// journal as its answer begins (or as serve returns without one), and the
-// fault of a scenario into the request log.
-func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*journaled)) {
+// record runs serve with a journaled writer, and the request with a note
+// (Options.Annotate): the request goes into the journal as its answer
+// begins (or as serve returns without one), and the fault of a scenario
+// into the request log.
+func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*journaled, *http.Request)) {
 	start := e.opts.Now()
+	var n *note
+	if e.opts.Annotate {
+		r, n = annotated(r, &e.journal)
+	}
 	jw := &journaled{e: e}
 	if sw, ok := w.(*status.Writer); ok {
 		jw.Writer = sw
@@ -282,9 +295,9 @@ func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*jour
 	if e.journal.size > 0 {
 		// Journaled as the answer begins: a client that has seen any of
 		// it, even a reset, finds the request in the journal.
-		jw.OnStart = func() { e.journal.add(e.entry(r, jw.Writer, &jw.tr, start)) }
+		jw.OnStart = func() { e.addEntry(r, jw, n, start) }
 	}
-	serve(jw)
+	serve(jw, r)
 	jw.Start(0) // no answer at all: a hang the client gave up on
 	jw.Fault = jw.tr.fault
 }
@@ -317,9 +330,11 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 		}
 	}
 	if prefer := h.Get("Prefer"); prefer != "" {
+		tr.answeredBy = "scenario" // before the answer begins; undone if none
 		if e.prefer(w, f, prefer, tr) {
 			return
 		}
+		tr.answeredBy = ""
 	}
 	if sessionID == "" && !named && *e.active.Load() == "" {
 		next.ServeHTTP(w, f.r)
@@ -327,6 +342,7 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 	}
 	sc, err := e.pick(f.set, sessionID, name, named)
 	if err != nil {
+		tr.answeredBy = "scenario"
 		writeMockError(w, http.StatusBadRequest, fmt.Sprintf("%s: %v", HeaderScenario, err))
 		return
 	}
@@ -346,6 +362,7 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 		next.ServeHTTP(w, f.r)
 		return
 	}
+	tr.answeredBy = "scenario"
 	e.answer(w, f.r, next, rule, tr)
 }
 

@@ -51,12 +51,24 @@ type Entry struct {
 	Fault     string   `json:"fault,omitempty"`
 	Status    int      `json:"status"`      // 0: no answer was sent (a fault)
 	Duration  float64  `json:"duration_ms"` // until the answer began
+	// AnsweredBy says who answered, kept only with Options.Annotate:
+	// "scenario" (a scenario's rule, Prefer, or the engine's own error
+	// about them), or what the handler behind the engine said with
+	// SetAnsweredBy ("upstream", or "mock: " and why, under moviemock
+	// proxy).
+	AnsweredBy string `json:"answered_by,omitempty"`
+	// Violations are the contract checks the exchange failed, one line
+	// each ("CHECK: expected … got …"), as AddViolations gave them: each
+	// cut to 4 KiB, 16 KiB in all (Truncated then names "violations").
+	// They may be added after the entry was recorded.
+	Violations []string `json:"violations,omitempty"`
 
 	// resolved says Template is worked out. A request's contract path is
 	// found when the journal is read, unless a rule needed it anyway:
 	// matching it on every request cost a sixth of a normal answer.
 	resolved bool
-	size     int // bytes the entry holds, as bytes() counts them
+	size     int   // bytes the entry holds, as bytes() counts them
+	amended  int64 // the journal's count of amendments when this one was last amended; 0: never
 }
 
 // What one entry keeps at most, so that the journal's size in bytes
@@ -65,13 +77,15 @@ const (
 	maxJournalValue   = 4 << 10  // the path, the query, one header or form value
 	maxJournalHeaders = 16 << 10 // the headers, names and values
 	maxJournalForm    = 32 << 10 // the form, names and values
+	// The contract violations, each line cut to maxJournalValue.
+	maxJournalViolations = 16 << 10
 )
 
 // bytes is roughly the memory e holds: its strings, and a guess at the
 // overhead of the struct, the maps and the slices.
 func (e *Entry) bytes() int {
 	n := 512 + len(e.Method) + len(e.Path) + len(e.Template) + len(e.Query) + len(e.Body) + len(e.BodyNote) +
-		len(e.Session) + len(e.Scenario) + len(e.Rule) + len(e.State) + len(e.Prefer) + len(e.Fault)
+		len(e.Session) + len(e.Scenario) + len(e.Rule) + len(e.State) + len(e.Prefer) + len(e.Fault) + len(e.AnsweredBy)
 	for k, vs := range e.Headers {
 		n += 64 + len(k)
 		for _, v := range vs {
@@ -84,7 +98,42 @@ func (e *Entry) bytes() int {
 	for _, t := range e.Truncated {
 		n += 16 + len(t)
 	}
+	for _, v := range e.Violations {
+		n += 16 + len(v)
+	}
 	return n
+}
+
+// addViolations appends vs to e's violations, within what an entry keeps
+// of them. It never writes to the arrays e's slices share with copies of
+// e made before: a reader copies an entry under the journal's lock and
+// encodes it after.
+func addViolations(e *Entry, vs []string) {
+	if len(vs) == 0 {
+		return
+	}
+	room := maxJournalViolations
+	for _, v := range e.Violations {
+		room -= len(v)
+	}
+	out, cut := slices.Clip(e.Violations), false
+	for _, v := range vs {
+		if room <= 0 {
+			cut = true
+			break
+		}
+		if n := min(len(v), maxJournalValue, room); n < len(v) {
+			v, cut = cutCopy(v, n), true
+		}
+		room -= len(v)
+		out = append(out, v)
+	}
+	e.Violations = out
+	if cut && !slices.Contains(e.Truncated, "violations") {
+		t := append(slices.Clip(e.Truncated), "violations")
+		slices.Sort(t)
+		e.Truncated = t
+	}
 }
 
 // journal keeps the last size requests, and no more than maxBytes of them.
@@ -96,15 +145,25 @@ type journal struct {
 	head, n  int
 	bytes    int64 // what the n entries hold, by Entry.bytes
 	seq      int64 // entries ever added
-	// added is closed, and set to nil, when an entry is added: made only
-	// when a stream waits (see wait), so a request pays a nil check when
-	// nobody listens.
+	// added is closed, and set to nil, when an entry is added or amended:
+	// made only when a stream waits (see wait), so a request pays a nil
+	// check when nobody listens.
 	added chan struct{}
+	// amends counts the amendments ever made (see amend); amendLog holds
+	// the Seq of the last amendLogSize amended entries, the amendment
+	// numbered v at (v-1)%amendLogSize, for the streams to resend them.
+	amends   int64
+	amendLog []int64
 }
+
+// amendLogSize is how many amendments a stream can fall behind before it
+// looks through every entry held for those it missed.
+const amendLogSize = 256
 
 func (j *journal) at(i int) *Entry { return &j.ring[(j.head+i)%len(j.ring)] }
 
-func (j *journal) add(e Entry) {
+// add records e and returns its Seq.
+func (j *journal) add(e Entry) int64 {
 	e.size = e.bytes()
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -125,31 +184,108 @@ func (j *journal) add(e Entry) {
 	*j.at(j.n) = e
 	j.n++
 	j.bytes += int64(e.size)
+	j.wake()
+	return e.Seq
+}
+
+// wake tells the streams waiting that the journal changed. The caller
+// holds j.mu.
+func (j *journal) wake() {
 	if j.added != nil {
 		close(j.added)
 		j.added = nil
 	}
 }
 
-// wait returns a channel closed once an entry after seq is added, or nil
-// when there is one already.
-func (j *journal) wait(seq int64) <-chan struct{} {
+// amend changes the entry numbered seq with fn, if the journal still
+// holds it, and reports whether it did. The bytes the journal holds follow
+// the entry's new size; when they go over maxBytes the oldest entries go,
+// as when one is added, but never the newest.
+func (j *journal) amend(seq int64, fn func(*Entry)) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.seq > seq {
+	i := sort.Search(j.n, func(i int) bool { return j.at(i).Seq >= seq })
+	if i == j.n || j.at(i).Seq != seq {
+		return false
+	}
+	e := j.at(i)
+	fn(e)
+	old := e.size
+	e.size = e.bytes()
+	j.bytes += int64(e.size - old)
+	j.amends++
+	e.amended = j.amends
+	if j.amendLog == nil {
+		j.amendLog = make([]int64, amendLogSize)
+	}
+	j.amendLog[(j.amends-1)%amendLogSize] = seq
+	for j.n > 1 && j.bytes > j.maxBytes {
+		j.dropOldest()
+	}
+	j.wake()
+	return true
+}
+
+// amendedSince copies what f selects of the entries up to seq (those a
+// stream has sent) amended after the amendment numbered seen, oldest
+// first, and the number of the last amendment made.
+func (j *journal) amendedSince(seen, seq int64, f Filter, template func(path string) string) ([]Entry, int64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.amends <= seen {
+		return nil, j.amends
+	}
+	var out []Entry
+	keep := func(i int) {
+		if e := j.resolved(i, template); f.keeps(e) {
+			out = append(out, *e)
+		}
+	}
+	if j.amends-seen > amendLogSize {
+		// Fallen behind the log: look through every entry.
+		for i := 0; i < j.n && j.at(i).Seq <= seq; i++ {
+			if j.at(i).amended > seen {
+				keep(i)
+			}
+		}
+		return out, j.amends
+	}
+	seqs := make([]int64, 0, j.amends-seen)
+	for v := seen + 1; v <= j.amends; v++ {
+		if s := j.amendLog[(v-1)%amendLogSize]; s <= seq {
+			seqs = append(seqs, s)
+		}
+	}
+	slices.Sort(seqs)
+	for _, s := range slices.Compact(seqs) {
+		if i := sort.Search(j.n, func(i int) bool { return j.at(i).Seq >= s }); i < j.n && j.at(i).Seq == s {
+			keep(i)
+		}
+	}
+	return out, j.amends
+}
+
+// marks are the Seq of the newest entry ever added and the number of the
+// last amendment, read together: where a new stream starts.
+func (j *journal) marks() (seq, amends int64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.seq, j.amends
+}
+
+// wait returns a channel closed once an entry after seq is added or an
+// entry is amended after the amendment numbered seen, or nil when that
+// has happened already.
+func (j *journal) wait(seq, seen int64) <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.seq > seq || j.amends > seen {
 		return nil
 	}
 	if j.added == nil {
 		j.added = make(chan struct{})
 	}
 	return j.added
-}
-
-// last is the Seq of the newest entry ever added.
-func (j *journal) last() int64 {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.seq
 }
 
 // after copies what f selects of the entries added after seq, oldest

@@ -274,12 +274,14 @@ const keepAlive = 15 * time.Second
 // journalStream sends each journal entry added from now on (after
 // Last-Event-ID, when a browser reconnects) as a Server-Sent Event, until
 // the client goes or the server shuts down (the request's context ends
-// with the server's).
+// with the server's). An entry it sent that is amended later (see
+// AddViolations) is sent again, whole, as an "amended" event without an
+// id: the id is the Seq to resume after.
 func (a *admin) journalStream(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := Filter{Method: q.Get("method"), Path: q.Get("path"), Session: q.Get("session"), Scenario: q.Get("scenario")}
 	j := &a.e.journal
-	seq := j.last()
+	seq, seen := j.marks()
 	if id := r.Header.Get("Last-Event-ID"); id != "" {
 		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n >= 0 && n < seq {
 			seq = n
@@ -300,14 +302,27 @@ func (a *admin) journalStream(w http.ResponseWriter, r *http.Request) {
 	defer tick.Stop()
 	var buf []byte
 	for {
+		// Amended first, up to the entries sent so far: those after are
+		// sent next as they are now, amendments included.
+		amended, nextSeen := j.amendedSince(seen, seq, f, a.e.template)
+		seen = nextSeen
 		entries, next := j.after(seq, f, a.e.template)
 		seq = next
-		if len(entries) > 0 {
+		if len(entries) > 0 || len(amended) > 0 {
 			buf = buf[:0]
+			for i := range amended {
+				b, err := json.Marshal(&amended[i])
+				if err != nil {
+					continue // an entry encodes: its body is checked JSON
+				}
+				buf = append(buf, "event: amended\ndata: "...)
+				buf = append(buf, b...)
+				buf = append(buf, "\n\n"...)
+			}
 			for i := range entries {
 				b, err := json.Marshal(&entries[i])
 				if err != nil {
-					continue // an entry encodes: its body is checked JSON
+					continue
 				}
 				buf = append(buf, "id: "...)
 				buf = strconv.AppendInt(buf, entries[i].Seq, 10)
@@ -320,7 +335,7 @@ func (a *admin) journalStream(w http.ResponseWriter, r *http.Request) {
 			}
 			continue
 		}
-		added := j.wait(seq)
+		added := j.wait(seq, seen)
 		if added == nil {
 			continue
 		}

@@ -108,7 +108,7 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *baseURL == "" {
 		return usagef("contract: --base-url URL is required")
 	}
-	if *format != "text" && *format != "json" && *format != "junit" && *format != "html" {
+	if !reportFormat(*format) {
 		return usagef("contract: --format %q: use text, json, junit or html", *format)
 	}
 	if (*username == "") != (*password == "") {
@@ -172,17 +172,7 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		defer f.Close()
 		out = f
 	}
-	switch *format {
-	case "json":
-		err = report.WriteJSON(out)
-	case "junit":
-		err = report.WriteJUnit(out)
-	case "html":
-		err = report.WriteHTML(out)
-	default:
-		err = report.WriteText(out)
-	}
-	if err != nil {
+	if err := writeReport(report, *format, out); err != nil {
 		return fmt.Errorf("contract: write report: %w", err)
 	}
 	if *output != "" {

@@ -44,6 +44,7 @@ const mainUsage = `moviemock — mock server and contract-test runner for the Mo
 
 Usage:
   moviemock serve [flags]              run the mock (default 127.0.0.1:8000)
+  moviemock proxy --upstream URL       check a real backend's traffic, mock what it lacks
   moviemock fixtures generate [flags]  write a generated fixture directory
   moviemock fixtures check DIR         validate a fixture directory
   moviemock scenarios list|check DIR   list the scenarios, validate scenario files
@@ -65,6 +66,7 @@ type command struct {
 // subcommands of their own (fixturesCommands, scenariosCommands).
 var commands = []command{
 	{"serve", runServe},
+	{"proxy", runProxy},
 	{"fixtures", func(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
 		return runGroup(ctx, "fixtures", fixturesUsage, fixturesCommands, args, stdout, stderr)
 	}},

@@ -110,8 +110,14 @@ var serveEnv = map[string]string{
 	"body-timeout": "MOVIEMOCK_BODY_TIMEOUT", "limit-concurrency": "MOVIEMOCK_LIMIT_CONCURRENCY",
 }
 
-func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	return serveCommand(ctx, "serve", args, getenv, stdout, stderr, nil)
+}
+
+// serveCommand is the serve command, and the proxy command when px is given: the
+// same mock, with the proxy's flags beside serve's.
+func serveCommand(ctx context.Context, name string, args []string, getenv func(string) string, stdout, stderr io.Writer, px *proxyFlags) (err error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	addr := fs.String("addr", defaultAddr, "`host:port` to listen on ($MOVIEMOCK_ADDR)")
 	specFlag := fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0 or 3.1; default: the embedded openapi.yaml) ($MOVIEMOCK_SPEC)")
 	readOnly := fs.Bool("read-only", false, "answer writes without keeping them ($MOVIEMOCK_READ_ONLY)")
@@ -183,46 +189,55 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return nil
 	})
 
+	usage, env := serveUsage, serveEnv
+	if px != nil {
+		usage, env = px.usage(), px.define(fs)
+	}
 	help, err := parseFlags(fs, args)
 	if help {
-		printUsage(fs, stdout, serveUsage)
+		printUsage(fs, stdout, usage)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	fromEnv, err := envDefaults(fs, getenv, serveEnv)
+	fromEnv, err := envDefaults(fs, getenv, env)
 	if err != nil {
 		return err
 	}
 	defer func() { err = blameEnv(err, fromEnv) }() // name the variable behind a flag an error names
 	if *dir != "" && gen.enabled {
-		return usagef("serve: --fixtures and --generate both choose the data: give one")
+		return usagef("%s: --fixtures and --generate both choose the data: give one", name)
 	}
 	cors, err := corsConfig(origins, *originRegex, corsMethods, corsHeaders, corsExpose, *corsCredentials, *corsMaxAge, *corsPrivate)
 	if err != nil {
 		return err
 	}
 	if *noCORS && (len(origins) > 0 || *originRegex != "") {
-		return usagef("serve: --cors-origin and --no-cors contradict each other")
+		return usagef("%s: --cors-origin and --no-cors contradict each other", name)
 	}
 	if err := gen.check(fs, fromEnv); err != nil {
 		return err
 	}
 	if *maxSessions <= 0 {
-		return usagef("serve: --max-sessions must be at least 1")
+		return usagef("%s: --max-sessions must be at least 1", name)
 	}
 	if *journalSize < 0 {
-		return usagef("serve: --journal-size must not be negative")
+		return usagef("%s: --journal-size must not be negative", name)
 	}
 	if *journalSize == 0 {
 		*journalSize = -1 // Config's 0 means the default
 	}
 	if sessionTTL <= 0 {
-		return usagef("serve: --session-ttl must be longer than 0")
+		return usagef("%s: --session-ttl must be longer than 0", name)
+	}
+	if px != nil {
+		if err := px.check(); err != nil {
+			return err
+		}
 	}
 
-	m, err := loadModel(ctx, "serve", *specFlag)
+	m, err := loadModel(ctx, name, *specFlag)
 	if err != nil {
 		return err
 	}
@@ -238,7 +253,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if *scenario != "" {
 		if _, ok := set.Get(*scenario); !ok {
-			return usagef("serve: --scenario %q: no such scenario (known: %s)", *scenario, strings.Join(set.Names(), ", "))
+			return usagef("%s: --scenario %q: no such scenario (known: %s)", name, *scenario, strings.Join(set.Names(), ", "))
 		}
 	}
 	cfg := mock.Config{
@@ -273,19 +288,29 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if !*quiet {
 		cfg.Logger = logger
 	}
-	handler, err := mock.New(cfg)
-	if err != nil {
-		return err
+	var handler http.Handler
+	var srv *mock.Server
+	if px != nil {
+		p, err := px.build(cfg, m, *secret, logger)
+		if err != nil {
+			return err
+		}
+		handler, srv = p, p.Mock()
+	} else {
+		if srv, err = mock.New(cfg); err != nil {
+			return err
+		}
+		handler = srv
 	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return fmt.Errorf("serve: cannot listen on %s: %w", *addr, unwrapNetErr(err))
+		return fmt.Errorf("%s: cannot listen on %s: %w", name, *addr, unwrapNetErr(err))
 	}
 	if w := secretWarning(ln.Addr(), *secret != ""); w != "" {
 		fmt.Fprintln(stderr, w)
 	}
-	srv := &http.Server{
+	hs := &http.Server{
 		Handler: handler,
 		// Requests end with the server: a scripted hang or delay must not
 		// hold a shutdown up.
@@ -299,26 +324,44 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		ErrorLog:                     slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn),
 	}
 	limits.log = slog.New(slog.NewTextHandler(stderr, nil))
-	limits.apply(srv)
-	fmt.Fprintf(stdout, "moviemock serving %s on %s%s\n%s", source, serveURL(*addr, ln.Addr()), activeScenario(*scenario), understood(m, data, set))
+	limits.apply(hs)
+	if px != nil {
+		fmt.Fprintf(stdout, "moviemock proxying %s on %s%s\n%s%s", px.upstream, serveURL(*addr, ln.Addr()), activeScenario(*scenario), px.startLine(source), understood(m, data, set))
+	} else {
+		fmt.Fprintf(stdout, "moviemock serving %s on %s%s\n%s", source, serveURL(*addr, ln.Addr()), activeScenario(*scenario), understood(m, data, set))
+	}
 
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- hs.Serve(ln) }()
 	if watching {
-		go files.watch(ctx, loaded, interval, handler, logger)
+		go files.watch(ctx, loaded, interval, srv, logger)
 	}
+	recordCtx, stopRecording := context.WithCancel(context.Background())
+	recorded := make(chan struct{})
+	if px != nil {
+		go func() { defer close(recorded); px.record(recordCtx, stderr) }()
+	} else {
+		close(recorded)
+	}
+	defer func() {
+		stopRecording()
+		<-recorded
+		if px != nil && err == nil {
+			err = px.finish(stdout, stderr)
+		}
+	}()
 	select {
 	case err := <-served:
-		return fmt.Errorf("serve: %w", err)
+		return fmt.Errorf("%s: %w", name, err)
 	case <-ctx.Done():
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("serve: shutdown: %w", err)
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("%s: shutdown: %w", name, err)
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve: %w", err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }

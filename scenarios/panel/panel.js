@@ -24,14 +24,21 @@
 //                             [data-action="forget"], [data-action="data"]
 //   #journal-live             data-state="open" while the live stream is connected
 //   #journal tbody tr         one per journal entry, newest first: data-seq, data-method,
-//                             data-path, data-status, data-session; hidden when filtered out
+//                             data-path, data-status, data-session; hidden when filtered out;
+//                             under moviemock proxy also data-answered-by ("upstream", "mock"
+//                             or "scenario": answered_by up to its colon) with a tag
+//                             .answered-by, and data-violations (their count) with a marker
+//                             .violations, both absent when the entry has none; an entry
+//                             amended later (event "amended" of the stream) is redrawn
 //   #journal-filter-path, #journal-filter-session, #journal-filter-status
 //                             path: part of the path or its template; session: exact;
 //                             status: a prefix ("4" is every 4xx, "404" just 404)
 //   #journal-clear            DELETE /__mock/journal
 //   #journal-detail           the entry clicked: #journal-detail-title,
 //                             #journal-detail-answer, #journal-detail-headers,
-//                             #journal-detail-body, #copy-curl, #curl-command
+//                             #journal-detail-body, #copy-curl, #curl-command,
+//                             #journal-detail-violations (li: one per violation; hidden
+//                             when none)
 //   #data-collection          option value = collection file name
 //   #data-session, #data-load, #data-prev, #data-next, #data-range, #data-total
 //   #data-records tbody tr    one per record: data-index (position in the collection)
@@ -194,13 +201,43 @@ function shown(e, f) {
     (!f.status || String(e.status).startsWith(f.status));
 }
 
+// answerer is who answered an entry, answered_by up to its colon:
+// "upstream", "mock", "scenario", or "" when the journal does not say.
+function answerer(e) {
+  return (e.answered_by || "").split(":")[0];
+}
+
 function journalRow(e) {
-  const tr = row({ "data-seq": e.seq, "data-method": e.method, "data-path": e.path, "data-status": e.status, "data-session": e.session || "" },
-    [e.seq, new Date(e.time).toLocaleTimeString(), e.method, e.path + (e.query ? "?" + e.query : ""),
-      e.status || e.fault, e.session || "", [e.scenario, e.rule, e.state].filter(Boolean).join(" / ")]);
+  const violations = (e.violations || []).length;
+  const by = answerer(e);
+  const status = el("span", {}, String(e.status || e.fault));
+  if (violations) {
+    status.append(" ", el("span", { className: "violations", title: violations + " contract violation" + (violations > 1 ? "s" : "") + ": " + e.violations.join("\n") }, "⚠" + violations));
+  }
+  const rule = [e.scenario, e.rule, e.state].filter(Boolean).join(" / ");
+  const answered = el("span", {}, rule);
+  if (by) answered.prepend(el("span", { className: "answered-by answered-by-" + by, title: "answered by " + e.answered_by }, by), rule ? " " : "");
+  const tr = row({ "data-seq": e.seq, "data-method": e.method, "data-path": e.path, "data-status": e.status, "data-session": e.session || "",
+    "data-answered-by": by || undefined, "data-violations": violations || undefined },
+    [e.seq, new Date(e.time).toLocaleTimeString(), e.method, e.path + (e.query ? "?" + e.query : ""), status, e.session || "", answered]);
   tr.classList.add("status-" + String(e.status)[0]);
   tr.hidden = !shown(e, filters());
   return tr;
+}
+
+// amendEntry puts an entry sent again (with violations found after its
+// answer) in place of the one of the same seq.
+function amendEntry(e) {
+  const i = journalEntries.findIndex((x) => x.seq === e.seq);
+  if (i < 0) return;
+  journalEntries[i] = e;
+  const old = $('#journal tbody tr[data-seq="' + e.seq + '"]');
+  if (old) {
+    const tr = journalRow(e);
+    tr.setAttribute("aria-selected", old.getAttribute("aria-selected") || "false");
+    old.replaceWith(tr);
+  }
+  if (!$("#journal-detail").hidden && $("#journal-detail").dataset.seq === String(e.seq)) showEntry(e.seq);
 }
 
 function addEntries(entries) {
@@ -242,7 +279,7 @@ function showEntry(seq) {
   $("#journal-detail").hidden = false;
   $("#journal-detail").dataset.seq = e.seq;
   $("#journal-detail-title").textContent = e.method + " " + e.path + (e.query ? "?" + e.query : "");
-  const facts = [["Status", e.status || "no answer"], ["Fault", e.fault], ["Template", e.template], ["Session", e.session],
+  const facts = [["Status", e.status || "no answer"], ["Answered by", e.answered_by], ["Fault", e.fault], ["Template", e.template], ["Session", e.session],
     ["Scenario", e.scenario], ["Rule", e.rule], ["State after", e.state], ["Prefer", e.prefer],
     ["Time", e.time], ["Duration", e.duration_ms + " ms"], ["Truncated", (e.truncated || []).join(", ")]];
   $("#journal-detail-answer").replaceChildren(...facts.filter(([, v]) => v !== undefined && v !== "" && v !== null)
@@ -254,6 +291,9 @@ function showEntry(seq) {
   else if (e.body !== undefined) body = JSON.stringify(e.body, null, 2);
   if (e.body_note) body += (body ? "\n" : "") + "(body " + e.body_note + ")";
   $("#journal-detail-body").textContent = body || "(none)";
+  const violations = e.violations || [];
+  $("#journal-detail-violations").replaceChildren(...violations.map((v) => el("li", {}, v)));
+  $("#journal-detail-violations-box").hidden = violations.length === 0;
   $("#curl-command").textContent = curl(e);
 }
 
@@ -336,8 +376,12 @@ async function stream() {
         while ((i = buf.indexOf("\n\n")) >= 0) {
           const event = buf.slice(0, i);
           buf = buf.slice(i + 2);
-          const data = event.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
-          if (data) {
+          const lines = event.split("\n");
+          const kind = (lines.find((l) => l.startsWith("event:")) || "event: message").slice(6).trim();
+          const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+          if (data && kind === "amended") {
+            amendEntry(JSON.parse(data));
+          } else if (data) {
             addEntries([JSON.parse(data)]);
             $("#overview-journal").textContent = journalEntries.length;
           }

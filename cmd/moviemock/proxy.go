@@ -1,0 +1,284 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/problems"
+	"github.com/moviemock/moviemock/internal/proxy"
+	"github.com/moviemock/moviemock/mock"
+)
+
+const defaultRecordInterval = 10 * time.Second
+
+const proxyUsage = `Usage: moviemock proxy --upstream URL [flags]
+
+Stands between a client (a frontend, its end-to-end suite) and a real
+backend: every request is forwarded to the upstream and its answer relayed
+unchanged as it arrives, and every exchange is checked against the contract
+with the contract runner's checks (status, Content-Type, body schema,
+headers, JWT shape, x_id == x.id, list filters and limits). Requests are
+checked too: a client sending what FastAPI rejects learns it here.
+
+Violations are logged as they happen, written into the journal entry of the
+exchange, listed at GET /__mock/violations, and written on exit with
+--report FILE; with --fail-on-violation the exit code is 1 when there was
+one, so an end-to-end suite run through the proxy checks the backend too.
+
+What the upstream lacks is answered by the mock, with serve's data,
+scenarios and state: an operation the upstream answers with FastAPI's own
+404 "Not Found" (no such route), 405 or 501, or every operation while the
+upstream cannot be connected to. --mock OPERATION always answers one from
+the mock. Scenarios, Prefer and the control API work as with serve, in
+front of the upstream. The journal's answered_by says who answered.
+
+--record DIR writes the records seen in the upstream's answers into fixture
+files (one per collection, the latest answer of a record winning; no
+password or token ever), every --record-interval and on exit, so that
+'moviemock serve --fixtures DIR' replays them offline.
+
+An upstream that takes longer than --upstream-timeout to answer gets a 504,
+one that fails otherwise a 502; both carry X-Mock-Error saying why.
+
+Exit code: 0, or 1 with --fail-on-violation when a check failed; 2 bad usage.
+
+Examples:
+  moviemock proxy --upstream http://127.0.0.1:8001
+  moviemock proxy --upstream http://127.0.0.1:8001 --spec http://127.0.0.1:8001/openapi.json \
+      --report contract-report.xml --format junit --fail-on-violation
+  moviemock proxy --upstream https://staging.example.com --upstream-ca ./staging-ca.pem \
+      --record ./recorded --mock create_movie_movies_post
+
+Every flag can also be set by the environment variable named after it.
+
+Checks applied to each exchange (--checks, --exclude-checks):
+%s
+Flags:
+`
+
+// proxyFlags are the proxy's flags beside serve's.
+type proxyFlags struct {
+	upstream, ca                string
+	insecure, failOnViolation   bool
+	timeout, connect            time.Duration
+	mock, checks, exclude       listFlag
+	report, format, recordDir   string
+	recordInterval, maxResponse time.Duration
+
+	p        *proxy.Proxy
+	recorder *fixtures.Recorder
+}
+
+var proxyEnv = map[string]string{
+	"upstream": "MOVIEMOCK_UPSTREAM", "upstream-ca": "MOVIEMOCK_UPSTREAM_CA", "upstream-insecure": "MOVIEMOCK_UPSTREAM_INSECURE",
+	"upstream-timeout": "MOVIEMOCK_UPSTREAM_TIMEOUT", "connect-timeout": "MOVIEMOCK_CONNECT_TIMEOUT", "mock": "MOVIEMOCK_MOCK",
+	"report": "MOVIEMOCK_REPORT", "format": "MOVIEMOCK_FORMAT", "fail-on-violation": "MOVIEMOCK_FAIL_ON_VIOLATION",
+	"record": "MOVIEMOCK_RECORD", "record-interval": "MOVIEMOCK_RECORD_INTERVAL", "checks": "MOVIEMOCK_CHECKS",
+	"exclude-checks": "MOVIEMOCK_EXCLUDE_CHECKS", "max-response-time": "MOVIEMOCK_MAX_RESPONSE_TIME",
+}
+
+func runProxy(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	return serveCommand(ctx, "proxy", args, getenv, stdout, stderr, &proxyFlags{})
+}
+
+// usage is the proxy's usage text, with its checks.
+func (px *proxyFlags) usage() string {
+	var list strings.Builder
+	for _, c := range contract.ObservedChecks {
+		fmt.Fprintf(&list, "  %-29s %s\n", c.Name(), c.About())
+	}
+	return fmt.Sprintf(proxyUsage, list.String())
+}
+
+// define adds the proxy's flags to fs and returns the environment
+// variables of all its flags.
+func (px *proxyFlags) define(fs *flag.FlagSet) map[string]string {
+	fs.StringVar(&px.upstream, "upstream", "", "the backend's base `URL`, http:// or https:// (required) ($MOVIEMOCK_UPSTREAM)")
+	fs.StringVar(&px.ca, "upstream-ca", "", "trust the CA certificates of this PEM `file` for an https upstream ($MOVIEMOCK_UPSTREAM_CA)")
+	fs.BoolVar(&px.insecure, "upstream-insecure", false, "trust any TLS certificate of the upstream ($MOVIEMOCK_UPSTREAM_INSECURE)")
+	px.timeout = proxy.DefaultTimeout
+	fs.Func("upstream-timeout", "how long the upstream may take to begin its answer; then 504 ($MOVIEMOCK_UPSTREAM_TIMEOUT) (default 30s)", func(v string) (err error) {
+		px.timeout, err = parseDuration(v)
+		return err
+	})
+	px.connect = proxy.DefaultConnectTimeout
+	fs.Func("connect-timeout", "how long a connection to the upstream may take; then the mock answers ($MOVIEMOCK_CONNECT_TIMEOUT) (default 5s)", func(v string) (err error) {
+		px.connect, err = parseDuration(v)
+		return err
+	})
+	fs.Var(&px.mock, "mock", "answer this `operation` from the mock, never the upstream: an operationId or \"METHOD /path\" (repeatable, comma-separated) ($MOVIEMOCK_MOCK)")
+	fs.Var(&px.checks, "checks", "apply only these `checks` (comma-separated; see moviemock contract --help) ($MOVIEMOCK_CHECKS)")
+	fs.Var(&px.exclude, "exclude-checks", "skip these `checks`, e.g. request_conformance for a suite that sends bad input on purpose ($MOVIEMOCK_EXCLUDE_CHECKS)")
+	fs.Func("max-response-time", "also check that the upstream answers within this `duration` (default: not checked) ($MOVIEMOCK_MAX_RESPONSE_TIME)", func(v string) (err error) {
+		px.maxResponse, err = parseDuration(v)
+		return err
+	})
+	fs.StringVar(&px.report, "report", "", "write the violations report to this `file` on exit ($MOVIEMOCK_REPORT)")
+	fs.StringVar(&px.format, "format", "", "report `format`: text, json, junit or html (default: from the --report file's ending, else text) ($MOVIEMOCK_FORMAT)")
+	fs.BoolVar(&px.failOnViolation, "fail-on-violation", false, "exit 1 when a check failed ($MOVIEMOCK_FAIL_ON_VIOLATION)")
+	fs.StringVar(&px.recordDir, "record", "", "write the records of the upstream's answers into this fixture `directory` ($MOVIEMOCK_RECORD)")
+	px.recordInterval = defaultRecordInterval
+	fs.Func("record-interval", "how often --record writes what is new; 0: on exit only ($MOVIEMOCK_RECORD_INTERVAL) (default 10s)", func(v string) (err error) {
+		px.recordInterval, err = parseDurationOrZero(v)
+		return err
+	})
+	env := maps.Clone(serveEnv)
+	maps.Copy(env, proxyEnv)
+	return env
+}
+
+// check refuses contradictory or missing proxy flags.
+func (px *proxyFlags) check() error {
+	if px.upstream == "" {
+		return usagef("proxy: --upstream URL is required, e.g. --upstream http://127.0.0.1:8001")
+	}
+	if px.format == "" {
+		switch strings.ToLower(filepath.Ext(px.report)) {
+		case ".json":
+			px.format = "json"
+		case ".xml":
+			px.format = "junit"
+		case ".html", ".htm":
+			px.format = "html"
+		default:
+			px.format = "text"
+		}
+	}
+	if !reportFormat(px.format) {
+		return usagef("proxy: --format %q: use text, json, junit or html", px.format)
+	}
+	if px.report == "" && px.format != "text" {
+		return usagef("proxy: --format %s needs --report FILE", px.format)
+	}
+	if px.ca != "" && px.insecure {
+		return usagef("proxy: --upstream-ca and --upstream-insecure contradict each other: give one")
+	}
+	return nil
+}
+
+// build makes the proxy and the mock behind it.
+func (px *proxyFlags) build(mc mock.Config, m *model.Model, secret string, logger *slog.Logger) (*proxy.Proxy, error) {
+	ocfg := contract.Config{
+		BaseURL: px.upstream, Spec: m.Spec, Checks: px.checks, ExcludeChecks: px.exclude,
+		MaxResponseTime: px.maxResponse,
+	}
+	if secret != "" {
+		ocfg.JWTSecret = []byte(secret)
+	}
+	obs, err := contract.NewObserver(ocfg)
+	if err != nil {
+		return nil, usagef("proxy: %v", err)
+	}
+	cfg := proxy.Config{
+		Upstream: px.upstream, CAFile: px.ca, Insecure: px.insecure, Timeout: px.timeout,
+		ConnectTimeout: px.connect, Mock: px.mock, Observer: obs, Logger: logger,
+	}
+	if px.recordDir != "" {
+		px.recorder = fixtures.NewRecorder(m)
+		cfg.Recorder = px.recorder
+	}
+	if px.p, err = proxy.New(cfg, mc); err != nil {
+		return nil, usagef("proxy: %v", err)
+	}
+	return px.p, nil
+}
+
+// startLine is what the start-up text says beyond serve's.
+func (px *proxyFlags) startLine(source string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  the mock answers what the upstream lacks, from %s", source)
+	if len(px.mock) > 0 {
+		fmt.Fprintf(&b, "; always: %s", strings.Join(px.mock, ", "))
+	}
+	b.WriteString("\n")
+	if px.recordDir != "" {
+		interval := "on exit"
+		if px.recordInterval > 0 {
+			interval = "every " + px.recordInterval.String() + " and on exit"
+		}
+		fmt.Fprintf(&b, "  recording the upstream's records into %s, %s\n", px.recordDir, interval)
+	}
+	if px.report != "" {
+		fmt.Fprintf(&b, "  violations report (%s) to %s on exit\n", px.format, px.report)
+	}
+	return b.String()
+}
+
+// record writes the recording now and then until ctx ends, and once more.
+func (px *proxyFlags) record(ctx context.Context, stderr io.Writer) {
+	if px.recorder == nil {
+		return
+	}
+	px.p.Record(ctx, px.recordDir, px.recordInterval, func(written int, problems, err error) {
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "moviemock: proxy: --record %s: %v\n", px.recordDir, err)
+		case problems != nil:
+			fmt.Fprintf(stderr, "moviemock: proxy: recorded %d records into %s; left out:\n%v\n", written, px.recordDir, problems)
+		}
+	})
+}
+
+// finish writes the report and says how the session went: a failure when
+// --fail-on-violation and a check failed.
+func (px *proxyFlags) finish(stdout, stderr io.Writer) error {
+	report := px.p.Report()
+	if px.report != "" {
+		if err := writeReportFile(report, px.format, px.report); err != nil {
+			return fmt.Errorf("proxy: --report: %w", err)
+		}
+		fmt.Fprintf(stderr, "moviemock proxy: report written to %s\n", px.report)
+	}
+	if px.recorder != nil {
+		fmt.Fprintf(stderr, "moviemock proxy: %s recorded into %s\n", problems.Plural(px.recorder.Len(), "record", "records"), px.recordDir)
+	}
+	fmt.Fprintln(stdout, report.SummaryLine())
+	if n := report.Failures(); n > 0 && px.failOnViolation {
+		return &failureError{problems.Plural(n, "check", "checks") + " failed"}
+	}
+	return nil
+}
+
+func reportFormat(f string) bool { return f == "text" || f == "json" || f == "junit" || f == "html" }
+
+// writeReportFile writes report in format to a new file at path, whole or
+// not at all.
+func writeReportFile(report *contract.Report, format, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := writeReport(report, format, tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// writeReport writes report to w in format: text, json, junit or html.
+func writeReport(report *contract.Report, format string, w io.Writer) error {
+	switch format {
+	case "json":
+		return report.WriteJSON(w)
+	case "junit":
+		return report.WriteJUnit(w)
+	case "html":
+		return report.WriteHTML(w)
+	}
+	return report.WriteText(w)
+}

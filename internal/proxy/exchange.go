@@ -1,0 +1,235 @@
+package proxy
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/scenarios"
+)
+
+// exchange is one request forwarded to the upstream.
+type exchange struct {
+	p     *Proxy
+	r     *http.Request
+	op    *model.Operation // nil: no operation of the contract
+	body  []byte           // the request's
+	start time.Time
+}
+
+// buffers are relay's copy buffers.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// maxReportBody is the most of a request body a violation's reproduction
+// keeps.
+const maxReportBody = 64 << 10
+
+// relay sends the upstream's answer on as it arrives, keeping a copy (up to
+// MaxCheckBytes) for the checks and the recording. The checks run once the
+// body is complete, before its last byte goes out: when the client has the
+// whole answer, its violations are in the journal.
+func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
+	defer resp.Body.Close()
+	p := x.p
+	scenarios.SetAnsweredBy(x.r, "upstream")
+	p.copyHeaders(w.Header(), resp.Header)
+	length := resp.ContentLength
+	if length >= 0 && bodyAllowed(x.r.Method, resp.StatusCode) {
+		w.Header().Set("Content-Length", strconv.FormatInt(length, 10))
+	}
+	w.WriteHeader(resp.StatusCode)
+
+	keep := x.op != nil && (p.cfg.Observer != nil || p.cfg.Recorder != nil)
+	var kept bytes.Buffer
+	truncated := false
+	rc := http.NewResponseController(w)
+	bp := buffers.Get().(*[]byte)
+	defer buffers.Put(bp)
+	buf := *bp
+	var sent int64
+	var held []byte // the last byte, sent after the checks
+	var readErr error
+	clientGone := false
+	for {
+		n, err := resp.Body.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			if keep && !truncated {
+				if int64(kept.Len()+n) > p.cfg.MaxCheckBytes {
+					truncated = true
+				} else {
+					kept.Write(chunk)
+				}
+			}
+			sent += int64(n)
+			if length > 0 && sent >= length {
+				held = []byte{chunk[n-1]}
+				chunk = chunk[:n-1]
+			}
+			if !clientGone && len(chunk) > 0 {
+				if _, werr := w.Write(chunk); werr != nil {
+					clientGone = true
+				}
+			}
+			if !clientGone && held == nil {
+				rc.Flush()
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+	}
+	if x.op != nil {
+		body := kept.Bytes()
+		out := contract.Response{Status: resp.StatusCode, Header: resp.Header, Truncated: truncated, Size: sent, Duration: time.Since(x.start)}
+		if readErr != nil {
+			out.Error = fmt.Sprintf("the body broke off after %d bytes: %s", sent, describe(readErr))
+		} else if !truncated {
+			var err error
+			if body, truncated, err = decode(resp.Header.Get("Content-Encoding"), body, p.cfg.MaxCheckBytes); err != nil {
+				out.Error = err.Error()
+			}
+			out.Truncated = truncated
+		}
+		if !out.Truncated {
+			out.Body = body
+		}
+		x.check(&out)
+		if p.cfg.Recorder != nil && out.Error == "" && !out.Truncated && resp.StatusCode/100 == 2 {
+			if x.op.Kind == model.Delete && x.op.Coll != nil {
+				// The latest answer of a deleted record is its delete.
+				if _, vars := p.mock.Match(x.r); vars[x.op.IDParam] != "" {
+					p.cfg.Recorder.Forget(x.op.Coll, vars[x.op.IDParam])
+				}
+			} else {
+				p.cfg.Recorder.Observe(x.op, resp.StatusCode, body)
+			}
+		}
+	}
+	if readErr != nil {
+		// The upstream broke its answer off: so does the proxy, rather than
+		// pass a cut body on as complete.
+		if p.cfg.Logger != nil {
+			p.cfg.Logger.Warn("the upstream's answer broke off", "method", x.r.Method, "path", x.r.URL.Path, "bytes", sent, "error", describe(readErr))
+		}
+		panic(http.ErrAbortHandler)
+	}
+	if held != nil && !clientGone {
+		w.Write(held)
+	}
+}
+
+// bodyAllowed reports whether an answer to method with status carries a
+// body (or, for HEAD, the length of one).
+func bodyAllowed(method string, status int) bool {
+	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
+}
+
+// check checks the exchange against the contract, and puts what failed in
+// the journal and the log.
+func (x *exchange) check(resp *contract.Response) {
+	p := x.p
+	if p.cfg.Observer == nil {
+		return
+	}
+	ex := &contract.Exchange{
+		Method:   x.r.Method,
+		Template: x.op.Path,
+		Request:  x.request(),
+		Response: *resp,
+		Time:     x.start,
+	}
+	x.r.Body = io.NopCloser(bytes.NewReader(x.body))
+	if _, v := p.mock.CheckRequest(x.r); v.Status != http.StatusInternalServerError {
+		ex.RequestChecked = true
+		if v.Status != 0 {
+			rej := &contract.Rejection{Status: v.Status, Detail: v.Detail}
+			for _, it := range v.Items {
+				rej.Items = append(rej.Items, contract.RejectionItem{Loc: it.Loc, Msg: it.Msg, Type: it.Type})
+			}
+			ex.Rejection = rej
+		}
+	}
+	res := p.cfg.Observer.Check(ex)
+	if res == nil || !res.Failed() {
+		return
+	}
+	var lines []string
+	for _, c := range res.Checks {
+		if c.Passed {
+			continue
+		}
+		line := c.Check + ": expected " + c.Expected + ", got " + c.Got
+		lines = append(lines, line)
+		if log := p.cfg.Logger; log != nil {
+			log.Warn("contract violation", "operation", x.op.String(), "path", x.r.URL.Path, "status", resp.Status,
+				"check", c.Check, "expected", c.Expected, "got", c.Got)
+		}
+	}
+	scenarios.AddViolations(x.r, lines...)
+}
+
+// request is the request as forwarded, for a violation's reproduction.
+func (x *exchange) request() contract.Request {
+	u := *x.p.upstream
+	u.Path = x.p.upstream.Path + x.r.URL.Path
+	u.RawQuery = x.r.URL.RawQuery
+	h := x.r.Header.Clone()
+	removeHop(h)
+	h.Del("Content-Length") // curl counts it itself
+	for _, name := range mockHeaders {
+		h.Del(name)
+	}
+	body := x.body
+	if len(body) > maxReportBody {
+		body = body[:maxReportBody]
+	}
+	return contract.Request{Method: x.r.Method, URL: u.String(), Header: h, Body: string(body)}
+}
+
+// decode undoes a body's Content-Encoding for the checks, up to limit bytes
+// decoded: past it, or in an encoding it does not know (br, zstd), the body
+// is not checked (skipped reports it so). A body that does not decode is
+// broken, which err says.
+func decode(encoding string, body []byte, limit int64) (decoded []byte, skipped bool, err error) {
+	var r io.Reader
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "", "identity":
+		return body, false, nil
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, false, fmt.Errorf("the body is not the gzip its Content-Encoding says: %v", err)
+		}
+		r = zr
+	case "deflate":
+		zr, err := zlib.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, false, fmt.Errorf("the body is not the deflate its Content-Encoding says: %v", err)
+		}
+		r = zr
+	default:
+		return nil, true, nil
+	}
+	decoded, err = io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, false, fmt.Errorf("the body does not decode as its Content-Encoding %s says: %v", encoding, err)
+	}
+	if int64(len(decoded)) > limit {
+		return nil, true, nil
+	}
+	return decoded, false, nil
+}
