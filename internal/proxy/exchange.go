@@ -92,6 +92,11 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 			break
 		}
 	}
+	if readErr != nil && x.r.Context().Err() != nil {
+		// The client went away, and the proxy stopped reading the
+		// upstream's answer for it: nothing the upstream did wrong.
+		panic(http.ErrAbortHandler)
+	}
 	if x.op != nil {
 		body := kept.Bytes()
 		out := contract.Response{Status: resp.StatusCode, Header: resp.Header, Truncated: truncated, Size: sent, Duration: time.Since(x.start)}

@@ -231,7 +231,7 @@ func TestStreamsTheAnswer(t *testing.T) {
 	defer up.Close()
 	defer close(release)
 	s := start(t, up.URL, nil)
-	resp, err := http.Get(s.srv.URL + "/events")
+	resp, err := http.Get(s.srv.URL + "/reviews")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,6 +239,12 @@ func TestStreamsTheAnswer(t *testing.T) {
 	line, err := bufio.NewReader(resp.Body).ReadString('\n')
 	if err != nil || line != "data: first\n" {
 		t.Fatalf("first line %q, %v", line, err)
+	}
+	// The client leaving mid-answer is nothing the upstream did wrong.
+	resp.Body.Close()
+	s.srv.Close() // waits for the proxy's handler to end
+	if v := s.p.Violations(); len(v) != 0 {
+		t.Errorf("violations after the client left: %+v", v)
 	}
 }
 
