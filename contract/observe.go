@@ -517,10 +517,7 @@ func redactCookies(vs []string, set bool) []string {
 // redactBody hides password and secret fields of a form or JSON body, as
 // the runner's case names do.
 func redactBody(contentType, body string) string {
-	secret := func(name string) bool {
-		name = strings.ToLower(name)
-		return strings.Contains(name, "password") || strings.Contains(name, "secret")
-	}
+	secret := model.SecretName
 	switch {
 	case strings.HasPrefix(contentType, "application/x-www-form-urlencoded"):
 		parts := strings.Split(body, "&")

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/moviemock/moviemock/internal/jsonscan"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/status"
 )
 
@@ -744,10 +745,6 @@ func redactJSON(raw []byte, secret func(string) bool) []byte {
 	return out
 }
 
-// secretName reports whether a field's name says it holds a credential,
-// whatever its schema says: FastAPI's plain str password of a
-// registration body has no format.
-func secretName(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "password") || strings.Contains(n, "secret") || n == "token" || strings.HasSuffix(n, "_token")
-}
+// secretName is model.SecretName: the one rule of what a name says is a
+// credential.
+var secretName = model.SecretName
