@@ -174,7 +174,7 @@ func NewObserver(cfg Config) (*Observer, error) {
 		}
 	}
 	o := &Observer{r: &runner{cfg: &cfg, sp: cfg.Spec}, ops: map[string]*operation{}}
-	o.r.model, o.r.modelErr = model.Compile(cfg.Spec)
+	o.r.model, o.r.modelErr = cfg.compiled()
 	o.order = operations(cfg.Spec, &o.notes)
 	for _, op := range o.order {
 		o.ops[op.method+" "+op.path] = op
@@ -390,18 +390,10 @@ func (o *Observer) Report() *Report {
 		}
 	}
 	for _, op := range o.order {
-		cov := Coverage{Operation: op.id, Method: op.method, Path: op.path, Kinds: map[Kind]int{}, Declared: []string{}, Seen: []string{}, Unseen: []string{}}
-		if op.op.Responses != nil {
-			for code := range op.op.Responses.Map() {
-				if code != "default" {
-					cov.Declared = append(cov.Declared, code)
-				}
-			}
-		}
-		slices.Sort(cov.Declared)
+		cov := newCoverage(op)
 		t := o.byOp[op]
 		if t == nil {
-			cov.Unseen = append(cov.Unseen, cov.Declared...)
+			cov.classify(nil)
 			rep.Coverage = append(rep.Coverage, cov)
 			continue
 		}
@@ -413,26 +405,7 @@ func (o *Observer) Report() *Report {
 			}
 		}
 		cov.Cases, cov.Sent, cov.Answered, cov.Kinds[Observed] = t.exchanges, t.exchanges, t.answered, t.exchanges
-		matched := map[int]bool{}
-		for _, code := range cov.Declared {
-			hit := false
-			for s := range t.statuses {
-				if statusMatches(code, s) {
-					hit, matched[s] = true, true
-				}
-			}
-			if hit {
-				cov.Seen = append(cov.Seen, code)
-			} else {
-				cov.Unseen = append(cov.Unseen, code)
-			}
-		}
-		for s := range t.statuses {
-			if !matched[s] {
-				cov.Undeclared = append(cov.Undeclared, s)
-			}
-		}
-		slices.Sort(cov.Undeclared)
+		cov.classify(t.statuses)
 		rep.Coverage = append(rep.Coverage, cov)
 	}
 	rep.Observed = sum

@@ -720,17 +720,8 @@ func coverageOf(ops []*operation, results []*Result) []Coverage {
 		if i, ok := index[key]; ok {
 			return i
 		}
-		c := Coverage{Operation: o.id, Method: o.method, Path: o.path, Kinds: map[Kind]int{}}
-		if o.op != nil && o.op.Responses != nil {
-			for code := range o.op.Responses.Map() {
-				if code != "default" {
-					c.Declared = append(c.Declared, code)
-				}
-			}
-		}
-		slices.Sort(c.Declared)
 		index[key] = len(out)
-		out = append(out, c)
+		out = append(out, newCoverage(o))
 		return index[key]
 	}
 	for _, o := range ops {
@@ -760,39 +751,50 @@ func coverageOf(ops []*operation, results []*Result) []Coverage {
 		}
 	}
 	for i := range out {
-		c := &out[i]
-		got := statuses[i]
-		matched := map[int]bool{}
-		for _, code := range c.Declared {
-			hit := false
-			for s := range got {
-				if statusMatches(code, s) {
-					hit, matched[s] = true, true
-				}
-			}
-			if hit {
-				c.Seen = append(c.Seen, code)
-			} else {
-				c.Unseen = append(c.Unseen, code)
-			}
-		}
-		for s := range got {
-			if !matched[s] {
-				c.Undeclared = append(c.Undeclared, s)
-			}
-		}
-		slices.Sort(c.Undeclared)
-		if c.Seen == nil {
-			c.Seen = []string{}
-		}
-		if c.Unseen == nil {
-			c.Unseen = []string{}
-		}
-		if c.Declared == nil {
-			c.Declared = []string{}
-		}
+		out[i].classify(statuses[i])
 	}
 	return out
+}
+
+// newCoverage is o's coverage before anything was sent: its declared
+// statuses, none of them seen yet.
+func newCoverage(o *operation) Coverage {
+	c := Coverage{Operation: o.id, Method: o.method, Path: o.path, Kinds: map[Kind]int{},
+		Declared: []string{}, Seen: []string{}, Unseen: []string{}}
+	if o.op != nil && o.op.Responses != nil {
+		for code := range o.op.Responses.Map() {
+			if code != "default" {
+				c.Declared = append(c.Declared, code)
+			}
+		}
+	}
+	slices.Sort(c.Declared)
+	return c
+}
+
+// classify sorts the statuses answered (got) into the declared ones seen,
+// leaving the rest of the declared unseen, and the undeclared ones.
+func (c *Coverage) classify(got map[int]bool) {
+	matched := map[int]bool{}
+	for _, code := range c.Declared {
+		hit := false
+		for s := range got {
+			if statusMatches(code, s) {
+				hit, matched[s] = true, true
+			}
+		}
+		if hit {
+			c.Seen = append(c.Seen, code)
+		} else {
+			c.Unseen = append(c.Unseen, code)
+		}
+	}
+	for s := range got {
+		if !matched[s] {
+			c.Undeclared = append(c.Undeclared, s)
+		}
+	}
+	slices.Sort(c.Undeclared)
 }
 
 // statusMatches is true when status is the declared code ("404", "4XX").

@@ -41,6 +41,9 @@ var DefaultFrameworkStatuses = fastapi.FrameworkStatuses
 type Config struct {
 	BaseURL string
 	Spec    *spec.Spec // nil: the embedded openapi.yaml
+	// Model is Spec compiled, when the caller has it already (nil:
+	// compiled from Spec).
+	Model *model.Model
 	// Username and Password log in with the contract's login form, for the
 	// positive login case, the wrong-credentials cases and a bearer token
 	// sent with every other request.
@@ -92,6 +95,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	report.Started = start
 	report.Duration = cfg.Now().Sub(start)
 	return report, nil
+}
+
+// compiled is the contract's model: Model when it is Spec's, else
+// compiled from Spec.
+func (cfg *Config) compiled() (*model.Model, error) {
+	if cfg.Model != nil && cfg.Model.Spec == cfg.Spec {
+		return cfg.Model, nil
+	}
+	return model.Compile(cfg.Spec)
 }
 
 func (cfg *Config) fill() error {
@@ -293,7 +305,7 @@ func (r *runner) run(ctx context.Context) *Report {
 		own:        map[*operation][]string{},
 		nonce:      uint32(r.cfg.Now().UnixNano()/1e6) ^ uint32(r.cfg.Seed),
 	}
-	r.model, r.modelErr = model.Compile(r.sp)
+	r.model, r.modelErr = r.cfg.compiled()
 	b.attachModel(ops, r.model)
 	for name, ids := range r.cfg.IDs {
 		if len(ids) > 0 {

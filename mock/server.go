@@ -523,15 +523,19 @@ type Verdict struct {
 // Match finds the contract operation r is for, and its path parameters;
 // nil when r is for none.
 func (s *Server) Match(r *http.Request) (*model.Operation, map[string]string) {
+	if o, vars := s.route(r); o != nil {
+		return o.m, vars
+	}
+	return nil, nil
+}
+
+// route is the operation r is for and its path parameters; nil when none.
+func (s *Server) route(r *http.Request) (*operation, map[string]string) {
 	var match mux.RouteMatch
 	if !s.router.Match(r, &match) || match.MatchErr != nil {
 		return nil, nil
 	}
-	o := s.byRoute[match.Route]
-	if o == nil {
-		return nil, nil
-	}
-	return o.m, match.Vars
+	return s.byRoute[match.Route], match.Vars
 }
 
 // CheckRequest validates r as the backend would before its endpoint runs,
@@ -539,12 +543,11 @@ func (s *Server) Match(r *http.Request) (*model.Operation, map[string]string) {
 // verdict. The security dependency is left out: whose tokens are valid is
 // the backend's business.
 func (s *Server) CheckRequest(r *http.Request) (*model.Operation, Verdict) {
-	var match mux.RouteMatch
-	if !s.router.Match(r, &match) || match.MatchErr != nil || s.byRoute[match.Route] == nil {
+	o, vars := s.route(r)
+	if o == nil {
 		return nil, Verdict{}
 	}
-	o := s.byRoute[match.Route]
-	r = mux.SetURLVars(r, match.Vars)
+	r = mux.SetURLVars(r, vars)
 	parsed, items, err := s.readJSON(o, r)
 	if err == nil && len(items) == 0 {
 		items, err = s.validateAll(o, r, parsed, make([]fastapi.Value, len(o.inputs.List)), nil)

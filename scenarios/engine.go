@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/status"
 )
 
@@ -488,7 +489,7 @@ func (f *facts) journalForm() map[string]string {
 	p, _ := f.route()
 	out := make(map[string]string, form.Len())
 	for k, v := range form.Fields {
-		if secretName(k) || (p != nil && p.secret(f.r.Method, k)) {
+		if model.SecretName(k) || (p != nil && p.secret(f.r.Method, k)) {
 			v = redacted
 		}
 		out[k] = v

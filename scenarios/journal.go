@@ -692,7 +692,7 @@ func (f *facts) journalBody(tr *trace) {
 		}
 		p, _ := f.route()
 		tr.body = redactJSON(raw, func(name string) bool {
-			return secretName(name) || (p != nil && p.secret(f.r.Method, name))
+			return model.SecretName(name) || (p != nil && p.secret(f.r.Method, name))
 		})
 	}
 }
@@ -744,7 +744,3 @@ func redactJSON(raw []byte, secret func(string) bool) []byte {
 	walk(0)
 	return out
 }
-
-// secretName is model.SecretName: the one rule of what a name says is a
-// credential.
-var secretName = model.SecretName

@@ -1,6 +1,10 @@
 package scenarios
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/moviemock/moviemock/internal/model"
+)
 
 func TestRedactJSON(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -13,7 +17,7 @@ func TestRedactJSON(t *testing.T) {
 		{`"password"`, `"password"`},
 		{`12.5e3`, `12.5e3`},
 	} {
-		if got := string(redactJSON([]byte(c.in), secretName)); got != c.want {
+		if got := string(redactJSON([]byte(c.in), model.SecretName)); got != c.want {
 			t.Errorf("redactJSON(%s)\n got %s\nwant %s", c.in, got, c.want)
 		}
 	}

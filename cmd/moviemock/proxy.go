@@ -1,19 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/atomicfile"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/proxy"
@@ -170,7 +171,7 @@ func (px *proxyFlags) check() error {
 // build makes the proxy and the mock behind it.
 func (px *proxyFlags) build(mc mock.Config, m *model.Model, secret string, logger *slog.Logger) (*proxy.Proxy, error) {
 	ocfg := contract.Config{
-		BaseURL: px.upstream, Spec: m.Spec, Checks: px.checks, ExcludeChecks: px.exclude,
+		BaseURL: px.upstream, Spec: m.Spec, Model: m, Checks: px.checks, ExcludeChecks: px.exclude,
 		MaxResponseTime: px.maxResponse,
 	}
 	if secret != "" {
@@ -252,22 +253,9 @@ func (px *proxyFlags) finish(stdout, stderr io.Writer) error {
 
 func reportFormat(f string) bool { return f == "text" || f == "json" || f == "junit" || f == "html" }
 
-// writeReportFile writes report in format to a new file at path, whole or
-// not at all.
+// writeReportFile writes report in format to path, whole or not at all.
 func writeReportFile(report *contract.Report, format, path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := writeReport(report, format, tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, func(w *bufio.Writer) error { return writeReport(report, format, w) })
 }
 
 // writeReport writes report to w in format: text, json, junit or html.

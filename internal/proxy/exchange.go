@@ -21,8 +21,9 @@ import (
 type exchange struct {
 	p     *Proxy
 	r     *http.Request
-	op    *model.Operation // nil: no operation of the contract
-	body  []byte           // the request's
+	op    *model.Operation  // nil: no operation of the contract
+	vars  map[string]string // op's path parameters
+	body  []byte            // the request's
 	start time.Time
 }
 
@@ -43,7 +44,7 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 	scenarios.SetAnsweredBy(x.r, "upstream")
 	p.copyHeaders(w.Header(), resp.Header)
 	length := resp.ContentLength
-	if length >= 0 && bodyAllowed(x.r.Method, resp.StatusCode) {
+	if length >= 0 && bodyAllowed(resp.StatusCode) {
 		w.Header().Set("Content-Length", strconv.FormatInt(length, 10))
 	}
 	w.WriteHeader(resp.StatusCode)
@@ -116,8 +117,8 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 		if p.cfg.Recorder != nil && out.Error == "" && !out.Truncated && resp.StatusCode/100 == 2 {
 			if x.op.Kind == model.Delete && x.op.Coll != nil {
 				// The latest answer of a deleted record is its delete.
-				if _, vars := p.mock.Match(x.r); vars[x.op.IDParam] != "" {
-					p.cfg.Recorder.Forget(x.op.Coll, vars[x.op.IDParam])
+				if id := x.vars[x.op.IDParam]; id != "" {
+					p.cfg.Recorder.Forget(x.op.Coll, id)
 				}
 			} else {
 				p.cfg.Recorder.Observe(x.op, resp.StatusCode, body)
@@ -137,9 +138,9 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 	}
 }
 
-// bodyAllowed reports whether an answer to method with status carries a
-// body (or, for HEAD, the length of one).
-func bodyAllowed(method string, status int) bool {
+// bodyAllowed reports whether an answer with status carries a body (or,
+// to a HEAD, the length of one).
+func bodyAllowed(status int) bool {
 	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
 }
 
@@ -189,9 +190,6 @@ func (x *exchange) check(resp *contract.Response) {
 
 // request is the request as forwarded, for a violation's reproduction.
 func (x *exchange) request() contract.Request {
-	u := *x.p.upstream
-	u.Path = x.p.upstream.Path + x.r.URL.Path
-	u.RawQuery = x.r.URL.RawQuery
 	h := x.r.Header.Clone()
 	removeHop(h)
 	h.Del("Content-Length") // curl counts it itself
@@ -202,7 +200,7 @@ func (x *exchange) request() contract.Request {
 	if len(body) > maxReportBody {
 		body = body[:maxReportBody]
 	}
-	return contract.Request{Method: x.r.Method, URL: u.String(), Header: h, Body: string(body)}
+	return contract.Request{Method: x.r.Method, URL: x.p.target(x.r).String(), Header: h, Body: string(body)}
 }
 
 // decode undoes a body's Content-Encoding for the checks, up to limit bytes

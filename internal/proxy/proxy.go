@@ -216,9 +216,9 @@ func (p *Proxy) Mock() *mock.Server { return p.mock }
 // mock for what the upstream lacks.
 func (p *Proxy) dispatch(mockHandler http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		op, _ := p.mock.Match(r)
+		op, vars := p.mock.Match(r)
 		if op != nil && p.forced[op] {
-			p.answerFromMock(w, r, mockHandler, nil, "--mock "+opName(op))
+			p.answerFromMock(w, r, mockHandler, op, nil, "--mock "+opName(op))
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, p.maxBody+1))
@@ -229,7 +229,7 @@ func (p *Proxy) dispatch(mockHandler http.Handler) http.Handler {
 			p.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes (--max-body-size)", p.maxBody))
 			return
 		}
-		x := &exchange{p: p, r: r, op: op, body: body, start: time.Now()}
+		x := &exchange{p: p, r: r, op: op, vars: vars, body: body, start: time.Now()}
 		resp, err := p.forward(r, body)
 		if err != nil {
 			p.upstreamFailed(w, r, mockHandler, x, err)
@@ -239,7 +239,7 @@ func (p *Proxy) dispatch(mockHandler http.Handler) http.Handler {
 		if op != nil {
 			if why := lacks(resp); why != "" {
 				resp.Body.Close()
-				p.answerFromMock(w, r, mockHandler, body, why)
+				p.answerFromMock(w, r, mockHandler, op, body, why)
 				return
 			}
 		}
@@ -261,15 +261,21 @@ var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Proxy
 
 var mockHeaders = []string{scenarios.HeaderScenario, scenarios.HeaderSession, "X-Mock-Admin-Token"}
 
-// forward sends r, with body, to the upstream.
-func (p *Proxy) forward(r *http.Request, body []byte) (*http.Response, error) {
+// target is where r goes upstream: its path under the upstream's, its
+// query.
+func (p *Proxy) target(r *http.Request) *url.URL {
 	u := *p.upstream
 	u.Path = p.upstream.Path + r.URL.Path
 	if r.URL.RawPath != "" {
 		u.RawPath = p.upstream.EscapedPath() + r.URL.RawPath
 	}
 	u.RawQuery = r.URL.RawQuery
-	out, err := http.NewRequestWithContext(r.Context(), r.Method, u.String(), bytes.NewReader(body))
+	return &u
+}
+
+// forward sends r, with body, to the upstream.
+func (p *Proxy) forward(r *http.Request, body []byte) (*http.Response, error) {
+	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.target(r).String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
@@ -341,17 +347,16 @@ func lacks(resp *http.Response) string {
 	return ""
 }
 
-// answerFromMock lets the mock answer r (its body, already read, given
-// again), saying why in the journal and, once per operation and reason, in
-// the log.
-func (p *Proxy) answerFromMock(w http.ResponseWriter, r *http.Request, mockHandler http.Handler, body []byte, why string) {
+// answerFromMock lets the mock answer r, for op (nil: none of the
+// contract's), its body already read given again, saying why in the
+// journal and, once per operation and reason, in the log.
+func (p *Proxy) answerFromMock(w http.ResponseWriter, r *http.Request, mockHandler http.Handler, op *model.Operation, body []byte, why string) {
 	scenarios.SetAnsweredBy(r, "mock: "+why)
 	if body != nil {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 	}
 	if log := p.cfg.Logger; log != nil {
-		op, _ := p.mock.Match(r)
 		key := why
 		if op != nil {
 			key = opName(op) + "\x00" + why
@@ -381,7 +386,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, mockHandl
 		if !p.down.Swap(true) && p.cfg.Logger != nil {
 			p.cfg.Logger.Warn("the upstream is unreachable: the mock answers until it is back", "upstream", p.upstream.String(), "error", unwrapURL(err).Error())
 		}
-		p.answerFromMock(w, r, mockHandler, x.body, "the upstream is unreachable ("+unwrapURL(err).Error()+")")
+		p.answerFromMock(w, r, mockHandler, x.op, x.body, "the upstream is unreachable ("+unwrapURL(err).Error()+")")
 	case isTimeout(err):
 		p.fail(w, r, http.StatusGatewayTimeout, fmt.Sprintf("the upstream %s did not answer within %v (--upstream-timeout)", p.upstream, p.cfg.Timeout))
 	default:
