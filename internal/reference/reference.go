@@ -321,10 +321,73 @@ func Start(t testing.TB, opts Options) *Backend {
 		t.Fatal(err)
 	}
 
-	cmd := exec.Command(p.python, "-m", "uvicorn", module+":app",
+	b := launch(t, p, dir, module+":app", backendEnv(p.stack, dir, fixtures, opts))
+	t.Logf("reference backend %s.py at %s (%s)", module, b.URL, p.versions)
+	return b
+}
+
+// StartApp runs any FastAPI application, module:app of the Python module
+// found under dir (an app of the external corpus, as it is: nothing of the
+// reference apps' own settings is passed, only env, NAME=value settings of
+// its own), and stops it when the test ends. It skips or fails the test as
+// Start does when the stack is missing.
+func StartApp(t testing.TB, dir, module string, env ...string) *Backend {
+	t.Helper()
+	Require(t)
+	p := probeResult
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return launch(t, p, dir, module+":app", append(appEnv(p.stack, dir), env...))
+}
+
+// RequireModules skips the test, or fails it as Require does, when python3
+// cannot import each of modules (Python packages an app of the corpus needs
+// beyond the stack, such as jwt or passlib), saying which and how to get
+// them.
+func RequireModules(t testing.TB, modules ...string) {
+	t.Helper()
+	Require(t)
+	if len(modules) == 0 {
+		return
+	}
+	p := probeResult
+	var missing []string
+	for _, m := range modules {
+		cmd := exec.Command(p.python, "-c", "import "+m)
+		cmd.Env = appEnv(p.stack, os.TempDir())
+		if err := cmd.Run(); err != nil {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	reason := fmt.Sprintf("python3 (%s) cannot import %s (Debian: apt-get install %s)", p.python, strings.Join(missing, ", "), debianNames(missing))
+	if os.Getenv(EnvRequire) == "1" {
+		t.Fatalf("%s=1: %s", EnvRequire, reason)
+	}
+	t.Skip(reason)
+}
+
+// debianNames names the Debian packages of Python modules.
+func debianNames(modules []string) string {
+	names := make([]string, len(modules))
+	for i, m := range modules {
+		names[i] = "python3-" + strings.ReplaceAll(m, "_", "-")
+	}
+	return strings.Join(names, " ")
+}
+
+// launch starts uvicorn on target (module:attribute) in dir with env, waits
+// until the app answers GET /openapi.json, and stops it when the test ends.
+func launch(t testing.TB, p probe, dir, target string, env []string) *Backend {
+	t.Helper()
+	cmd := exec.Command(p.python, "-m", "uvicorn", target,
 		"--host", "127.0.0.1", "--port", "0", "--no-access-log", "--no-use-colors")
 	cmd.Dir = dir
-	cmd.Env = backendEnv(p.stack, dir, fixtures, opts)
+	cmd.Env = env
 	setProcessGroup(cmd)
 	out := &logBuffer{max: 256 << 10}
 	cmd.Stdout = out
@@ -421,7 +484,9 @@ func Start(t testing.TB, opts Options) *Backend {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	t.Logf("reference backend %s.py at %s (started in %v; %s)", module, b.URL, time.Since(started).Round(time.Millisecond), p.versions)
+	if d := time.Since(started); d > 10*time.Second {
+		t.Logf("%s took %v to start", target, d.Round(time.Millisecond))
+	}
 	return b
 }
 
@@ -461,9 +526,9 @@ func writeApps(dir string) error {
 	return nil
 }
 
-// backendEnv is the process environment of a backend: the caller's, minus
-// any setting of the app's own, plus the stack, the app and the options.
-func backendEnv(stack, appDir, fixtures string, opts Options) []string {
+// appEnv is the process environment of a corpus app: the caller's, minus
+// any PYTHONPATH and the reference apps' settings, plus the stack and dir.
+func appEnv(stack, dir string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "MOVIEMOCK_REFERENCE_") || strings.HasPrefix(kv, "PYTHONPATH=") {
@@ -471,13 +536,18 @@ func backendEnv(stack, appDir, fixtures string, opts Options) []string {
 		}
 		env = append(env, kv)
 	}
+	return append(env, "PYTHONPATH="+stack+string(os.PathListSeparator)+dir, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1")
+}
+
+// backendEnv is the process environment of a backend: the caller's, minus
+// any setting of the app's own, plus the stack, the app and the options.
+func backendEnv(stack, appDir, fixtures string, opts Options) []string {
+	env := appEnv(stack, appDir)
 	secret := opts.Secret
 	if secret == "" {
 		secret = DefaultSecret
 	}
 	env = append(env,
-		"PYTHONPATH="+stack+string(os.PathListSeparator)+appDir,
-		"PYTHONUNBUFFERED=1",
 		"MOVIEMOCK_REFERENCE_FIXTURES="+fixtures,
 		"MOVIEMOCK_REFERENCE_SECRET="+secret,
 	)

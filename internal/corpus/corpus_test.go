@@ -1,0 +1,553 @@
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/moviemock/moviemock/internal/reference"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/corpus/*/known.json with the failures of this run")
+
+// The invariants, as known.json names them.
+const (
+	invServe = "serve" // `moviemock serve --spec` starts on the app's document
+	invMock  = "mock"  // `moviemock contract` passes against that mock
+	invApp   = "app"   // `moviemock contract` passes against the real app
+	invSame  = "same"  // the mock answers FastAPI's own answers byte for byte
+)
+
+var invariants = []string{invServe, invMock, invApp, invSame}
+
+// runTimeout bounds one moviemock command against one app.
+const runTimeout = 3 * time.Minute
+
+// manifest is a corpus's apps.json, written by its refresh.py.
+type manifest struct {
+	Apps []corpusApp `json:"apps"`
+}
+
+type corpusApp struct {
+	Name   string   `json:"name"`   // the app's name; its document is openapi/<name>.json
+	Module string   `json:"module"` // the Python module whose `app` it is
+	Dir    string   `json:"dir"`    // where Python finds Module, relative to the corpus ("" for the corpus itself)
+	Env    []string `json:"env"`    // NAME=value settings the app reads
+	Args   []string `json:"args"`   // more flags for `moviemock contract` (credentials)
+	// Requires are the Python modules the app imports beyond the FastAPI
+	// stack (from Debian's python3-* packages): without them it is skipped.
+	Requires []string `json:"requires"`
+}
+
+// known is a corpus's known.json: app → invariant → why it fails.
+type known map[string]map[string]string
+
+func moduleRoot(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot locate the source file")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// binary builds cmd/moviemock once per test process. The corpus runs the
+// binary, not run(), so that each app's mock is a process of its own, as a
+// user starts it.
+var binary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "moviemock-corpus-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "moviemock")
+	_, file, _, _ := runtime.Caller(0)
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/moviemock")
+	cmd.Dir = filepath.Join(filepath.Dir(file), "..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/moviemock: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestCorpus(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the corpus runs the moviemock binary, which -race does not instrument: go test without -race runs it")
+	}
+	if testing.Short() {
+		t.Skip("-short: the corpus runs hundreds of apps")
+	}
+	reference.Require(t)
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := filepath.Glob(filepath.Join(moduleRoot(t), "testdata", "corpus", "*", "apps.json"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no corpus under testdata/corpus (%v)", err)
+	}
+	for _, m := range dirs {
+		dir := filepath.Dir(m)
+		t.Run(filepath.Base(dir), func(t *testing.T) { checkCorpus(t, bin, dir) })
+	}
+}
+
+func checkCorpus(t *testing.T, bin, dir string) {
+	var man manifest
+	readJSON(t, filepath.Join(dir, "apps.json"), &man)
+	want := known{}
+	if _, err := os.Stat(filepath.Join(dir, "known.json")); err == nil {
+		readJSON(t, filepath.Join(dir, "known.json"), &want)
+	}
+	for name := range want {
+		if !slices.ContainsFunc(man.Apps, func(a corpusApp) bool { return a.Name == name }) {
+			t.Errorf("known.json names %s, which apps.json does not list", name)
+		}
+	}
+
+	var mu sync.Mutex
+	got := known{}
+	t.Run("apps", func(t *testing.T) {
+		for _, app := range man.Apps {
+			t.Run(app.Name, func(t *testing.T) {
+				t.Parallel()
+				res := checkApp(t, bin, dir, app)
+				mu.Lock()
+				got[app.Name] = res
+				mu.Unlock()
+				if *update {
+					return
+				}
+				for _, inv := range invariants {
+					reason, listed := want[app.Name][inv]
+					switch failure := res[inv]; {
+					case failure != "" && !listed:
+						t.Errorf("%s fails %q (%s):\n%s", app.Name, inv, describe[inv], failure)
+					case failure == "" && listed && res[inv+"?"] == "":
+						t.Errorf("%s: known.json lists %q as failing (%s) but it passes: take it off the list", app.Name, inv, reason)
+					}
+				}
+			})
+		}
+	})
+	passing := map[string]int{}
+	for _, res := range got {
+		for _, inv := range invariants {
+			if res[inv] == "" && res[inv+"?"] == "" {
+				passing[inv]++
+			}
+		}
+	}
+	t.Logf("%s: %d apps; passing serve %d, mock %d, app %d, same %d", filepath.Base(dir), len(got),
+		passing[invServe], passing[invMock], passing[invApp], passing[invSame])
+	if *update {
+		out := known{}
+		for name, reasons := range want {
+			if _, ran := got[name]; !ran {
+				out[name] = reasons // skipped or stopped: nothing learnt
+			}
+		}
+		for name, res := range got {
+			for _, inv := range invariants {
+				if res[inv] == "" {
+					continue
+				}
+				if out[name] == nil {
+					out[name] = map[string]string{}
+				}
+				// Keep a reason someone wrote while it still fails.
+				if r, ok := want[name][inv]; ok && r != "" {
+					out[name][inv] = r
+				} else {
+					out[name][inv] = firstLines(res[inv], 3)
+				}
+			}
+		}
+		data, err := json.MarshalIndent(out, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "known.json"), append(data, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var describe = map[string]string{
+	invServe: "moviemock serve --spec starts on the app's document",
+	invMock:  "moviemock contract passes against the mock of the app's document",
+	invApp:   "moviemock contract passes against the real app: no false alarm",
+	invSame:  "the mock answers every answer FastAPI itself produced byte for byte alike",
+}
+
+// checkApp runs the invariants on one app and returns, per invariant, why
+// it failed ("" for passed). An invariant that could not be checked because
+// an earlier one failed is marked with invariant+"?".
+func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
+	reference.RequireModules(t, a.Requires...)
+	res := map[string]string{}
+	spec := filepath.Join(dir, "openapi", a.Name+".json")
+	args := a.Args
+
+	mockURL, err := startMock(t, bin, spec)
+	if err != nil {
+		res[invServe] = err.Error()
+		res[invMock+"?"], res[invSame+"?"] = "no mock", "no mock"
+	} else {
+		res[invMock] = runContract(t, bin, mockURL, spec, args)
+	}
+
+	app := reference.StartApp(t, filepath.Join(dir, a.Dir), a.Module, a.Env...)
+	checkServedDocument(t, app.URL, spec)
+	rec := newRecorder(t, app.URL)
+	probe(t, rec, spec)
+	res[invApp] = runContract(t, bin, rec.URL(), spec, args)
+	if mockURL != "" {
+		res[invSame] = rec.replay(t, mockURL)
+	}
+	return res
+}
+
+// startMock runs `moviemock serve --spec spec` on a free port and returns
+// its URL, or why it did not start.
+func startMock(t *testing.T, bin, spec string) (string, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bin, "serve", "--spec", spec, "--addr", "127.0.0.1:0", "--quiet")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	go io.Copy(io.Discard, stdout)
+	m := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
+	if m == "" {
+		cmd.Wait()
+		return "", fmt.Errorf("serve did not start (%v): %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return m, nil
+}
+
+// runContract runs `moviemock contract` against base and returns "" when it
+// passes, else the report's failing checks and its last line.
+func runContract(t *testing.T, bin, base, spec string, args []string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"contract", "--base-url", base, "--spec", spec}, args...)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if err == nil {
+		return ""
+	}
+	var failing []string
+	for line := range strings.Lines(out.String()) {
+		if f, ok := strings.CutPrefix(line, "  FAIL "); ok {
+			failing = append(failing, strings.Fields(f)[0])
+		}
+	}
+	last := strings.TrimSpace(out.String())
+	last = last[strings.LastIndexByte(last, '\n')+1:]
+	if len(failing) > 0 {
+		last = strings.Join(failing, ", ") + ": " + last
+	}
+	if ctx.Err() != nil {
+		last = "timed out after " + runTimeout.String() + ": " + last
+	}
+	t.Logf("contract against %s: %v\n%s", base, err, out.String())
+	return last
+}
+
+// checkServedDocument fails the test when the app serves another document
+// than the corpus holds: the corpus is stale (run its refresh.py).
+func checkServedDocument(t *testing.T, base, spec string) {
+	resp, err := http.Get(base + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	served, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	if json.Unmarshal(served, &a) != nil || json.Unmarshal(held, &b) != nil || !reflect.DeepEqual(a, b) {
+		t.Errorf("the app serves another document than %s: run the corpus's refresh.py", spec)
+	}
+}
+
+// exchange is one request the recorder passed to the app, and its answer.
+type exchange struct {
+	method, target string
+	header         http.Header
+	body           []byte
+	status         int
+	respHeader     http.Header
+	respBody       []byte
+}
+
+// recorder is a reverse proxy in front of the app that keeps every exchange.
+type recorder struct {
+	srv      *httptest.Server
+	upstream string
+	mu       sync.Mutex
+	log      []exchange
+}
+
+func newRecorder(t *testing.T, upstream string) *recorder {
+	r := &recorder{upstream: upstream}
+	client := &http.Client{
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		ex := exchange{method: req.Method, target: req.RequestURI, header: req.Header.Clone(), body: body}
+		resp, err := send(client, upstream, ex)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		ex.status, ex.respHeader, ex.respBody = resp.status, resp.header, resp.body
+		r.mu.Lock()
+		r.log = append(r.log, ex)
+		r.mu.Unlock()
+		for k, vs := range resp.header {
+			if k == "Content-Length" || k == "Transfer-Encoding" || k == "Connection" {
+				continue
+			}
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(resp.status)
+		w.Write(resp.body)
+	}))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *recorder) URL() string { return r.srv.URL }
+
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// send sends ex to base as the client sent it: the raw target, the headers
+// (Host set anew), the body.
+func send(client *http.Client, base string, ex exchange) (answer, error) {
+	req, err := http.NewRequest(ex.method, base, bytes.NewReader(ex.body))
+	if err != nil {
+		return answer{}, err
+	}
+	req.URL.Opaque = ex.target
+	if i := strings.IndexByte(ex.target, '?'); i >= 0 {
+		req.URL.Opaque, req.URL.RawQuery = ex.target[:i], ex.target[i+1:]
+	}
+	for k, vs := range ex.header {
+		switch http.CanonicalHeaderKey(k) {
+		case "Connection", "Keep-Alive", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Content-Length", "Accept-Encoding":
+			continue
+		}
+		req.Header[k] = slices.Clone(vs)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return answer{}, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{resp.StatusCode, resp.Header, body}, nil
+}
+
+// frameworkAnswer reports whether FastAPI or Starlette wrote this answer
+// itself, rather than the app's code: the answers the mock must give byte
+// for byte. An app's own HTTPException uses the same {"detail": …} shape
+// with its own words, so only FastAPI's own words count.
+func frameworkAnswer(status int, body []byte) bool {
+	switch status {
+	case http.StatusUnprocessableEntity:
+		var v struct {
+			Detail []struct {
+				Type string `json:"type"`
+				Loc  []any  `json:"loc"`
+			} `json:"detail"`
+		}
+		return json.Unmarshal(body, &v) == nil && len(v.Detail) > 0 && v.Detail[0].Type != "" && len(v.Detail[0].Loc) > 0
+	case http.StatusNotFound:
+		return string(body) == `{"detail":"Not Found"}`
+	case http.StatusMethodNotAllowed:
+		return string(body) == `{"detail":"Method Not Allowed"}`
+	case http.StatusBadRequest:
+		return string(body) == `{"detail":"There was an error parsing the body"}` ||
+			string(body) == `{"detail":"Missing boundary in multipart."}`
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return string(body) == `{"detail":"Not authenticated"}`
+	case http.StatusTemporaryRedirect:
+		return len(body) == 0
+	}
+	return false
+}
+
+// comparedHeaders are the answer headers a client acts on.
+var comparedHeaders = []string{"Content-Type", "Allow", "Www-Authenticate", "Location"}
+
+// replay sends every exchange the app answered with one of FastAPI's own
+// answers to the mock at base, and returns the differences ("" if none).
+func (r *recorder) replay(t *testing.T, base string) string {
+	client := &http.Client{
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	r.mu.Lock()
+	log := slices.Clone(r.log)
+	r.mu.Unlock()
+	var diffs []string
+	seen := map[string]bool{}
+	compared := 0
+	for _, ex := range log {
+		if !frameworkAnswer(ex.status, ex.respBody) {
+			continue
+		}
+		key := ex.method + " " + ex.target + "\x00" + string(ex.body)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		compared++
+		got, err := send(client, base, ex)
+		if err != nil {
+			diffs = append(diffs, fmt.Sprintf("%s %s: %v", ex.method, ex.target, err))
+			continue
+		}
+		var d []string
+		if got.status != ex.status {
+			d = append(d, fmt.Sprintf("status %d, FastAPI %d", got.status, ex.status))
+		}
+		for _, h := range comparedHeaders {
+			a := strings.ReplaceAll(strings.Join(ex.respHeader.Values(h), ", "), r.upstream, "BASE")
+			b := strings.ReplaceAll(strings.Join(got.header.Values(h), ", "), base, "BASE")
+			if a != b {
+				d = append(d, fmt.Sprintf("%s %q, FastAPI %q", h, b, a))
+			}
+		}
+		if !bytes.Equal(got.body, ex.respBody) {
+			d = append(d, fmt.Sprintf("body %s, FastAPI %s", clip(got.body), clip(ex.respBody)))
+		}
+		if len(d) > 0 {
+			diffs = append(diffs, fmt.Sprintf("%s %s%s: %s", ex.method, clip([]byte(ex.target)), bodyNote(ex), strings.Join(d, "; ")))
+		}
+	}
+	t.Logf("replayed %d of FastAPI's own answers to the mock: %d differ", compared, len(diffs))
+	for _, d := range diffs {
+		t.Log(d)
+	}
+	if len(diffs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d differ: %s", len(diffs), compared, strings.Join(diffs[:min(len(diffs), 3)], " | "))
+}
+
+func bodyNote(ex exchange) string {
+	if len(ex.body) == 0 {
+		return ""
+	}
+	return " with body " + clip(ex.body)
+}
+
+// probe sends the requests the runner does not: an unknown path, a method
+// no operation of a path has, and each path with its trailing slash
+// toggled. They go through the recorder, so they are replayed too.
+func probe(t *testing.T, rec *recorder, spec string) {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	readJSON(t, spec, &doc)
+	client := &http.Client{
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	do := func(method, target string) {
+		resp, err := send(client, rec.URL(), exchange{method: method, target: target, header: http.Header{}})
+		if err != nil {
+			t.Logf("probe %s %s: %v", method, target, err)
+		}
+		_ = resp
+	}
+	do("GET", "/moviemock-corpus/no/such/path")
+	for _, p := range slices.Sorted(maps.Keys(doc.Paths)) {
+		if strings.Contains(p, "{") {
+			continue // needs a value; the runner sends those
+		}
+		for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+			if _, ok := doc.Paths[p][strings.ToLower(m)]; !ok {
+				do(m, p)
+				break
+			}
+		}
+		if strings.HasSuffix(p, "/") && p != "/" {
+			do("GET", strings.TrimSuffix(p, "/"))
+		} else if p != "/" {
+			do("GET", p+"/")
+		}
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func clip(b []byte) string {
+	const max = 200
+	s := string(b)
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " ")
+}

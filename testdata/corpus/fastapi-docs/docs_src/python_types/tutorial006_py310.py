@@ -1,0 +1,3 @@
+def process_items(items: list[str]):
+    for item in items:
+        print(item)

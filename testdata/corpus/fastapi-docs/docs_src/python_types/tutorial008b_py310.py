@@ -1,0 +1,2 @@
+def process_item(item: int | str):
+    print(item)
