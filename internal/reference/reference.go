@@ -99,7 +99,7 @@ type Backend struct {
 	URL  string // http://127.0.0.1:PORT
 	Addr string // 127.0.0.1:PORT
 
-	out *logBuffer
+	log func() string // the app's output so far
 }
 
 // Reset restores the records the backend loaded at start, and its id
@@ -121,7 +121,7 @@ func (b *Backend) Reset(t testing.TB) {
 
 // Log returns what uvicorn and the application wrote so far (the last
 // 256 KiB): start-up lines and tracebacks. The access log is off.
-func (b *Backend) Log() string { return b.out.String() }
+func (b *Backend) Log() string { return b.log() }
 
 // probe is what Available found out, once per process.
 type probe struct {
@@ -339,7 +339,7 @@ func StartApp(t testing.TB, dir, module string, env ...string) *Backend {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return launch(t, p, dir, module+":app", append(appEnv(p.stack, dir), env...))
+	return startForked(t, p, dir, module+":app", append(appEnv(p.stack, dir), env...))
 }
 
 // RequireModules skips the test, or fails it as Require does, when python3
@@ -457,7 +457,7 @@ func launch(t testing.TB, p probe, dir, target string, env []string) *Backend {
 	select {
 	case pt := <-port:
 		addr := "127.0.0.1:" + pt
-		b = &Backend{URL: "http://" + addr, Addr: addr, out: out}
+		b = &Backend{URL: "http://" + addr, Addr: addr, log: out.String}
 	case <-exited:
 		fail("reference backend exited before listening (%v)", waitErr)
 	case <-deadline:

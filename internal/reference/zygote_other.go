@@ -1,0 +1,11 @@
+//go:build !unix
+
+package reference
+
+import "testing"
+
+// startForked starts target with a fresh interpreter: forking is for unix.
+func startForked(t testing.TB, p probe, dir, target string, env []string) *Backend {
+	t.Helper()
+	return launch(t, p, dir, target, env)
+}
