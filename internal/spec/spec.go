@@ -72,7 +72,7 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 	if !strings.HasPrefix(doc.OpenAPI, "3.") {
 		return nil, fmt.Errorf("load %s: openapi version %q is not 3.x", source, doc.OpenAPI)
 	}
-	if err := doc.Validate(context.Background(), opts...); err != nil {
+	if err := validate(doc, opts...); err != nil {
 		return nil, fmt.Errorf("validate %s: %w", source, err)
 	}
 	if doc.IsOpenAPI31OrLater() {
@@ -88,6 +88,77 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 		}
 	}
 	return &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root.Content[0]}, nil
+}
+
+// validate is doc.Validate, letting an OpenAPI 3.1 document carry the 3.2
+// Media Type field itemSchema. FastAPI (0.135 and later) writes it for a
+// streamed response (text/event-stream, application/jsonl) in the 3.1.0
+// documents it serves, and kin-openapi v0.152.0 refuses it below 3.2
+// ("field itemSchema is for OpenAPI >=3.2"). The item schemas are set
+// aside while the document is validated, then validated on their own and
+// put back: the loader has already resolved their references, and the mock
+// and the runner read them from MediaType.ItemSchema.
+func validate(doc *openapi3.T, opts ...openapi3.ValidationOption) error {
+	var set []*openapi3.MediaType
+	if !doc.IsOpenAPI32OrLater() {
+		eachMediaType(doc, func(mt *openapi3.MediaType) {
+			if mt.ItemSchema != nil {
+				set = append(set, mt)
+			}
+		})
+	}
+	items := make([]*openapi3.SchemaRef, len(set))
+	for i, mt := range set {
+		items[i], mt.ItemSchema = mt.ItemSchema, nil
+	}
+	err := doc.Validate(context.Background(), opts...)
+	for i, mt := range set {
+		mt.ItemSchema = items[i]
+	}
+	if err != nil {
+		return err
+	}
+	if doc.IsOpenAPI31OrLater() {
+		opts = append(opts, openapi3.IsOpenAPI31OrLater())
+	}
+	ctx := openapi3.WithValidationOptions(context.Background(), opts...)
+	for _, item := range items {
+		if err := item.Validate(ctx); err != nil {
+			return fmt.Errorf("itemSchema: %w", err)
+		}
+	}
+	return nil
+}
+
+// eachMediaType calls fn with every media type of every operation's
+// request body and responses.
+func eachMediaType(doc *openapi3.T, fn func(*openapi3.MediaType)) {
+	if doc.Paths == nil {
+		return
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				for _, mt := range op.RequestBody.Value.Content {
+					if mt != nil {
+						fn(mt)
+					}
+				}
+			}
+			if op.Responses == nil {
+				continue
+			}
+			for _, resp := range op.Responses.Map() {
+				if resp.Value != nil {
+					for _, mt := range resp.Value.Content {
+						if mt != nil {
+							fn(mt)
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
 // blockStyle turns every non-empty mapping and sequence under n to block
@@ -274,6 +345,7 @@ func permitNullWhereUntyped(doc *openapi3.T) {
 		}
 		walk(v.Items)
 		walk(v.Not)
+		walk(v.ContentSchema)
 		walk(v.AdditionalProperties.Schema)
 	}
 	if doc.Components != nil {
@@ -288,20 +360,12 @@ func permitNullWhereUntyped(doc *openapi3.T) {
 					walk(p.Value.Schema)
 				}
 			}
-			if op.RequestBody != nil && op.RequestBody.Value != nil {
-				for _, mt := range op.RequestBody.Value.Content {
-					walk(mt.Schema)
-				}
-			}
-			for _, resp := range op.Responses.Map() {
-				if resp.Value != nil {
-					for _, mt := range resp.Value.Content {
-						walk(mt.Schema)
-					}
-				}
-			}
 		}
 	}
+	eachMediaType(doc, func(mt *openapi3.MediaType) {
+		walk(mt.Schema)
+		walk(mt.ItemSchema)
+	})
 }
 
 // Nullable reports whether schema admits null: nullable: true (3.0), a type

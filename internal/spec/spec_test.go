@@ -297,3 +297,36 @@ func FuzzChecker(f *testing.F) {
 		}
 	})
 }
+
+// FastAPI writes the OpenAPI 3.2 field itemSchema for streamed responses
+// in the 3.1.0 documents it serves: such a document loads, its item
+// schemas resolved and still validated.
+func TestLoadKeepsItemSchema(t *testing.T) {
+	t.Parallel()
+	doc := func(item string) string {
+		return `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/s":{"get":{"responses":{"200":{"description":"d","content":{` +
+			`"application/jsonl":{"itemSchema":` + item + `},` +
+			`"text/event-stream":{"itemSchema":{"type":"object","properties":{"data":{"type":"string","contentMediaType":"application/json","contentSchema":` + item + `}},"required":["data"]}}` +
+			`}}}}}},"components":{"schemas":{"Item":{"type":"object","properties":{"name":{"type":"string"},"input":{}},"required":["name"]}}}}`
+	}
+	sp, err := Load([]byte(doc(`{"$ref":"#/components/schemas/Item"}`)), "stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := sp.Doc.Paths.Value("/s").Get.Responses.Value("200").Value.Content
+	lines := content.Get("application/jsonl").ItemSchema
+	if lines == nil || lines.Value == nil || lines.Value.Properties["name"] == nil {
+		t.Fatalf("application/jsonl itemSchema = %+v, want the resolved Item", lines)
+	}
+	if err := sp.Validate(lines.Value, map[string]any{"name": "a", "input": nil}, true); err != nil {
+		t.Errorf("an item with an untyped null: %v", err)
+	}
+	data := content.Get("text/event-stream").ItemSchema.Value.Properties["data"].Value
+	if data.ContentSchema == nil || data.ContentSchema.Value == nil || data.ContentSchema.Value.Properties["name"] == nil {
+		t.Errorf("data's contentSchema is not resolved")
+	}
+
+	if _, err := Load([]byte(doc(`{"type":"nonsense"}`)), "bad"); err == nil || !strings.Contains(err.Error(), "itemSchema") {
+		t.Errorf("a bad itemSchema: err = %v, want it refused", err)
+	}
+}
