@@ -55,6 +55,19 @@ type corpusApp struct {
 	// Requires are the Python modules the app imports beyond the FastAPI
 	// stack (from Debian's python3-* packages): without them it is skipped.
 	Requires []string `json:"requires"`
+	// Bugs name single-bug versions of the app (CORPUS_BUG=name starts
+	// one): the runner must fail each, as "bug:name" in known.json.
+	Bugs []string `json:"bugs"`
+}
+
+// checks are the keys of checkApp's result for a: the invariants, then a
+// "bug:name" for each of its single-bug versions.
+func (a corpusApp) checks() []string {
+	keys := slices.Clone(invariants)
+	for _, b := range a.Bugs {
+		keys = append(keys, "bug:"+b)
+	}
+	return keys
 }
 
 // known is a corpus's known.json: app → invariant → why it fails.
@@ -135,11 +148,11 @@ func checkCorpus(t *testing.T, bin, dir string) {
 				if *update {
 					return
 				}
-				for _, inv := range invariants {
+				for _, inv := range app.checks() {
 					reason, listed := want[app.Name][inv]
 					switch failure := res[inv]; {
 					case failure != "" && !listed:
-						t.Errorf("%s fails %q (%s):\n%s", app.Name, inv, describe[inv], failure)
+						t.Errorf("%s fails %q (%s):\n%s", app.Name, inv, describe(inv), failure)
 					case failure == "" && listed && res[inv+"?"] == "":
 						t.Errorf("%s: known.json lists %q as failing (%s) but it passes: take it off the list", app.Name, inv, reason)
 					}
@@ -147,7 +160,7 @@ func checkCorpus(t *testing.T, bin, dir string) {
 			})
 		}
 	})
-	passing := map[string]int{}
+	passing, bugs, caught := map[string]int{}, 0, 0
 	for _, res := range got {
 		for _, inv := range invariants {
 			if res[inv] == "" && res[inv+"?"] == "" {
@@ -155,8 +168,18 @@ func checkCorpus(t *testing.T, bin, dir string) {
 			}
 		}
 	}
-	t.Logf("%s: %d apps; passing serve %d, mock %d, app %d, same %d", filepath.Base(dir), len(got),
-		passing[invServe], passing[invMock], passing[invApp], passing[invSame])
+	for _, app := range man.Apps {
+		if res, ran := got[app.Name]; ran {
+			for _, b := range app.Bugs {
+				bugs++
+				if res["bug:"+b] == "" {
+					caught++
+				}
+			}
+		}
+	}
+	t.Logf("%s: %d apps; passing serve %d, mock %d, app %d, same %d; single-bug versions caught %d of %d", filepath.Base(dir), len(got),
+		passing[invServe], passing[invMock], passing[invApp], passing[invSame], caught, bugs)
 	if *update {
 		out := known{}
 		for name, reasons := range want {
@@ -165,8 +188,8 @@ func checkCorpus(t *testing.T, bin, dir string) {
 			}
 		}
 		for name, res := range got {
-			for _, inv := range invariants {
-				if res[inv] == "" {
+			for inv := range res {
+				if res[inv] == "" || strings.HasSuffix(inv, "?") {
 					continue
 				}
 				if out[name] == nil {
@@ -190,11 +213,18 @@ func checkCorpus(t *testing.T, bin, dir string) {
 	}
 }
 
-var describe = map[string]string{
-	invServe: "moviemock serve --spec starts on the app's document",
-	invMock:  "moviemock contract passes against the mock of the app's document",
-	invApp:   "moviemock contract passes against the real app: no false alarm",
-	invSame:  "the mock answers every answer FastAPI itself produced byte for byte alike",
+func describe(check string) string {
+	switch check {
+	case invServe:
+		return "moviemock serve --spec starts on the app's document"
+	case invMock:
+		return "moviemock contract passes against the mock of the app's document"
+	case invApp:
+		return "moviemock contract passes against the real app: no false alarm"
+	case invSame:
+		return "the mock answers every answer FastAPI itself produced byte for byte alike"
+	}
+	return "moviemock contract fails the app's single-bug version " + strings.TrimPrefix(check, "bug:")
 }
 
 // checkApp runs the invariants on one app and returns, per invariant, why
@@ -221,6 +251,12 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
 	res[invApp] = runContract(t, bin, rec.URL(), spec, args)
 	if mockURL != "" {
 		res[invSame] = rec.replay(t, mockURL)
+	}
+	for _, bug := range a.Bugs {
+		buggy := reference.StartApp(t, filepath.Join(dir, a.Dir), a.Module, append(slices.Clone(a.Env), "CORPUS_BUG="+bug)...)
+		if runContract(t, bin, buggy.URL, spec, args) == "" {
+			res["bug:"+bug] = "moviemock contract passed the app with CORPUS_BUG=" + bug
+		}
 	}
 	return res
 }
