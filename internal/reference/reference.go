@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -355,7 +356,7 @@ func RequireModules(t testing.TB, modules ...string) {
 	p := probeResult
 	var missing []string
 	for _, m := range modules {
-		cmd := exec.Command(p.python, "-c", "import "+m)
+		cmd := exec.Command(p.python, "-c", fmt.Sprintf("import sys; sys.path.extend(%s); import %s", pyList(systemPackages()), m))
 		cmd.Env = appEnv(p.stack, os.TempDir())
 		if err := cmd.Run(); err != nil {
 			missing = append(missing, m)
@@ -369,6 +370,30 @@ func RequireModules(t testing.TB, modules ...string) {
 		t.Fatalf("%s=1: %s", EnvRequire, reason)
 	}
 	t.Skip(reason)
+}
+
+// systemPackagesDir is where Debian's python3-* packages install. A python3
+// of its own (pyenv, a virtual environment) does not look there; an app of
+// the corpus that needs one of those packages gets the directory at the end
+// of its sys.path, after the interpreter's own packages, so that nothing
+// there (an older pydantic) shadows them.
+const systemPackagesDir = "/usr/lib/python3/dist-packages"
+
+// systemPackages is the directories appended to a corpus app's sys.path.
+func systemPackages() []string {
+	if isDir(systemPackagesDir) {
+		return []string{systemPackagesDir}
+	}
+	return nil
+}
+
+// pyList writes dirs as a Python list literal.
+func pyList(dirs []string) string {
+	quoted := make([]string, len(dirs))
+	for i, d := range dirs {
+		quoted[i] = strconv.Quote(d)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 // debianNames names the Debian packages of Python modules.

@@ -75,7 +75,7 @@ func (z *zygote) fork(dir, target, log string, env []string) (int, error) {
 		k, v, _ := strings.Cut(kv, "=")
 		vars[k] = v
 	}
-	req, err := json.Marshal(map[string]any{"dir": dir, "target": target, "log": log, "env": vars})
+	req, err := json.Marshal(map[string]any{"dir": dir, "target": target, "log": log, "env": vars, "path_append": systemPackages()})
 	if err != nil {
 		return 0, err
 	}
