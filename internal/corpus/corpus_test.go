@@ -231,7 +231,6 @@ func describe(check string) string {
 // it failed ("" for passed). An invariant that could not be checked because
 // an earlier one failed is marked with invariant+"?".
 func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
-	reference.RequireModules(t, a.Requires...)
 	res := map[string]string{}
 	spec := filepath.Join(dir, "openapi", a.Name+".json")
 	args := a.Args
@@ -244,7 +243,8 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
 		res[invMock] = runContract(t, bin, mockURL, spec, args)
 	}
 
-	app := reference.StartApp(t, filepath.Join(dir, a.Dir), a.Module, a.Env...)
+	ref := reference.App{Dir: filepath.Join(dir, a.Dir), Module: a.Module, Env: a.Env, Requires: a.Requires}
+	app := reference.StartApp(t, ref)
 	checkServedDocument(t, app.URL, spec)
 	rec := newRecorder(t, app.URL)
 	probe(t, rec, spec)
@@ -253,7 +253,8 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
 		res[invSame] = rec.replay(t, mockURL)
 	}
 	for _, bug := range a.Bugs {
-		buggy := reference.StartApp(t, filepath.Join(dir, a.Dir), a.Module, append(slices.Clone(a.Env), "CORPUS_BUG="+bug)...)
+		ref.Env = append(slices.Clone(a.Env), "CORPUS_BUG="+bug)
+		buggy := reference.StartApp(t, ref)
 		if runContract(t, bin, buggy.URL, spec, args) == "" {
 			res["bug:"+bug] = "moviemock contract passed the app with CORPUS_BUG=" + bug
 		}

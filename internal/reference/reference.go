@@ -327,70 +327,82 @@ func Start(t testing.TB, opts Options) *Backend {
 	return b
 }
 
-// StartApp runs any FastAPI application, module:app of the Python module
-// found under dir (an app of the external corpus, as it is: nothing of the
-// reference apps' own settings is passed, only env, NAME=value settings of
-// its own), and stops it when the test ends. It skips or fails the test as
-// Start does when the stack is missing.
-func StartApp(t testing.TB, dir, module string, env ...string) *Backend {
+// App is any FastAPI application, such as an app of the external corpus:
+// the `app` of a Python module, run as it is (nothing of the reference apps'
+// own settings is passed).
+type App struct {
+	Dir    string   // where Python finds Module
+	Module string   // the module whose `app` to serve, e.g. docs_src.body.tutorial001_py310
+	Env    []string // NAME=value settings of the app's own
+	// Requires are the modules it needs beyond the stack, from Debian's
+	// python3-* packages (jwt, passlib, sqlalchemy): see systemModules.
+	Requires []string
+}
+
+// StartApp runs app and stops it when the test ends. It skips the test, or
+// fails it as Require does, when the stack or a module app requires is
+// missing, saying which and how to get it.
+func StartApp(t testing.TB, app App) *Backend {
 	t.Helper()
 	Require(t)
 	p := probeResult
-	dir, err := filepath.Abs(dir)
+	dir, err := filepath.Abs(app.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return startForked(t, p, dir, module+":app", append(appEnv(p.stack, dir), env...))
-}
-
-// RequireModules skips the test, or fails it as Require does, when python3
-// cannot import each of modules (Python packages an app of the corpus needs
-// beyond the stack, such as jwt or passlib), saying which and how to get
-// them.
-func RequireModules(t testing.TB, modules ...string) {
-	t.Helper()
-	Require(t)
-	if len(modules) == 0 {
-		return
-	}
-	p := probeResult
-	var missing []string
-	for _, m := range modules {
-		cmd := exec.Command(p.python, "-c", fmt.Sprintf("import sys; sys.path.extend(%s); import %s", pyList(systemPackages()), m))
-		cmd.Env = appEnv(p.stack, os.TempDir())
-		if err := cmd.Run(); err != nil {
-			missing = append(missing, m)
-		}
-	}
-	if len(missing) == 0 {
-		return
-	}
-	reason := fmt.Sprintf("python3 (%s) cannot import %s (Debian: apt-get install %s)", p.python, strings.Join(missing, ", "), debianNames(missing))
-	if os.Getenv(EnvRequire) == "1" {
-		t.Fatalf("%s=1: %s", EnvRequire, reason)
-	}
-	t.Skip(reason)
+	extra := systemModules(t, p, app.Requires)
+	return startForked(t, p, dir, app.Module+":app", append(appEnv(p.stack, dir), app.Env...), extra)
 }
 
 // systemPackagesDir is where Debian's python3-* packages install. A python3
-// of its own (pyenv, a virtual environment) does not look there; an app of
-// the corpus that needs one of those packages gets the directory at the end
-// of its sys.path, after the interpreter's own packages, so that nothing
-// there (an older pydantic) shadows them.
+// of its own (pyenv, a virtual environment) does not look there, and must
+// not see all of it: Debian's older anyio, h11 or email-validator (1.3,
+// which makes `import fastapi` fail under pydantic 2.13) would change the
+// stack.
 const systemPackagesDir = "/usr/lib/python3/dist-packages"
 
-// systemPackages is the directories appended to a corpus app's sys.path.
-func systemPackages() []string {
-	if isDir(systemPackagesDir) {
-		return []string{systemPackagesDir}
+// systemModules returns a directory, for the end of the app's sys.path,
+// that links to just the modules it requires from systemPackagesDir; "" when
+// it requires none. It skips or fails the test (see Require) when one is
+// not there.
+func systemModules(t testing.TB, p probe, modules []string) string {
+	t.Helper()
+	if len(modules) == 0 {
+		return ""
 	}
-	return nil
+	dir := t.TempDir()
+	var missing []string
+	for _, m := range modules {
+		linked := false
+		for _, name := range []string{m, m + ".py"} {
+			if _, err := os.Stat(filepath.Join(systemPackagesDir, name)); err == nil {
+				linked = os.Symlink(filepath.Join(systemPackagesDir, name), filepath.Join(dir, name)) == nil
+				break
+			}
+		}
+		if !linked {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) > 0 {
+		reason := fmt.Sprintf("%s holds no %s (apt-get install %s)", systemPackagesDir, strings.Join(missing, ", "), debianNames(missing))
+		if os.Getenv(EnvRequire) == "1" {
+			t.Fatalf("%s=1: %s", EnvRequire, reason)
+		}
+		t.Skip(reason)
+	}
+	cmd := exec.Command(p.python, "-c", fmt.Sprintf("import sys; sys.path.append(%s)\nfor m in %s: __import__(m)", strconv.Quote(dir), pyList(modules)))
+	cmd.Env = appEnv(p.stack, dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("python3 (%s) cannot import %s from %s: %v\n%s", p.python, strings.Join(modules, ", "), systemPackagesDir, err, out)
+	}
+	return dir
 }
 
-// pyList writes dirs as a Python list literal.
-func pyList(dirs []string) string {
-	quoted := make([]string, len(dirs))
-	for i, d := range dirs {
+// pyList writes strs as a Python list literal.
+func pyList(strs []string) string {
+	quoted := make([]string, len(strs))
+	for i, d := range strs {
 		quoted[i] = strconv.Quote(d)
 	}
 	return "[" + strings.Join(quoted, ", ") + "]"
@@ -562,6 +574,23 @@ func appEnv(stack, dir string) []string {
 		env = append(env, kv)
 	}
 	return append(env, "PYTHONPATH="+stack+string(os.PathListSeparator)+dir, "PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1")
+}
+
+// withPythonPath appends dir (if not "") to the PYTHONPATH of env. On
+// PYTHONPATH it comes before the interpreter's own packages; only the
+// zygote can put it after them.
+func withPythonPath(env []string, dir string) []string {
+	if dir == "" {
+		return env
+	}
+	env = slices.Clone(env)
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PYTHONPATH="); ok {
+			env[i] = "PYTHONPATH=" + v + string(os.PathListSeparator) + dir
+			return env
+		}
+	}
+	return append(env, "PYTHONPATH="+dir)
 }
 
 // backendEnv is the process environment of a backend: the caller's, minus

@@ -48,7 +48,8 @@ def child(req):
         os.environ.update(req["env"])
         os.chdir(req["dir"])
         sys.path.insert(0, req["dir"])
-        sys.path.extend(req.get("path_append", []))
+        if req.get("path_append"):
+            sys.path.append(req["path_append"])
         uvicorn.main.main(args=[req["target"], "--host", "127.0.0.1", "--port", "0", "--no-access-log", "--no-use-colors"])
         code = 0
     except SystemExit as e:

@@ -5,7 +5,7 @@ package reference
 import "testing"
 
 // startForked starts target with a fresh interpreter: forking is for unix.
-func startForked(t testing.TB, p probe, dir, target string, env []string) *Backend {
+func startForked(t testing.TB, p probe, dir, target string, env []string, extra string) *Backend {
 	t.Helper()
-	return launch(t, p, dir, target, env)
+	return launch(t, p, dir, target, withPythonPath(env, extra))
 }

@@ -69,13 +69,13 @@ func (z *zygote) reply(v any) error {
 
 // fork starts target (module:attribute) in dir with env, its output to log,
 // and returns the child's pid.
-func (z *zygote) fork(dir, target, log string, env []string) (int, error) {
+func (z *zygote) fork(dir, target, log string, env []string, extra string) (int, error) {
 	vars := map[string]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		vars[k] = v
 	}
-	req, err := json.Marshal(map[string]any{"dir": dir, "target": target, "log": log, "env": vars, "path_append": systemPackages()})
+	req, err := json.Marshal(map[string]any{"dir": dir, "target": target, "log": log, "env": vars, "path_append": extra})
 	if err != nil {
 		return 0, err
 	}
@@ -97,17 +97,18 @@ func (z *zygote) fork(dir, target, log string, env []string) (int, error) {
 	return r.PID, nil
 }
 
-// startForked runs target in dir as launch does, forked from the zygote.
-func startForked(t testing.TB, p probe, dir, target string, env []string) *Backend {
+// startForked runs target in dir as launch does, forked from the zygote,
+// with extra (if not "") at the end of its sys.path.
+func startForked(t testing.TB, p probe, dir, target string, env []string, extra string) *Backend {
 	t.Helper()
 	z, err := theZygote()
 	if err != nil {
 		t.Logf("%v: starting %s with a fresh interpreter", err, target)
-		return launch(t, p, dir, target, env)
+		return launch(t, p, dir, target, withPythonPath(env, extra))
 	}
 	logPath := filepath.Join(t.TempDir(), "app.log")
 	started := time.Now()
-	pid, err := z.fork(dir, target, logPath, env)
+	pid, err := z.fork(dir, target, logPath, env, extra)
 	if err != nil {
 		t.Fatal(err)
 	}
