@@ -1,0 +1,3 @@
+from svc.core.logger import configure_logger
+
+configure_logger()
