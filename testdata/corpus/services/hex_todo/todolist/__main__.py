@@ -1,0 +1,4 @@
+from todolist import start_web_server
+
+
+start_web_server()

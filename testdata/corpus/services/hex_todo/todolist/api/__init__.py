@@ -1,0 +1,4 @@
+__all__ = ("init_app",)
+
+
+from todolist.api.app import init_app

@@ -1,0 +1,4 @@
+__all__ = ("UserRepo",)
+
+
+from .user_repo import UserRepo

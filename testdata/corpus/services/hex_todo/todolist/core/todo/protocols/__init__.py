@@ -1,0 +1,4 @@
+__all__ = ("TodoItemRepo",)
+
+
+from .todo_item_repo import TodoItemRepo

@@ -1,0 +1,8 @@
+__all__ = (
+    "TodoItem",
+    "User",
+)
+
+
+from .todo_item import TodoItem
+from .user import User
