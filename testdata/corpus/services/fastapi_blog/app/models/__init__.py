@@ -1,0 +1,2 @@
+from .post import Post
+from .user import User
