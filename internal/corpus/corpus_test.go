@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -240,7 +241,7 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
 		res[invServe] = err.Error()
 		res[invMock+"?"], res[invSame+"?"] = "no mock", "no mock"
 	} else {
-		res[invMock] = runContract(t, bin, mockURL, spec, args)
+		res[invMock] = runContract(t, bin, mockURL, spec, args).failure
 	}
 
 	ref := reference.App{Dir: filepath.Join(dir, a.Dir), Module: a.Module, Env: a.Env, Requires: a.Requires}
@@ -248,15 +249,16 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
 	checkServedDocument(t, app.URL, spec)
 	rec := newRecorder(t, app.URL)
 	probe(t, rec, spec)
-	res[invApp] = runContract(t, bin, rec.URL(), spec, args)
+	correct := runContract(t, bin, rec.URL(), spec, args)
+	res[invApp] = correct.failure
 	if mockURL != "" {
 		res[invSame] = rec.replay(t, mockURL)
 	}
 	for _, bug := range a.Bugs {
 		ref.Env = append(slices.Clone(a.Env), "CORPUS_BUG="+bug)
 		buggy := reference.StartApp(t, ref)
-		if runContract(t, bin, buggy.URL, spec, args) == "" {
-			res["bug:"+bug] = "moviemock contract passed the app with CORPUS_BUG=" + bug
+		if v := runContract(t, bin, buggy.URL, spec, args); !v.catches(correct) {
+			res["bug:"+bug] = "moviemock contract found nothing more in the app with CORPUS_BUG=" + bug + " than in the correct app"
 		}
 	}
 	return res
@@ -289,9 +291,14 @@ func startMock(t *testing.T, bin, spec string) (string, error) {
 	return m, nil
 }
 
-// runContract runs `moviemock contract` against base and returns "" when it
-// passes, else the report's failing checks and its last line.
-func runContract(t *testing.T, bin, base, spec string, args []string) string {
+// verdict is what one run of `moviemock contract` found.
+type verdict struct {
+	failure string         // "" when it passed, else its failing checks and last line
+	failed  map[string]int // failed cases per failing check
+}
+
+// runContract runs `moviemock contract` against base.
+func runContract(t *testing.T, bin, base, spec string, args []string) verdict {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append([]string{"contract", "--base-url", base, "--spec", spec}, args...)...)
@@ -299,12 +306,18 @@ func runContract(t *testing.T, bin, base, spec string, args []string) string {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if err == nil {
-		return ""
+		return verdict{}
 	}
+	v := verdict{failed: map[string]int{}}
 	var failing []string
 	for line := range strings.Lines(out.String()) {
+		// "  FAIL unknown_id_not_found   0 passed    2 failed"
 		if f, ok := strings.CutPrefix(line, "  FAIL "); ok {
-			failing = append(failing, strings.Fields(f)[0])
+			fields := strings.Fields(f)
+			failing = append(failing, fields[0])
+			if len(fields) >= 5 {
+				v.failed[fields[0]], _ = strconv.Atoi(fields[3])
+			}
 		}
 	}
 	last := strings.TrimSpace(out.String())
@@ -316,7 +329,25 @@ func runContract(t *testing.T, bin, base, spec string, args []string) string {
 		last = "timed out after " + runTimeout.String() + ": " + last
 	}
 	t.Logf("contract against %s: %v\n%s", base, err, out.String())
-	return last
+	v.failure = last
+	return v
+}
+
+// catches reports whether the run against a buggy version found more than
+// the run against the correct app: a check that failed more cases.
+func (buggy verdict) catches(correct verdict) bool {
+	if buggy.failure == "" {
+		return false
+	}
+	if correct.failure == "" {
+		return true
+	}
+	for check, n := range buggy.failed {
+		if n > correct.failed[check] {
+			return true
+		}
+	}
+	return false
 }
 
 // checkServedDocument fails the test when the app serves another document
