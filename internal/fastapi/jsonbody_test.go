@@ -210,12 +210,14 @@ func TestCompileJSONBodyRefusesWhatItCannotDo(t *testing.T) {
 		{"email", `{"type":"string","format":"email"}`, `string format "email"`},
 		{"extra allow", `{"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true}`, `extra="allow"`},
 		{"tuple", `{"type":"array","prefixItems":[{"type":"integer"}]}`, `"prefixItems"`},
-		{"set", `{"type":"array","items":{"type":"integer"},"uniqueItems":true}`, `"uniqueItems"`},
+		{"array contains", `{"type":"array","items":{"type":"integer"},"contains":{"type":"integer"}}`, `"contains"`},
 		{"discriminated", `{"oneOf":[{"type":"integer"}]}`, `"oneOf"`},
 		{"fractional int bound", `{"type":"integer","minimum":1.5}`, "minimum 1.5"},
 		{"class intersection", `{"type":"string","pattern":"[a-z&&[^aeiou]]"}`, "character class set operations"},
 		{"nested class", `{"type":"string","pattern":"[[a-z]]"}`, "nested character classes"},
-		{"unknown keyword", `{"type":"string","contentEncoding":"base64"}`, `"contentEncoding"`},
+		{"unknown keyword", `{"type":"string","contentSchema":{"type":"integer"}}`, `"contentSchema"`},
+		{"base32 bytes", `{"type":"string","contentEncoding":"base32"}`, `contentEncoding "base32"`},
+		{"constrained url", `{"type":"string","format":"uri","pattern":"^https"}`, `uri string`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -42,6 +42,9 @@ const (
 	vDateTime
 	vTime
 	vUUID
+	vURL      // format uri: AnyUrl, HttpUrl
+	vDuration // format duration: timedelta
+	vBytes    // bytes: format binary, or contentEncoding base64
 )
 
 // vnode is one compiled schema.
@@ -64,9 +67,18 @@ type vnode struct {
 	// vList items, vDict values, vNullable inner
 	elem               *vnode
 	minItems, maxItems int // -1: none
+	// set: uniqueItems, a set or frozenset, which pydantic fills with
+	// the validated items, dropping equal ones, and dumps as a list.
+	set bool
 
 	// vModel
 	model *vmodel
+
+	// vURL
+	url *urlRule
+	// vBytes: val_json_bytes and ser_json_bytes "base64" (the schema
+	// says contentEncoding: base64), else "utf8".
+	base64 bool
 }
 
 func (n *vnode) constrainedStr() bool { return n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil }
@@ -312,10 +324,30 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 	case "null":
 		return &vnode{kind: vNone}, checkKeys(n, where, "type")
 	case "string":
-		if err := checkKeys(n, where, "type", "nullable", "minLength", "maxLength", "pattern", "format"); err != nil {
+		if err := checkKeys(n, where, "type", "nullable", "minLength", "maxLength", "pattern", "format", "contentEncoding"); err != nil {
 			return nil, err
 		}
 		node := &vnode{kind: vStr, minLen: -1, maxLen: -1}
+		if enc := get(n, "contentEncoding"); enc != nil {
+			// bytes with val_json_bytes/ser_json_bytes "base64".
+			if enc.Value != "base64" {
+				return nil, fmt.Errorf("%s: contentEncoding %q is not implemented", where, enc.Value)
+			}
+			if f := get(n, "format"); f != nil && f.Value != "binary" {
+				return nil, fmt.Errorf("%s: contentEncoding base64 with format %q is not implemented", where, f.Value)
+			}
+			if get(n, "minLength") != nil || get(n, "maxLength") != nil || get(n, "pattern") != nil {
+				return nil, fmt.Errorf("%s: length or pattern on bytes is not implemented", where)
+			}
+			return &vnode{kind: vBytes, base64: true}, nil
+		}
+		if m := get(n, "contentMediaType"); m != nil && m.Value == "application/octet-stream" && get(n, "format") == nil {
+			// bytes (pydantic 2.13 writes no format for it).
+			if get(n, "minLength") != nil || get(n, "maxLength") != nil || get(n, "pattern") != nil {
+				return nil, fmt.Errorf("%s: length or pattern on bytes is not implemented", where)
+			}
+			return &vnode{kind: vBytes}, nil
+		}
 		if f := get(n, "format"); f != nil {
 			switch f.Value {
 			case "date":
@@ -326,6 +358,12 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 				node.kind = vTime
 			case "uuid":
 				node.kind = vUUID
+			case "duration":
+				node.kind = vDuration
+			case "binary":
+				node.kind = vBytes
+			case "uri":
+				return compileURL(n, where)
 			default:
 				return nil, fmt.Errorf("%s: string format %q is not implemented (its pydantic type validates and serialises differently from str)", where, f.Value)
 			}
@@ -349,10 +387,16 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 		}
 		return node, nil
 	case "array":
-		if err := checkKeys(n, where, "type", "nullable", "items", "minItems", "maxItems"); err != nil {
+		if err := checkKeys(n, where, "type", "nullable", "items", "minItems", "maxItems", "uniqueItems"); err != nil {
 			return nil, err
 		}
 		node := &vnode{kind: vList}
+		if u := get(n, "uniqueItems"); u != nil {
+			if u.Tag != "!!bool" {
+				return nil, fmt.Errorf("%s: uniqueItems %q is not a boolean", where, u.Value)
+			}
+			node.set = u.Value == "true"
+		}
 		var err error
 		if node.minItems, err = intKeyword(n, "minItems", where); err != nil {
 			return nil, err
@@ -390,6 +434,27 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 		return node, nil
 	}
 	return nil, fmt.Errorf("%s: type %q is not implemented", where, typ)
+}
+
+// compileURL reads a pydantic URL type: HttpUrl (http or https, at most
+// 2083 characters: the schema's maxLength) or AnyUrl (minLength 1 alone).
+func compileURL(n *yaml.Node, where string) (*vnode, error) {
+	minLen, err := intKeyword(n, "minLength", where)
+	if err != nil {
+		return nil, err
+	}
+	maxLen, err := intKeyword(n, "maxLength", where)
+	if err != nil {
+		return nil, err
+	}
+	if get(n, "pattern") != nil || minLen > 1 {
+		return nil, fmt.Errorf("%s: a pattern or minLength above 1 on a uri string is not implemented", where)
+	}
+	rule := &urlRule{maxLen: maxLen}
+	if maxLen == MaxURLLength {
+		rule.schemes = []string{"http", "https"}
+	}
+	return &vnode{kind: vURL, url: rule}, nil
 }
 
 func intKeyword(n *yaml.Node, key, where string) (int, error) {

@@ -113,6 +113,12 @@ func (n *vnode) validate(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
 		return validateTime(st, v, out)
 	case vUUID:
 		return validateUUID(st, v, out)
+	case vURL:
+		return n.url.validate(st, v, out)
+	case vDuration:
+		return validateDuration(st, v, out)
+	case vBytes:
+		return n.validateBytes(st, v, out)
 	}
 	panic("unreachable")
 }
@@ -384,6 +390,9 @@ func (st *vstate) laxBool(v *pyValue) (bool, bool) {
 }
 
 func (n *vnode) validateList(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	if n.set {
+		return n.validateSet(st, v, out)
+	}
 	if v.kind != pyList {
 		st.add("list_type", msgListType, v, nil)
 		return out, false
@@ -436,6 +445,58 @@ func (n *vnode) validateList(st *vstate, v *pyValue, out []byte) ([]byte, bool) 
 	}
 	if n.minItems >= 0 && count < n.minItems {
 		lengthErr(true, n.minItems)
+		return out[:start], false
+	}
+	return append(out, ']'), true
+}
+
+// validateSet is pydantic-core's set validator for a list: each item
+// validated in order and added to the set; once the set holds more than
+// maxItems it stops with too_long alone ("not more", no actual length);
+// minItems is checked on the set. The dump lists the distinct items in
+// the order they first came (pydantic writes a set in hash order, which
+// for str changes with every Python process, so no order is FastAPI's).
+// Items are equal when their dumps are: 1, 1.0 and true in a set[int]
+// are one item, as in Python.
+func (n *vnode) validateSet(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	if v.kind != pyList {
+		st.add("set_type", "Input should be a valid set", v, nil)
+		return out, false
+	}
+	start := len(out)
+	errs := len(st.items)
+	out = append(out, '[')
+	seen := map[string]bool{}
+	failed := false
+	for i := range v.items {
+		st.push(i)
+		item, ok := n.elem.validate(st, &v.items[i], nil)
+		st.pop()
+		failed = failed || !ok
+		if ok && !seen[string(item)] {
+			// Counted even after a failed item: the set grows as
+			// pydantic adds to it.
+			seen[string(item)] = true
+			if !failed {
+				if len(seen) > 1 {
+					out = append(out, ',')
+				}
+				out = append(out, item...)
+			}
+		}
+		if n.maxItems >= 0 && len(seen) > n.maxItems {
+			st.items = st.items[:errs]
+			st.add("too_long", "Set should have at most "+plural(n.maxItems, "item")+" after validation, not more", v,
+				[]KV{{"field_type", "Set"}, {"max_length", n.maxItems}, {"actual_length", nil}})
+			return out[:start], false
+		}
+	}
+	if failed {
+		return out[:start], false
+	}
+	if n.minItems >= 0 && len(seen) < n.minItems {
+		st.add("too_short", "Set should have at least "+plural(n.minItems, "item")+" after validation, not "+strconv.Itoa(len(seen)), v,
+			[]KV{{"field_type", "Set"}, {"min_length", n.minItems}, {"actual_length", len(seen)}})
 		return out[:start], false
 	}
 	return append(out, ']'), true

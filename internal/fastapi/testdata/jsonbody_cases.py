@@ -24,14 +24,14 @@ import base64
 import json
 import os
 import sys
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from enum import Enum, IntEnum
 from typing import Annotated, Any, Literal, Optional
 from uuid import UUID
 
 from fastapi import Body, FastAPI
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AnyUrl, BaseModel, ConfigDict, Field, HttpUrl
 
 
 class Genre(str, Enum):
@@ -136,6 +136,37 @@ class Node(BaseModel):
     children: list["Node"] = []
 
 
+class Sets(BaseModel):
+    # A set of str dumps in hash order, which changes with every process:
+    # the cases give str sets at most one distinct item, int sets small
+    # ascending ones (an int hashes to itself).
+    tags: set[str] = set()
+    nums: set[int] = Field(default={1}, min_length=1, max_length=3)
+    floats: set[float] = set()
+    models: list[set[int]] = []
+
+
+class Links(BaseModel):
+    url: HttpUrl
+    any: Optional[AnyUrl] = None
+    urls: list[HttpUrl] = []
+
+
+class Durations(BaseModel):
+    d: timedelta
+    opt: Optional[timedelta] = None
+
+
+class Blobs(BaseModel):
+    model_config = ConfigDict(val_json_bytes="base64", ser_json_bytes="base64")
+    data: bytes
+    raw: Optional[bytes] = None
+
+
+class RawBytes(BaseModel):
+    data: bytes
+
+
 app = FastAPI()
 
 
@@ -214,6 +245,31 @@ def embed(r: Author = Body(embed=True), n: int = Body(ge=1), o: Optional[int] = 
         "dump": {"r": r.model_dump(mode="json"), "n": n, "o": o},
     }
     return Response(starlette_json(content), media_type="application/json")
+
+
+@app.post("/sets")
+def sets(r: Sets):
+    return echo(r)
+
+
+@app.post("/links")
+def links(r: Links):
+    return echo(r)
+
+
+@app.post("/durations")
+def durations(r: Durations):
+    return echo(r)
+
+
+@app.post("/blobs")
+def blobs(r: Blobs):
+    return echo(r)
+
+
+@app.post("/rawbytes")
+def rawbytes(r: RawBytes):
+    return echo(r)
 
 
 async def call(path: str, content_type: Optional[bytes], body: bytes) -> tuple[int, bytes]:
@@ -519,6 +575,64 @@ case("tree errors deep", "/tree", '{"name":"a","children":[{"name":"b","children
 # --- An optional body that is not Optional[...]: r: Author = None.
 for body in ["", "null", '{"name":"Ann"}', "[]"]:
     case(f"maybe body {body!r}", "/maybe", body)
+
+# --- Sets (uniqueItems): duplicates dropped, not refused; too_long as soon
+# as the set outgrows max_length; too_short on the distinct items.
+for v in ['["a","a","a"]', '[]', '"abc"', '{"a":1}', '["a",1]', '[1,2,null]', 'null']:
+    case(f"set tags {v}", "/sets", '{"tags":' + v + "}")
+for v in ['[1,1,"1",1.0,true]', '[1,2,3,3]', '[1,2,3,4]', '[1,2,2,3,"x"]', '[1,2,3,"x",4]', '["x",1,2,3,4]',
+          '["x","y"]', '[1,1,1]', '[]', '["1","2"]', '[1.5]', '[1,2,3,3,3,3]']:
+    case(f"set nums {v}", "/sets", '{"nums":' + v + "}")
+for v in ['[1,1.0,"1"]', '[0.5,0.5]']:
+    case(f"set floats {v}", "/sets", '{"floats":' + v + "}")
+case("list of sets", "/sets", '{"models":[[1,1],[2,"x"],"y"]}')
+
+# --- URLs (HttpUrl, AnyUrl): parsed and written back as the url crate does.
+for v in ["http://example.com", "HTTP://EXAMPLE.COM:80/a/../b/./c?x=1 2#f g", "https://example.com:443",
+          "https://example.com:8443/", "http://a b.com", "http://", "http:/example.com", "http:\\\\example.com\\x",
+          "  http://x.com  ", "http://x.com/\t\nq", "ftp://x.com", "mailto:a@b.c", "x", "%é12", "\\", "..", "",
+          "http://[::1]:8000/", "http://[::1", "http://1.2.3.4.5/", "http://256.0.0.1/", "http://0x7f.1/",
+          "http://127.1/", "http://user:pa ss@x.com/", "http://x.com:99999", "http://x.com:ab", "http://x.com:/p",
+          "http://exa%41mple.com/", "http://ex<ample.com", "http://ex^ample.com", "http://EXAMPLE.com./",
+          "http://bücher.de/ü?ü#ü", "http://x.com/a\"b<c>`{}|^", "http://x.com/?a'b\"c<d>`", "http://x.com/#a'b\"c<d>`",
+          "https://localhost", "http://x.com/%zz", "http://x.com/%2e%2E/a", "http://x.com?", "http://x.com#",
+          "http://@x.com", "http://:@x.com", "http://x.com:0", "file:///etc/passwd", "http://-x.com", "http://x_y.com",
+          "http://1.2.3", "http://x.com/" + "a" * 2100, "http://x.com/" + "é" * 2060, "1http://x", "ht tp://x",
+          "http://x.com\u0000", "http:// x.com", "http://x.com/\u00a0", "//x.com", "/path",
+          "https://example.com/items/foo?q=1&r=%20", "http://[v1.x]/", "http://[::ffff:1.2.3.4]/",
+          "http://[0:0:0:0:0:0:0:1]/", "http://1.2.3.4:8080", "http://[1:0:0:2:0:0:0:3]/", "http://x.com/a/..",
+          "http://x.com/a/.", "https://images.example.org/photos/12.png"]:
+    case(f"url {v[:60]!r}", "/links", '{"url":' + json.dumps(v, ensure_ascii=False) + "}")
+for v in ["5", "null", '["x"]', '{"u":1}']:
+    case(f"url not a string {v}", "/links", '{"url":' + v + "}")
+for v in ["ftp://x.com", "mailto:a@b.c", "urn:isbn:123", "git+ssh://git@github.com/a.git", "data:text/plain,hi",
+          "x", "", "a:b", "http://x.com", "file:///etc/passwd", "foo://h/p?q#f", "foo:/p", "FOO:X"]:
+    case(f"any url {v!r}", "/links", '{"url":"http://a.b","any":' + json.dumps(v) + "}")
+case("url list errors", "/links", '{"url":"http://a.b","urls":["http://c.d","x",5,"ftp://e"]}')
+
+# --- timedelta: ISO 8601, HH:MM:SS, "N days, ..." and numbers (seconds).
+for v in ["PT3H", "P1D", "P1DT2H3M4.5S", "PT0S", "P0D", "-PT1H", "PT-1H", "P1W", "P1Y", "P1M", "P1Y2M3DT4H5M6S",
+          "P1.5D", "PT1.5H", "PT1,5S", "1 day, 2:03:04", "2:03:04", "01:02:03.123456", "-1 day, 23:00:00", "P", "PT",
+          "3600", "3600.5", "-1", "1e3", "", "abc", "PT36H", "P400D", "PT0.000001S", "PT0.0000001S", "P2W3D", "p1d",
+          "PT1H1H", "P1DT", "1d", "1 day", "10:00", "1:2:3", "P999999999D", "P1000000000D", "+PT1H", "P-1D",
+          "PT1M60S", "PT100000000000S", "1.5", "inf", "nan", " PT1H", "PT1H ", "P1.5DT1H", "PTT1H", "P1H", "PT1D",
+          "2 days, 25:00:00", "100:00:00", "1:00", "12:30:45.5", "3 DAYS", "3 dx", "1 day 01:00:00",
+          "01:00:00Z", "01:00:00+01:00", "01:60:00", "1 d, 1:00"]:
+    case(f"duration {v!r}", "/durations", '{"d":' + json.dumps(v) + "}")
+for v in ["3600", "1.5", "-86400.5", "true", "null", "[1]", "1" + "0" * 20, "86399999999999", "86400000000000",
+          "0", "-0.0", "1e300", "0.0000004", "0.0000005"]:
+    case(f"duration number {v}", "/durations", '{"d":' + v + "}")
+
+# --- bytes: base64 with val_json_bytes/ser_json_bytes "base64", else UTF-8.
+for v in ["aGVsbG8=", "aGVsbG8", "a", "ab", "abc", "abcd", "abcde", "ab=", "ab==", "ab===", "abc=", "abc==", "abcd=",
+          "abcd====", "=", "==", "a===", "ab=c", "ab==cd", "abcd\n", "aGVsbG9", "aGVsbG9=", "YQ", "YR", "YQ=", "/_",
+          "é", "abc\u00e9", "abcdé", "a b", "ab+_", "a=b=", "abc=d", "=abc", "ab=\n", "_-_-", "/+/+", "/w==", "",
+          "xxxxxxxx=", "xxxxxxxxx==", "!!!", "aGVsbG8=aGVsbG8=", "aGVs bG8="]:
+    case(f"base64 {v!r}", "/blobs", '{"data":' + json.dumps(v) + "}")
+for v in ["5", "null", "[1]"]:
+    case(f"base64 not a string {v}", "/blobs", '{"data":' + v + "}")
+for v in ['"hello"', '"é\u0000"', "5", '""']:
+    case(f"utf8 bytes {v}", "/rawbytes", '{"data":' + v + "}")
 
 
 def main() -> None:
