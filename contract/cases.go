@@ -342,11 +342,26 @@ func exampleFor(in fastapi.Input) (string, bool) {
 		return "1.5", true
 	case fastapi.Boolean:
 		return "true", true
+	case fastapi.UUID:
+		return "3fa85f64-5717-4562-b3fc-2c963f66afa6", true
+	}
+	if v, ok := formatExamples[in.Format]; ok {
+		return v, true
 	}
 	if s.Pattern == "" {
 		return "moviemock", true
 	}
 	return "", false
+}
+
+// formatExamples are values pydantic accepts for the string formats it
+// validates in parameters (fastapi.Input.Format).
+var formatExamples = map[string]string{
+	"uri":       "https://example.com/",
+	"date":      "2024-01-02",
+	"date-time": "2024-01-02T03:04:05Z",
+	"time":      "12:30:00",
+	"duration":  "PT1H30M",
 }
 
 // build makes every case for the operations, in a fixed order.
@@ -539,6 +554,9 @@ func badStrings(in fastapi.Input, valid string) []string {
 	}
 	if len(s.Enum) > 0 {
 		out = append(out, "moviemock-not-in-enum")
+	}
+	if in.Format != "" {
+		out = append(out, "moviemock", "")
 	}
 	return out
 }

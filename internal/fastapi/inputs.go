@@ -1,6 +1,7 @@
 package fastapi
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,6 +35,11 @@ type Input struct {
 	Required bool
 	Kind     Kind
 	Schema   *openapi3.Schema // constraints of the non-null alternative
+	// Format is the string format pydantic validates for this input
+	// (date, date-time, time, duration, uri; uuid is Kind UUID), whose
+	// validator node is; "" for a plain string.
+	Format string
+	node   *vnode
 }
 
 // Value is an input's value after validation.
@@ -145,6 +151,12 @@ func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Sch
 	if v.Kind == String && value.Format == "uuid" {
 		v.Kind = UUID
 	}
+	if v.Kind == String {
+		v.node = formatNode(value)
+		if v.node != nil {
+			v.Format = value.Format
+		}
+	}
 	if value.Format != "" {
 		// pydantic does not check a str field's format (password is only a
 		// hint to documentation), so neither does the mock.
@@ -200,6 +212,19 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 		}
 		v.Str = canon
 		return v, nil
+	case String:
+		if in.node != nil {
+			st := &vstate{loc: slices.Clone(in.Loc)}
+			dump, ok := in.node.validate(st, &pyValue{kind: pyStr, s: raw}, nil)
+			if !ok && len(st.items) > 0 {
+				item := st.items[0]
+				return Value{}, &item
+			}
+			if s, ok := unquoteDump(dump); ok {
+				v.Str = s
+			}
+			return v, nil
+		}
 	case Boolean:
 		b, ok := ParseLaxBool(raw)
 		if !ok {
@@ -215,6 +240,38 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 		}
 	}
 	return v, nil
+}
+
+// formatNode is the pydantic validator of a string format that pydantic
+// checks (a str field's other formats, such as password, are hints to
+// documentation only); nil for none.
+func formatNode(s *openapi3.Schema) *vnode {
+	switch s.Format {
+	case "date":
+		return &vnode{kind: vDate}
+	case "date-time":
+		return &vnode{kind: vDateTime}
+	case "time":
+		return &vnode{kind: vTime}
+	case "duration":
+		return &vnode{kind: vDuration}
+	case "uri":
+		rule := &urlRule{maxLen: -1}
+		if s.MaxLength != nil && *s.MaxLength == MaxURLLength {
+			rule = &urlRule{schemes: []string{"http", "https"}, maxLen: MaxURLLength}
+		}
+		return &vnode{kind: vURL, url: rule}
+	}
+	return nil
+}
+
+// unquoteDump reads back a dumped JSON string.
+func unquoteDump(b []byte) (string, bool) {
+	var s string
+	if json.Unmarshal(b, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // CheckFile is Check for a form value sent as a file part: pydantic
