@@ -211,6 +211,12 @@ func (g *Generator) add(f *facts, ref *openapi3.SchemaRef, depth int) {
 		f.format = s.Format
 		f.constrained = true
 	}
+	if s.ContentEncoding == "base64" && (f.format == "" || f.format == "binary") {
+		// pydantic bytes with val_json_bytes "base64": made as the
+		// base64 of a phrase, which also decodes to text.
+		f.format = "base64"
+		f.constrained = true
+	}
 	if s.Pattern != "" {
 		f.patterns = append(f.patterns, goPattern(s.Pattern))
 		f.constrained = true

@@ -2,6 +2,7 @@ package fake
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -420,5 +422,42 @@ func BenchmarkNew(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		New(sp)
+	}
+}
+
+// TestPydanticAcceptsFormats generates request bodies for a model with
+// the types whose string form pydantic checks (a set, an HttpUrl, a
+// timedelta, base64 bytes: testdata/formats_openapi.json, served by
+// contract/testdata/formats_app.py) and requires FastAPI's own rules
+// (fastapi.JSONBody) to accept every one; base64 bytes decode to text, as
+// an application that reads them as a string expects.
+func TestPydanticAcceptsFormats(t *testing.T) {
+	t.Parallel()
+	sp := loadFile(t, "testdata/formats_openapi.json")
+	item := sp.Doc.Paths.Value("/items")
+	ins, err := fastapi.CompileInputs(sp, item.Post, item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := item.Post.RequestBody.Value.Content["application/json"].Schema
+	g := New(sp)
+	var buf []byte
+	for seed := uint64(1); seed <= 200; seed++ {
+		buf = g.Append(buf[:0], gofakeit.New(seed), "", ref)
+		parsed, items, err := ins.JSON.Read("application/json", true, buf)
+		if err == nil && len(items) == 0 {
+			_, items = ins.JSON.Validate(parsed)
+		}
+		if err != nil || len(items) > 0 {
+			t.Fatalf("seed %d: %s refused: %v %+v", seed, buf, err, items)
+		}
+		var v struct{ Blob string }
+		if err := json.Unmarshal(buf, &v); err != nil {
+			t.Fatal(err)
+		}
+		text, err := base64.StdEncoding.DecodeString(v.Blob)
+		if err != nil || !utf8.Valid(text) {
+			t.Fatalf("seed %d: blob %q is not base64 of text", seed, v.Blob)
+		}
 	}
 }

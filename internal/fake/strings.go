@@ -26,6 +26,7 @@ var knownFormats = map[string]bool{
 	"uri": true, "url": true, "iri": true, "uri-reference": true, "iri-reference": true,
 	"hostname": true, "idn-hostname": true, "ipv4": true, "ipv6": true,
 	"password": true, "binary": true, "byte": true,
+	"base64": true, // contentEncoding: base64 (not a format of its own)
 }
 
 // The generator reads no clock: dates come from fixed ranges.
@@ -196,6 +197,8 @@ func (st *state) primary(p *strPlan) (string, bool) {
 		return st.f.Password(true, true, true, false, false, 12), false
 	case "binary":
 		return st.f.Sentence(), true
+	case "base64":
+		return base64.StdEncoding.EncodeToString([]byte(st.shortString())), false
 	case "byte":
 		b := make([]byte, st.f.IntRange(6, 24))
 		for i := range b {
@@ -287,6 +290,9 @@ func (p *strPlan) accepts(s string) bool {
 		return err == nil
 	case "byte":
 		return byteRE.MatchString(s)
+	case "base64":
+		_, err := base64.StdEncoding.DecodeString(s)
+		return err == nil
 	case "email", "idn-email":
 		return emailRE.MatchString(s)
 	case "uuid":
