@@ -58,3 +58,33 @@ func TestFormattedInputs(t *testing.T) {
 		}
 	}
 }
+
+// response_schema_conformance accepts a date-time as pydantic writes any
+// datetime: with an offset, or without one for a naive datetime
+// ("2024-08-13T10:00:00", which FastAPI sends for datetime(2024, 8, 13, 10)).
+func TestNaiveDateTimeConforms(t *testing.T) {
+	t.Parallel()
+	sp := fastapiDoc(t)
+	op := sp.Doc.Paths.Value("/reviews/{review_id}").Get
+	for _, tc := range []struct {
+		created string
+		ok      bool
+	}{
+		{"2024-08-13T10:00:00Z", true},
+		{"2024-08-13T10:00:00.123456+02:00", true},
+		{"2024-08-13T10:00:00", true},
+		{"2024-08-13T10:00:00.400000", true},
+		{"2024-08-13 10:00:00", false},
+		{"2024-08-13", false},
+		{"2024-02-30T10:00:00", false},
+	} {
+		t.Run(tc.created, func(t *testing.T) {
+			t.Parallel()
+			body := `{"id":"r1","movie_id":"m1","author_id":1,"content":"c","created_at":"` + tc.created + `","updated_at":"2024-08-13T10:00:00Z","reactions":{}}`
+			declared, err := contract.BodyConforms(sp, op, 200, "application/json", []byte(body))
+			if !declared || (err == nil) != tc.ok {
+				t.Errorf("BodyConforms = %v, %v; want ok %v", declared, err, tc.ok)
+			}
+		})
+	}
+}

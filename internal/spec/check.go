@@ -278,7 +278,7 @@ func (n *cnode) str(data []byte, i int) int {
 			return -1
 		}
 	case "date-time":
-		if _, err := ParseDateTime(s); err != nil {
+		if _, _, err := ParseFastAPIDateTime(s); err != nil {
 			return -1
 		}
 	}

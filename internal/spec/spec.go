@@ -414,10 +414,8 @@ var formatValidators = openapi3.WithStringFormatValidators(map[string]openapi3.S
 		return nil
 	}),
 	"date-time": openapi3.NewCallbackValidator(func(s string) error {
-		if _, err := ParseDateTime(s); err != nil {
-			return err
-		}
-		return nil
+		_, _, err := ParseFastAPIDateTime(s)
+		return err
 	}),
 })
 
@@ -451,6 +449,26 @@ func CanonicalDateTime[T string | []byte](b T) bool {
 		days = 29
 	}
 	return day <= days
+}
+
+// ParseFastAPIDateTime parses a date-time as FastAPI writes one under format
+// date-time: RFC 3339 with a time zone (ParseDateTime), or the same without
+// one, which is how pydantic writes a naive datetime ("2024-08-13T10:00:00",
+// "2024-08-13T10:00:00.400000"). A contract check must accept what pydantic
+// itself produces for the type it documented as date-time; naive reports
+// which form s has (t is then in UTC, as written).
+func ParseFastAPIDateTime(s string) (t time.Time, naive bool, err error) {
+	if t, err := ParseDateTime(s); err == nil {
+		return t, false, nil
+	}
+	if strings.ContainsAny(s, "t") {
+		s = strings.ToUpper(s)
+	}
+	t, err = time.Parse("2006-01-02T15:04:05.999999999", s)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("not a valid RFC 3339 date-time (with a time zone, or without one as pydantic writes a naive datetime)")
+	}
+	return t, true, nil
 }
 
 // ParseDateTime parses an RFC 3339 date-time with a time zone, as JSON Schema's

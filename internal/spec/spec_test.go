@@ -120,6 +120,11 @@ func TestValidate(t *testing.T) {
 		{"array of null", person, `{"id":1,"name":"A","known_for":null}`, []string{"known_for"}},
 		{"id not an integer", person, `{"id":1.5,"name":"A"}`, []string{"id"}},
 		{"review date-time", review, `{"created_at":"2024-01-02 03:04:05"}`, []string{"created_at"}},
+		// pydantic writes a naive datetime without an offset.
+		{"naive date-time", review, `{"created_at":"2024-08-13T10:00:00"}`, nil},
+		{"naive date-time with microseconds", review, `{"created_at":"2024-08-13T10:00:00.400000"}`, nil},
+		{"naive impossible date-time", review, `{"created_at":"2024-02-30T10:00:00"}`, []string{"created_at"}},
+		{"date alone for a date-time", review, `{"created_at":"2024-08-13"}`, []string{"created_at"}},
 		{"nested author", review, `{"author":{"id":"x"}}`, []string{"author.id"}},
 		{"several at once", review, `{"author_id":"1","reactions":[]}`, []string{"author_id", "reactions"}},
 	} {
