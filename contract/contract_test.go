@@ -193,9 +193,11 @@ func TestBrokenServers(t *testing.T) {
 			rewrite(pathIs(personPath), replace(`"1963-12-18"`, `"18/12/1963"`))},
 		{"null array", "response_schema_conformance", contract.Config{},
 			rewrite(pathIs(personPath), replace(`"known_for":[`, `"known_for":null,"x":[`))},
-		{"review timestamp without zone", "response_schema_conformance", contract.Config{},
+		// Not "without zone": pydantic writes a naive datetime so, and it
+		// conforms; a space for the "T" is no date-time pydantic writes.
+		{"review timestamp with a space", "response_schema_conformance", contract.Config{},
 			rewrite(pathIs(`/reviews/[^/]+`), func(_ *http.Request, _ *int, _ http.Header, b []byte) []byte {
-				return regexp.MustCompile(`"created_at":"([^"]+)Z"`).ReplaceAll(b, []byte(`"created_at":"$1"`))
+				return regexp.MustCompile(`"created_at":"([0-9-]+)T`).ReplaceAll(b, []byte(`"created_at":"$1 `))
 			})},
 		{"200 on invalid input", "negative_data_rejection", contract.Config{},
 			rewrite(pathIs(`/person/abc`), func(_ *http.Request, status *int, h http.Header, _ []byte) []byte {
