@@ -301,7 +301,10 @@ type verdict struct {
 func runContract(t *testing.T, bin, base, spec string, args []string) verdict {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append([]string{"contract", "--base-url", base, "--spec", spec}, args...)...)
+	// Generous time limits: a loaded 2-core CI machine can make a Python
+	// app slow, and slowness is not what the corpus is about.
+	cmd := exec.CommandContext(ctx, bin, append([]string{"contract", "--base-url", base, "--spec", spec,
+		"--timeout", "30s", "--max-response-time", "30s"}, args...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
