@@ -658,6 +658,8 @@ func (b *builder) generated(o *operation) {
 					raw = v
 				} else if v, ok := acceptedPatternValue(in); ok {
 					raw = v
+				} else if v, ok := formatExamples[in.Format]; ok {
+					raw = v
 				} else {
 					raw = randomString(b.rng, in.Kind)
 				}

@@ -294,7 +294,10 @@ func (p *strPlan) accepts(s string) bool {
 		_, err := base64.StdEncoding.DecodeString(s)
 		return err == nil
 	case "email", "idn-email":
-		return emailRE.MatchString(s)
+		// What pydantic's EmailStr accepts, which is stricter than the
+		// format (a special-use domain, a dot before the @).
+		_, why := fastapi.CheckEmail(s)
+		return emailRE.MatchString(s) && why == ""
 	case "uuid":
 		return uuidRE.MatchString(s)
 	case "ipv4":

@@ -36,7 +36,7 @@ type Input struct {
 	Kind     Kind
 	Schema   *openapi3.Schema // constraints of the non-null alternative
 	// Format is the string format pydantic validates for this input
-	// (date, date-time, time, duration, uri; uuid is Kind UUID), whose
+	// (date, date-time, time, duration, uri, email; uuid is Kind UUID), whose
 	// validator node is; "" for a plain string.
 	Format string
 	node   *vnode
@@ -255,6 +255,8 @@ func formatNode(s *openapi3.Schema) *vnode {
 		return &vnode{kind: vTime}
 	case "duration":
 		return &vnode{kind: vDuration}
+	case "email":
+		return &vnode{kind: vEmail}
 	case "uri":
 		rule := &urlRule{maxLen: -1}
 		if s.MaxLength != nil && *s.MaxLength == MaxURLLength {

@@ -45,6 +45,7 @@ const (
 	vURL      // format uri: AnyUrl, HttpUrl
 	vDuration // format duration: timedelta
 	vBytes    // bytes: format binary, or contentEncoding base64
+	vEmail    // format email: EmailStr
 )
 
 // vnode is one compiled schema.
@@ -362,6 +363,8 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 				node.kind = vDuration
 			case "binary":
 				node.kind = vBytes
+			case "email":
+				node.kind = vEmail
 			case "uri":
 				return compileURL(n, where)
 			default:

@@ -119,6 +119,8 @@ func (n *vnode) validate(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
 		return validateDuration(st, v, out)
 	case vBytes:
 		return n.validateBytes(st, v, out)
+	case vEmail:
+		return validateEmail(st, v, out)
 	}
 	panic("unreachable")
 }

@@ -4,7 +4,9 @@ request bodies and record exactly what it answers.
     PYTHONPATH=../../../../shared/fastapi-stack python3 jsonbody_cases.py
 
 (from internal/fastapi/testdata; the stack is FastAPI 0.141.1, Starlette
-1.3.1, pydantic 2.13.4 on Python 3.11). It writes jsonbody_openapi.json,
+1.3.1, pydantic 2.13.4 on Python 3.11). EmailStr needs email-validator 2.x
+(2.3.0 recorded these cases) on the path as well; Debian 12's
+python3-email-validator (1.3.0) is too old for pydantic 2. It writes jsonbody_openapi.json,
 the document the app serves, and jsonbody_cases.json, one record per case:
 path, content_type (null: no header; each character is one byte of the
 header, as Starlette reads it as latin-1), body (text, or body_b64 for
@@ -31,7 +33,7 @@ from uuid import UUID
 
 from fastapi import Body, FastAPI
 from fastapi.responses import Response
-from pydantic import AnyUrl, BaseModel, ConfigDict, Field, HttpUrl
+from pydantic import AnyUrl, BaseModel, ConfigDict, EmailStr, Field, HttpUrl
 
 
 class Genre(str, Enum):
@@ -163,6 +165,11 @@ class Blobs(BaseModel):
     raw: Optional[bytes] = None
 
 
+class Emails(BaseModel):
+    email: EmailStr
+    other: Optional[EmailStr] = None
+
+
 class RawBytes(BaseModel):
     data: bytes
 
@@ -264,6 +271,11 @@ def durations(r: Durations):
 
 @app.post("/blobs")
 def blobs(r: Blobs):
+    return echo(r)
+
+
+@app.post("/emails")
+def emails(r: Emails):
     return echo(r)
 
 
@@ -633,6 +645,23 @@ for v in ["5", "null", "[1]"]:
     case(f"base64 not a string {v}", "/blobs", '{"data":' + v + "}")
 for v in ['"hello"', '"é\u0000"', "5", '""']:
     case(f"utf8 bytes {v}", "/rawbytes", '{"data":' + v + "}")
+
+# --- EmailStr: email-validator's syntax rules, pydantic's normalisation.
+for v in ["a@example.com", "A@Example.COM", "  a@example.com  ", "John <a@example.com>", '"John Doe" <a@b.com>', "a",
+          "a@", "@b.com", "a@b", "a@b.c", "a@localhost", "a..b@example.com", ".a@example.com", "a.@example.com",
+          "a b@example.com", "a@exa mple.com", "a@-example.com", "a@example-.com", "a@example..com", "a@.example.com",
+          "a@example.com.", "a+tag@example.com", "a!#$%&'*+/=?^_`{|}~-@example.com", '"quoted"@example.com',
+          "a@[1.2.3.4]", "a@b@c.com", "x" * 65 + "@example.com", "a@" + "b" * 64 + ".com",
+          "a@" + ("b" * 60 + ".") * 5 + "com", "a@example.invalid", "a@example.test", "a@example.local",
+          "a@example.onion", "a@123.com", "a@example.123", "a@ex_ample.com", "a\u200b@example.com", "a@example.com\n",
+          "", "a@EXAMPLE.COM", "Ab@Ex.CoM", "Postmaster@Example.com", "a@com", "mailto:a@b.com",
+          "a(comment)@example.com", "a@example.arpa", "a@sub.example.co.uk", "<a@example.com>",
+          "John Smith <john@example.com", "ünïcödé@example.com", "a@exämple.com", "a@example.com" + "x" * 2048,
+          "-a@example.com", "a@ex--ample.com", "a@ｅxample.com", "a\\b@example.com", "a\u00a0b@example.com",
+          "a＠example.com", "a@example.c0m", "a@example.com-"]:
+    case(f"email {v[:50]!r} ({len(v)} chars)", "/emails", '{"email":' + json.dumps(v, ensure_ascii=False) + "}")
+for v in ["5", "null", "[]"]:
+    case(f"email not a string {v}", "/emails", '{"email":' + v + "}")
 
 
 def main() -> None:
