@@ -26,7 +26,7 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 			return nil, err
 		}
 	}
-	var vars map[string]string
+	var vars, cookies map[string]string
 	for i := range ins.List {
 		in := &ins.List[i]
 		raw, present := "", false
@@ -46,9 +46,10 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 				raw, present = vs[0], true
 			}
 		case "cookie":
-			if c, err := r.Cookie(in.Name); err == nil {
-				raw, present = c.Value, true
+			if cookies == nil {
+				cookies = fastapi.Cookies(r.Header)
 			}
+			raw, present = cookies[in.Name]
 		case "body":
 			if f, ok := form.Files[in.Name]; ok {
 				items = append(items, *in.CheckFile(f))
