@@ -229,6 +229,12 @@ func (b *builder) request(o *operation, vals values) Request {
 	for _, in := range o.inputs.List {
 		v, ok := vals[in.Name]
 		if !ok {
+			if in.In == "header" && strings.EqualFold(in.Name, "User-Agent") {
+				// A case without the declared User-Agent sends none: not
+				// Go's default (net/http writes Go-http-client/1.1
+				// unless the key is present, and writes none for nil).
+				header["User-Agent"] = nil
+			}
 			continue
 		}
 		switch in.In {
@@ -349,7 +355,15 @@ func exampleFor(in fastapi.Input) (string, bool) {
 		return v, true
 	}
 	if s.Pattern == "" {
-		return "moviemock", true
+		// Within the length bounds pydantic counts in characters.
+		v := "moviemock"
+		if s.MaxLength != nil && int(*s.MaxLength) < len(v) {
+			v = v[:*s.MaxLength]
+		}
+		if n := int(s.MinLength); n > len(v) {
+			v += strings.Repeat("x", n-len(v))
+		}
+		return v, true
 	}
 	return "", false
 }
