@@ -14,8 +14,9 @@ import (
 // FastAPI 0.141 writes one (each shape read off app.openapi() of an
 // equivalent app): pydantic models in components/schemas (str with
 // length bounds or a pattern, int and float with inclusive or exclusive
-// bounds, bool, date, date-time, uuid, string and integer enums by $ref,
-// lists, nested models by $ref, T | None as anyOf with null, defaults),
+// bounds, bool, date, date-time, time, timedelta, uuid, HttpUrl,
+// EmailStr, string and integer enums by $ref, lists, sets, nested models
+// by $ref, T | None as anyOf with null, defaults),
 // path parameters (int, str, uuid), query, header and cookie parameters
 // (required, optional, with defaults and bounds), JSON bodies (one model,
 // or a Body_<operationId> model for several or embedded ones, scalars
@@ -31,11 +32,10 @@ import (
 // (7 with the login and /users/me/) with 4 parameters besides the path's
 // and 3 body fields each.
 //
-// Left out until the mock implements them (it refuses them with a "not
-// implemented" error today): array query and header parameters,
-// uniqueItems (set[...]), formats uri, email and duration, contentEncoding
-// (bytes), bodies that are not a model, streamed responses (itemSchema);
-// and self-referring models, file uploads and multipart forms.
+// Left out: array query and header parameters (the mock refuses them as
+// not implemented), bytes (contentEncoding), bodies that are not a model,
+// streamed responses (itemSchema), self-referring models, file uploads and
+// multipart forms.
 
 // src reads choices off the fuzz input.
 type src struct {
@@ -164,7 +164,7 @@ type gen struct {
 }
 
 func (g *gen) scalar(allowEnum bool) typ {
-	kinds := []string{"str", "int", "float", "bool", "date", "datetime", "uuid"}
+	kinds := []string{"str", "int", "float", "bool", "date", "datetime", "uuid", "time", "duration", "url", "email"}
 	if allowEnum && len(g.enums) > 0 {
 		kinds = append(kinds, "enum")
 	}
@@ -222,9 +222,12 @@ func (t typ) schema(inModel bool) obj {
 		return obj{{"$ref", "#/components/schemas/" + t.enum.name}}
 	case "model":
 		return obj{{"$ref", "#/components/schemas/" + t.model.name}}
-	case "list":
+	case "list", "set":
 		o.add("items", t.elem.schema(inModel))
 		o.add("type", "array")
+		if t.kind == "set" {
+			o.add("uniqueItems", true)
+		}
 		return o
 	case "str":
 		o.add("type", "string")
@@ -257,9 +260,15 @@ func (t typ) schema(inModel bool) obj {
 		}
 	case "bool":
 		o.add("type", "boolean")
-	case "date", "datetime", "uuid":
+	case "date", "datetime", "uuid", "time", "duration", "email":
 		o.add("type", "string")
-		o.add("format", map[string]string{"date": "date", "datetime": "date-time", "uuid": "uuid"}[t.kind])
+		o.add("format", map[string]string{"date": "date", "datetime": "date-time", "uuid": "uuid", "time": "time", "duration": "duration", "email": "email"}[t.kind])
+	case "url":
+		// pydantic's HttpUrl.
+		o.add("type", "string")
+		o.add("maxLength", 2083)
+		o.add("minLength", 1)
+		o.add("format", "uri")
 	}
 	return o
 }
@@ -300,8 +309,12 @@ func (t typ) value() any {
 		return true
 	case "date":
 		return "2024-01-02"
-	case "list":
+	case "list", "set":
 		return []any{}
+	case "time":
+		return "12:30:00"
+	case "duration":
+		return "PT1H"
 	}
 	return nil // datetime, uuid and models get no default
 }
@@ -361,6 +374,9 @@ func (g *gen) fields(n int, models []*modelDef, form bool) []field {
 				elem = g.scalar(true)
 			}
 			f.t = typ{kind: "list", elem: &elem, minLen: -1, maxLen: -1}
+			if elem.kind != "model" && g.s.one(3) {
+				f.t.kind = "set" // set[X]
+			}
 		default:
 			f.t = g.scalar(true)
 		}

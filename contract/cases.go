@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -339,13 +340,8 @@ func exampleFor(in fastapi.Input) (string, bool) {
 		return fmt.Sprint(s.Enum[0]), true
 	}
 	switch in.Kind {
-	case fastapi.Integer:
-		if s.Min != nil {
-			return strconv.FormatInt(int64(*s.Min), 10), true
-		}
-		return "1", true
-	case fastapi.Number:
-		return "1.5", true
+	case fastapi.Integer, fastapi.Number:
+		return numberExample(s, in.Kind == fastapi.Integer), true
 	case fastapi.Boolean:
 		return "true", true
 	case fastapi.UUID:
@@ -376,6 +372,53 @@ var formatExamples = map[string]string{
 	"date-time": "2024-01-02T03:04:05Z",
 	"time":      "12:30:00",
 	"duration":  "PT1H30M",
+	"email":     "user@example.com",
+}
+
+// numberExample is a number within the schema's bounds, inclusive or
+// exclusive (a boolean modifier in OpenAPI 3.0, a bound of its own in
+// 3.1): 1 or 1.5 when they allow it.
+func numberExample(s *openapi3.Schema, integer bool) string {
+	lo, loEx := s.Min, s.ExclusiveMin.IsTrue()
+	if v := s.ExclusiveMin.Value; v != nil {
+		lo, loEx = v, true
+	}
+	hi, hiEx := s.Max, s.ExclusiveMax.IsTrue()
+	if v := s.ExclusiveMax.Value; v != nil {
+		hi, hiEx = v, true
+	}
+	v, step := 1.5, 0.5
+	if integer {
+		v, step = 1, 1
+	}
+	if lo != nil && (v < *lo || loEx && v <= *lo) {
+		v = *lo
+		if integer {
+			v = math.Ceil(v)
+		}
+		if loEx && v <= *lo {
+			v += step
+		}
+	}
+	if hi != nil && (v > *hi || hiEx && v >= *hi) {
+		switch {
+		case integer:
+			v = math.Floor(*hi)
+			if hiEx && v >= *hi {
+				v--
+			}
+		case lo != nil:
+			v = (*lo + *hi) / 2
+		case hiEx:
+			v = *hi - step
+		default:
+			v = *hi
+		}
+	}
+	if integer {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // build makes every case for the operations, in a fixed order.

@@ -18,6 +18,7 @@ func TestExampleForMeetsConstraints(t *testing.T) {
 		t.Fatal(err)
 	}
 	three := uint64(3)
+	zero, half, one, two, threeF := 0.0, 0.5, 1.0, 2.0, 3.0
 	for _, tc := range []struct {
 		name   string
 		kind   fastapi.Kind
@@ -26,6 +27,12 @@ func TestExampleForMeetsConstraints(t *testing.T) {
 		{"uuid", fastapi.UUID, &openapi3.Schema{Type: &openapi3.Types{"string"}}},
 		{"short string", fastapi.String, &openapi3.Schema{Type: &openapi3.Types{"string"}, MaxLength: &three}},
 		{"long string", fastapi.String, &openapi3.Schema{Type: &openapi3.Types{"string"}, MinLength: 12}},
+		{"integer above an exclusive minimum", fastapi.Integer, &openapi3.Schema{Type: &openapi3.Types{"integer"}, ExclusiveMin: openapi3.ExclusiveBound{Value: &threeF}}},
+		{"integer below a maximum", fastapi.Integer, &openapi3.Schema{Type: &openapi3.Types{"integer"}, Max: &zero}},
+		{"integer between exclusive bounds", fastapi.Integer, &openapi3.Schema{Type: &openapi3.Types{"integer"}, ExclusiveMin: openapi3.ExclusiveBound{Value: &half}, ExclusiveMax: openapi3.ExclusiveBound{Value: &two}}},
+		{"number between exclusive bounds", fastapi.Number, &openapi3.Schema{Type: &openapi3.Types{"number"}, ExclusiveMin: openapi3.ExclusiveBound{Value: &half}, Max: &one}},
+		{"number below an exclusive maximum", fastapi.Number, &openapi3.Schema{Type: &openapi3.Types{"number"}, ExclusiveMax: openapi3.ExclusiveBound{Value: &zero}}},
+		{"number above a minimum", fastapi.Number, &openapi3.Schema{Type: &openapi3.Types{"number"}, Min: &threeF}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
