@@ -50,6 +50,34 @@ def system_requires(module):
     return json.loads(r.stdout.strip().splitlines()[-1]) or None
 
 
+def served(app, path):
+    """GET path of app through ASGI, as uvicorn would ask it: the bytes of
+    a 200 answer, or None. The document FastAPI serves can differ from
+    app.openapi() (root_path adds servers)."""
+    import asyncio
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+             "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
+             "query_string": b"", "headers": [(b"host", b"127.0.0.1:8000")],
+             "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000), "state": {}}
+    out = {"status": None, "body": b""}
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(msg):
+        if msg["type"] == "http.response.start":
+            out["status"] = msg["status"]
+        elif msg["type"] == "http.response.body":
+            out["body"] += msg.get("body", b"")
+
+    try:
+        asyncio.run(app(scope, receive, send))
+    except Exception:
+        return None
+    return out["body"] if out["status"] == 200 else None
+
+
 apps, skipped = [], {}
 for path in sorted(glob.glob("docs_src/**/*.py", recursive=True)):
     if path.endswith("__init__.py"):
@@ -80,10 +108,16 @@ for path in sorted(glob.glob("docs_src/**/*.py", recursive=True)):
         continue
     name = module[len("docs_src."):]
     os.makedirs("openapi", exist_ok=True)
-    with open("openapi/%s.json" % name, "w", encoding="utf-8") as f:
-        # As FastAPI serves it (Starlette's JSONResponse): compact, UTF-8.
-        f.write(json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")))
+    body = served(app, app.openapi_url) if app.openapi_url else None
+    if body is None:
+        # Not served, or a middleware answers instead: the app's own
+        # document as Starlette's JSONResponse writes it.
+        body = json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    with open("openapi/%s.json" % name, "wb") as f:
+        f.write(body)
     entry = {"name": name, "module": module}
+    if app.openapi_url != "/openapi.json":
+        entry["openapi_url"] = app.openapi_url or ""
     if requires:
         entry["requires"] = requires
     apps.append(entry)
