@@ -64,7 +64,7 @@ func contractMock(t testing.TB, app string, now func() time.Time) (http.Handler,
 }
 
 func credentials(app string) (string, string) {
-	if app == reference.AppMovies {
+	if app == reference.AppMovies || app == reference.AppMovies2 {
 		return "alice", "wonderland"
 	}
 	return "", ""
@@ -96,7 +96,7 @@ func applied(r *contract.Report) map[string]int {
 
 // wantApplied: the sequence checks the contract has operations for.
 func wantApplied(app string) []string {
-	if app == reference.AppMovies {
+	if app == reference.AppMovies || app == reference.AppMovies2 {
 		return sequenceChecks
 	}
 	return slices.DeleteFunc(slices.Clone(sequenceChecks), func(s string) bool { return s == "registration_login" })

@@ -67,8 +67,9 @@ func around(s string, i int) string {
 func TestContractFixtures(t *testing.T) {
 	t.Parallel()
 	collections := map[string][]string{
-		reference.AppMovies: {"persons", "users", "movies", "reviews", "reactions"},
-		reference.AppTasks:  {"projects", "tasks"},
+		reference.AppMovies:  {"persons", "users", "movies", "reviews", "reactions"},
+		reference.AppTasks:   {"projects", "tasks"},
+		reference.AppMovies2: {"users", "movies", "reviews"},
 	}
 	for _, app := range reference.ContractApps() {
 		dir, err := reference.ContractDir(app)

@@ -57,12 +57,16 @@ const (
 	// AppTasks is app/tasks.py, an unrelated CRUD API: the contract
 	// testdata/contracts/tasks.
 	AppTasks = "tasks"
+	// AppMovies2 is app/movies2.py, the Movie and Review Service grown
+	// another way (client-chosen ids, reaction counters, undeclared 409s):
+	// the contract testdata/contracts/movies2.
+	AppMovies2 = "movies2"
 )
 
 // ContractApps are the apps with a contract of their own under
 // testdata/contracts: openapi.json (the document the app serves) and
 // fixtures/ (the records it loads).
-func ContractApps() []string { return []string{AppMovies, AppTasks} }
+func ContractApps() []string { return []string{AppMovies, AppTasks, AppMovies2} }
 
 // ContractDir is the absolute path of testdata/contracts/<app>, the
 // contract of one of ContractApps.
@@ -81,17 +85,17 @@ func ContractDir(app string) (string, error) {
 // runs by default: main.py on the repository's fixtures/data, public reads,
 // CORS for any origin with credentials.
 type Options struct {
-	App           string   // AppMain (""), AppMovies or AppTasks
+	App           string   // AppMain (""), AppMovies, AppTasks or AppMovies2
 	Fixtures      string   // fixture directory; default fixtures/data for AppMain, else testdata/contracts/<App>/fixtures
 	RequireAuth   bool     // AppMain only: the three reads depend on get_current_user
 	CORSOrigins   []string // allow_origins; default ["*"]
 	ExposeHeaders []string // expose_headers; default none
 	NoCORS        bool     // no CORSMiddleware at all (the mock's --no-cors)
 	TestRoutes    bool     // GET /__reference/crash and /__reference/http500
-	Secret        string   // HS256 secret (AppMain, AppMovies); default DefaultSecret
-	// Bug switches on one deliberate bug of AppMovies by name, e.g.
-	// "create_200" (the BUGS table in app/movies.py); "" runs the correct
-	// app. The app refuses to start with a name it does not know.
+	Secret        string   // HS256 secret (AppMain, AppMovies, AppMovies2); default DefaultSecret
+	// Bug switches on one deliberate bug of AppMovies or AppMovies2 by
+	// name, e.g. "create_200" (the BUGS table in app/movies.py or
+	// app/movies2.py); "" runs the correct app. The app refuses to start with a name it does not know.
 	Bug string
 }
 
@@ -300,8 +304,8 @@ func Start(t testing.TB, opts Options) *Backend {
 	default:
 		t.Fatalf("reference.Options: unknown App %q (want %q or one of %q)", opts.App, AppMain, ContractApps())
 	}
-	if opts.Bug != "" && opts.App != AppMovies {
-		t.Fatalf("reference.Options: Bug %q: deliberate bugs are in %s.py only", opts.Bug, AppMovies)
+	if opts.Bug != "" && opts.App != AppMovies && opts.App != AppMovies2 {
+		t.Fatalf("reference.Options: Bug %q: deliberate bugs are in %s.py and %s.py only", opts.Bug, AppMovies, AppMovies2)
 	}
 	Require(t)
 	p := probeResult
