@@ -14,6 +14,7 @@ import (
 
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -146,7 +147,7 @@ func (b *builder) validBody(o *operation) string {
 	if base == nil {
 		return ""
 	}
-	return string(b.uniqueAccounts(o, base))
+	return string(b.freshValues(o, base))
 }
 
 // decodeObject decodes a JSON object keeping numbers as written.
@@ -223,9 +224,14 @@ func (b *builder) idsFor(o *operation, field string) []string {
 	return nil
 }
 
-// uniqueAccounts gives a new account (a body with a username or email) a
-// name no earlier run or case used: registering a taken name is refused.
-func (b *builder) uniqueAccounts(o *operation, body []byte) []byte {
+// freshValues gives the values of a new record that must be unique a value
+// no earlier run or case used: an account's username and email (registering
+// a taken name is refused), and an id the client chooses (a create body
+// carrying the collection's id, as POST /movies {"id": "tt0137523", …}:
+// a taken id is refused, often with an undeclared 409). A fresh id is
+// generated from the body's own schema for it, so it fits its pattern,
+// length and format.
+func (b *builder) freshValues(o *operation, body []byte) []byte {
 	if o.method != "POST" {
 		return body
 	}
@@ -251,10 +257,60 @@ func (b *builder) uniqueAccounts(o *operation, body []byte) []byte {
 			m[k] = old
 		}
 	}
+	if k := clientID(o); k != "" {
+		if _, present := m[k]; present && bodyValid(o, encode(m)) {
+			if v, ok := b.freshID(o, m, k); ok {
+				m[k], changed = v, true
+			}
+		}
+	}
 	if !changed {
 		return body
 	}
 	return encode(m)
+}
+
+// clientID is the body field of a create that carries the new record's id,
+// "" when the server chooses ids.
+func clientID(o *operation) string {
+	if o.model == nil || o.model.Coll == nil || o.model.Coll.ID == nil ||
+		(o.model.Kind != model.Create && o.model.Kind != model.NestedCreate) {
+		return ""
+	}
+	_, s := jsonBodySchema(o)
+	if s == nil || s.Properties[o.model.Coll.ID.Name] == nil {
+		return ""
+	}
+	return o.model.Coll.ID.Name
+}
+
+// freshID generates a value for the client-chosen id field k of m from its
+// schema, one no id the runner knows of has, that keeps the body valid.
+func (b *builder) freshID(o *operation, m map[string]any, k string) (any, bool) {
+	_, s := jsonBodySchema(o)
+	ref := s.Properties[k]
+	known := map[string]bool{}
+	for _, ids := range b.ids {
+		for _, id := range ids {
+			known[id] = true
+		}
+	}
+	old := m[k]
+	defer func() { m[k] = old }()
+	for try := 0; try < 8; try++ {
+		b.unique++
+		f := gofakeit.New(b.seedFor("fresh id", o.id, strconv.FormatUint(uint64(b.nonce), 36), strconv.FormatUint(uint64(b.unique), 36)))
+		raw := b.generator().Append(nil, f, k, ref)
+		var v any
+		if json.Unmarshal(raw, &v) != nil || known[fmt.Sprint(v)] || jsonEqual(v, old) {
+			continue
+		}
+		m[k] = v
+		if bodyValid(o, encode(m)) {
+			return v, true
+		}
+	}
+	return nil, false
 }
 
 // bodyVariant is one body a case sends and how.
@@ -484,7 +540,7 @@ func (b *builder) generatedBodies(o *operation, base values) {
 			body = encode([]any{m})
 		}
 		if o.method == "POST" {
-			body = b.uniqueAccounts(o, body)
+			body = b.freshValues(o, body)
 		}
 		items, ok := judgeBody(o, "application/json", true, body)
 		if !ok {

@@ -64,11 +64,18 @@ var mutants = []mutant{
 func TestGrownMutants(t *testing.T) {
 	t.Parallel()
 	reference.Require(t)
-	sp := moviesContract(t)
+	runMutants(t, reference.AppMovies, mutants)
+}
+
+// runMutants runs the contract runner against app's correct backend and
+// against each broken one.
+func runMutants(t *testing.T, app string, mutants []mutant) {
+	t.Helper()
+	sp := moviesContract(t, app)
 
 	// The correct backend first: its failures, if any, are the baseline
 	// that a broken backend's failures must go beyond.
-	correct := runMovies(t, sp, "")
+	correct := runMovies(t, app, sp, "")
 	baseline := map[string]bool{}
 	for _, f := range failureList(correct) {
 		baseline[f.key] = true
@@ -83,7 +90,7 @@ func TestGrownMutants(t *testing.T) {
 	for _, m := range mutants {
 		t.Run(m.bug, func(t *testing.T) {
 			t.Parallel()
-			report := runMovies(t, sp, m.bug)
+			report := runMovies(t, app, sp, m.bug)
 			fresh := map[string][]failure{} // by check: failures the correct backend does not have
 			for _, f := range failureList(report) {
 				if !baseline[f.key] {
@@ -119,13 +126,18 @@ func TestGrownMutants(t *testing.T) {
 // The table has a row for every bug app/movies.py has, and no other.
 func TestGrownMutantsTable(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile(filepath.Join("..", "internal", "reference", "app", "movies.py"))
+	checkMutantsTable(t, "movies.py", mutants, 15)
+}
+
+func checkMutantsTable(t *testing.T, file string, mutants []mutant, least int) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "internal", "reference", "app", file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	block := regexp.MustCompile(`(?s)\nBUGS = \{\n(.*?)\n\}\n`).FindSubmatch(src)
 	if block == nil {
-		t.Fatal("no BUGS = {…} table in app/movies.py")
+		t.Fatalf("no BUGS = {…} table in app/%s", file)
 	}
 	var inApp []string
 	for _, m := range regexp.MustCompile(`(?m)^    "([a-z0-9_]+)": `).FindAllSubmatch(block[1], -1) {
@@ -141,9 +153,9 @@ func TestGrownMutantsTable(t *testing.T) {
 	sort.Strings(inApp)
 	sort.Strings(inTable)
 	if a, b := strings.Join(inApp, " "), strings.Join(inTable, " "); a != b {
-		t.Errorf("app/movies.py has the bugs\n  %s\nthe mutants table\n  %s", a, b)
+		t.Errorf("app/%s has the bugs\n  %s\nthe mutants table\n  %s", file, a, b)
 	}
-	if len(inTable) < 15 {
+	if len(inTable) < least {
 		t.Errorf("only %d mutants", len(inTable))
 	}
 }
@@ -184,9 +196,9 @@ func TestGrownMutantUnknownBug(t *testing.T) {
 	}
 }
 
-func moviesContract(t *testing.T) *spec.Spec {
+func moviesContract(t *testing.T, app string) *spec.Spec {
 	t.Helper()
-	dir, err := reference.ContractDir(reference.AppMovies)
+	dir, err := reference.ContractDir(app)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,11 +214,11 @@ func moviesContract(t *testing.T) *spec.Spec {
 	return sp
 }
 
-// runMovies starts the movies backend with bug ("": correct) and runs the
+// runMovies starts app's backend with bug ("": correct) and runs the
 // contract against it.
-func runMovies(t *testing.T, sp *spec.Spec, bug string) *contract.Report {
+func runMovies(t *testing.T, app string, sp *spec.Spec, bug string) *contract.Report {
 	t.Helper()
-	b := reference.Start(t, reference.Options{App: reference.AppMovies, Bug: bug})
+	b := reference.Start(t, reference.Options{App: app, Bug: bug})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	start := time.Now()

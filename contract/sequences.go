@@ -14,9 +14,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/model"
 )
@@ -61,6 +63,7 @@ type seqRun struct {
 	// yet, in creation order.
 	cleanup []created
 	depth   int
+	fake    *fake.Generator // made on first use
 	// lastWrite is when the last write step was answered.
 	lastWrite time.Time
 }
@@ -380,6 +383,12 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 				continue
 			}
 			v, ok := rec[name]
+			if o.Coll.ID != nil && name == o.Coll.ID.Name {
+				// An id the client chooses: a fresh one, from the body's
+				// own schema for it (its pattern, length, format), never
+				// the one the collection's generator made up.
+				v, ok = s.freshValue(schema.Properties[name], name)
+			}
 			if !ok {
 				if p := schema.Properties[name]; p != nil && p.Value != nil {
 					if p.Value.Example != nil {
@@ -424,6 +433,19 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 		}
 	}
 	return nil, nil, nil, fmt.Errorf("no generated body for %s was accepted (last: %s)", o, lastErr)
+}
+
+// freshValue generates a value for the body field name from its schema.
+func (s *seqRun) freshValue(ref *openapi3.SchemaRef, name string) (any, bool) {
+	if ref == nil {
+		return nil, false
+	}
+	if s.fake == nil {
+		s.fake = fake.New(s.r.sp)
+	}
+	raw := s.fake.Append(nil, gofakeit.New(s.rng.Uint64()), name, ref)
+	var v any
+	return v, json.Unmarshal(raw, &v) == nil
 }
 
 // ---- lifecycle ---------------------------------------------------------------
