@@ -142,6 +142,7 @@ func (r *runner) check(report *Report, ops []*operation) {
 	if why := r.robust.discovery; why != "" {
 		report.Notes = append(report.Notes, "discovery (ids, a token) stopped early, the cases were still tried: "+why)
 	}
+	report.Notes = append(report.Notes, explainedNotes(report.Results)...)
 	report.Stopped = r.robust.stopReason()
 	report.Coverage = coverageOf(ops, report.Results)
 }
@@ -201,12 +202,87 @@ func checkStatus(x *checkInput) *verdict {
 	if x.declared() || slices.Contains(x.r.cfg.FrameworkStatuses, x.resp().Status) {
 		return pass
 	}
+	if why := explainedRefusal(x.res); why != "" {
+		return nil // a note says so (explainedNotes)
+	}
 	var declared []string
 	for code := range x.c().op.op.Responses.Map() {
 		declared = append(declared, code)
 	}
 	slices.Sort(declared)
 	return fail(fmt.Sprintf("a declared status (%s) or one of %v", strings.Join(declared, ", "), x.r.cfg.FrameworkStatuses), "%s", statusText(x.resp()))
+}
+
+// explainedRefusal says why an application's own refusal of a write (a 4xx
+// but 401 and 422, with FastAPI's HTTPException body {"detail": "…"}) is
+// one the request itself explains, so that it is no failure even when the
+// contract does not declare it: a 409 (or 400) to a body carrying a value
+// that must be unique (a client-chosen id, a username, an email) that some
+// record may already have, a 404 to a body naming another record (x_id)
+// that may not exist. "" when it is not explained.
+func explainedRefusal(res *Result) string {
+	r := &res.Response
+	o := res.Case.op
+	if o == nil || r.Status < 400 || r.Status >= 500 || r.Status == http.StatusUnauthorized || r.Status == http.StatusUnprocessableEntity ||
+		(o.method != "POST" && o.method != "PUT" && o.method != "PATCH") {
+		return ""
+	}
+	raw := r.Body
+	if len(raw) == 0 {
+		raw = r.Excerpt // the checks have read the body already
+	}
+	var detail map[string]any
+	if json.Unmarshal(raw, &detail) != nil || len(detail) != 1 {
+		return ""
+	}
+	if _, ok := detail["detail"].(string); !ok {
+		return ""
+	}
+	body, ok := decodeObject([]byte(res.Case.Request.Body))
+	if !ok {
+		return ""
+	}
+	switch r.Status {
+	case http.StatusConflict, http.StatusBadRequest:
+		for _, k := range []string{clientID(o), "username", "email"} {
+			if _, ok := body[k]; ok && k != "" {
+				return fmt.Sprintf("a value that must be unique (%s) may be taken", k)
+			}
+		}
+	case http.StatusNotFound:
+		for k := range body {
+			if strings.HasSuffix(k, "_id") {
+				return fmt.Sprintf("the record %s names may not exist", k)
+			}
+		}
+	}
+	return ""
+}
+
+// explainedNotes are the notes on the refusals explainedRefusal excused,
+// one per operation and status.
+func explainedNotes(results []*Result) []string {
+	var notes []string
+	seen := map[string]bool{}
+	for _, res := range results {
+		why := explainedRefusal(res)
+		if why == "" || res.Case.op == nil {
+			continue
+		}
+		key := fmt.Sprintf("%s %d", res.Case.op.id, res.Response.Status)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		declared := ""
+		if res.Response.Status != http.StatusBadRequest && res.Response.Status != http.StatusNotFound &&
+			res.Case.op.op.Responses.Value(strconv.Itoa(res.Response.Status)) == nil {
+			declared = " (undeclared: the contract could declare it)"
+		}
+		notes = append(notes, fmt.Sprintf("%s: answered %s%s: not counted as a failure, %s",
+			res.Case.op.id, statusText(&res.Response), declared, why))
+	}
+	return notes
 }
 
 // checkContentType: a declared status answers in one of its declared media
@@ -317,6 +393,9 @@ func checkPositive(x *checkInput) *verdict {
 		if r.Status/100 == 2 {
 			return pass
 		}
+		if why := explainedRefusal(x.res); why != "" {
+			return nil // a note says so (explainedNotes)
+		}
 		return fail("2xx", "%s", statusText(r))
 	case ExpectNotRejected:
 		if x.c().Kind == Observed {
@@ -329,6 +408,9 @@ func checkPositive(x *checkInput) *verdict {
 		}
 		if r.Status != http.StatusUnprocessableEntity && r.Status != http.StatusBadRequest {
 			return pass
+		}
+		if why := explainedRefusal(x.res); why != "" {
+			return nil // a note says so (explainedNotes)
 		}
 		return fail("valid input not answered as invalid", "%s", statusText(r))
 	}
