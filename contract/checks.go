@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
@@ -330,7 +331,114 @@ func checkSchema(x *checkInput) *verdict {
 	if err != nil {
 		return fail("a body matching the "+strconv.Itoa(r.Status)+" schema", "%s", describeSchemaError(err))
 	}
+	if field := x.undeclaredSecret(); field != "" {
+		return fail("no field holding a credential beyond the "+strconv.Itoa(r.Status)+" schema", "an undeclared field %s", field)
+	}
 	return pass
+}
+
+// undeclaredSecret is the path of a field of the JSON answer that its
+// schema does not declare and whose name says it holds a credential
+// (model.SecretName: hashed_password, client_secret, refresh_token): a
+// stored record served as it is, past its response model. "" when none.
+func (x *checkInput) undeclaredSecret() string {
+	r := x.resp()
+	value := x.value
+	if !x.decoded && json.Unmarshal(r.Body, &value) != nil {
+		return ""
+	}
+	if x.decodeErr != nil {
+		return ""
+	}
+	op := x.c().op.op
+	resp := op.Responses.Value(strconv.Itoa(r.Status))
+	if resp == nil {
+		resp = op.Responses.Default()
+	}
+	if resp == nil || resp.Value == nil {
+		return ""
+	}
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	media := resp.Value.Content.Get(mt)
+	if media == nil || media.Schema == nil {
+		return ""
+	}
+	budget := 10000 // values visited: an answer may be large
+	return secretIn(media.Schema.Value, value, "", 0, &budget)
+}
+
+// secretIn walks v beside its schema s (nil: none declared there).
+func secretIn(s *openapi3.Schema, v any, path string, depth int, budget *int) string {
+	*budget--
+	if depth > 32 || *budget < 0 {
+		return ""
+	}
+	alts := schemaAlternatives(s, 0)
+	switch v := v.(type) {
+	case map[string]any:
+		open := true // a schema without properties (a dict, anything) declares no names
+		for _, a := range alts {
+			if len(a.Properties) > 0 {
+				open = false
+			}
+		}
+		for _, k := range sortedKeys(v) {
+			var sub *openapi3.Schema
+			known := false
+			for _, a := range alts {
+				if p := a.Properties[k]; p != nil {
+					sub, known = p.Value, true
+					break
+				}
+				if ap := a.AdditionalProperties; ap.Schema != nil || (ap.Has != nil && *ap.Has) {
+					known = true
+					if ap.Schema != nil {
+						sub = ap.Schema.Value
+					}
+				}
+			}
+			at := k
+			if path != "" {
+				at = path + "." + k
+			}
+			if !known && !open && model.SecretName(k) {
+				return at
+			}
+			if f := secretIn(sub, v[k], at, depth+1, budget); f != "" {
+				return f
+			}
+		}
+	case []any:
+		var items *openapi3.Schema
+		for _, a := range alts {
+			if a.Items != nil {
+				items = a.Items.Value
+			}
+		}
+		for i, e := range v {
+			if f := secretIn(items, e, fmt.Sprintf("%s[%d]", path, i), depth+1, budget); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// schemaAlternatives are s and the schemas its anyOf, oneOf and allOf
+// combine, flattened.
+func schemaAlternatives(s *openapi3.Schema, depth int) []*openapi3.Schema {
+	if s == nil || depth > 8 {
+		return nil
+	}
+	out := []*openapi3.Schema{s}
+	for _, group := range []openapi3.SchemaRefs{s.AnyOf, s.OneOf, s.AllOf} {
+		for _, ref := range group {
+			if ref != nil && ref.Value != nil {
+				out = append(out, schemaAlternatives(ref.Value, depth+1)...)
+			}
+		}
+	}
+	return out
 }
 
 // describeSchemaError lists what broke the schema, field by field.
