@@ -366,12 +366,14 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 	var lastErr string
 	for try := 0; try < 12; try++ {
 		rec := map[string]any{}
-		id := "1"
-		if o.Coll.IDKind != model.IntID {
-			id = fmt.Sprintf("00000000-0000-4000-8000-%012x", s.rng.Uint64()&0xffffffffffff)
-		}
-		if raw, err := fixtures.GenerateOne(s.m, o.Coll.Name, id, s.rng.Uint64()); err == nil {
-			json.Unmarshal(raw, &rec)
+		if o.Coll != nil {
+			id := "1"
+			if o.Coll.IDKind != model.IntID {
+				id = fmt.Sprintf("00000000-0000-4000-8000-%012x", s.rng.Uint64()&0xffffffffffff)
+			}
+			if raw, err := fixtures.GenerateOne(s.m, o.Coll.Name, id, s.rng.Uint64()); err == nil {
+				json.Unmarshal(raw, &rec)
+			}
 		}
 		body := map[string]any{}
 		for _, name := range jb.Fields {
@@ -383,7 +385,10 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 				continue
 			}
 			v, ok := rec[name]
-			if o.Coll.ID != nil && name == o.Coll.ID.Name {
+			if !ok && o.Coll == nil {
+				v, ok = s.freshValue(schema.Properties[name], name)
+			}
+			if o.Coll != nil && o.Coll.ID != nil && name == o.Coll.ID.Name {
 				// An id the client chooses: a fresh one, from the body's
 				// own schema for it (its pattern, length, format), never
 				// the one the collection's generator made up.
@@ -1032,6 +1037,10 @@ func (s *seqRun) registration() {
 	login := s.findKind(model.Login)
 	reg := s.find(s.m.Login, model.Create)
 	if login == nil || reg == nil {
+		if reg, login := s.accountOps(); reg != nil && login != nil {
+			s.registerPlain(reg, login)
+			return
+		}
 		s.loginCurrentUser()
 		return
 	}
@@ -1080,6 +1089,91 @@ func (s *seqRun) registration() {
 		}
 		s.verdict(res, checkRegistrationLogin, bad)
 	}
+	s.registerTaken(reg, login, user, pass, fixed)
+}
+
+// accountOps are a registration (a POST whose JSON body takes a username
+// and a password) and a login form (username and password), read from the
+// operations themselves: for a contract whose accounts are no collection
+// (their schema has no id), so the model has no login collection.
+func (s *seqRun) accountOps() (reg, login *model.Operation) {
+	for _, o := range s.m.Operations {
+		if o.Method != "POST" {
+			continue
+		}
+		x := s.op(o)
+		if x.inputs.Form && login == nil {
+			names := map[string]bool{}
+			for _, in := range x.inputs.List {
+				if in.In == "body" {
+					names[in.Name] = true
+				}
+			}
+			if names["username"] && names["password"] {
+				login = o
+			}
+			continue
+		}
+		if _, schema := s.jsonBodyOf(o); schema != nil && reg == nil &&
+			schema.Properties["username"] != nil && schema.Properties["password"] != nil {
+			reg = o
+		}
+	}
+	return reg, login
+}
+
+// registerPlain registers a new account, logs in with it, and registers
+// its username again, for accounts the model has no collection of.
+func (s *seqRun) registerPlain(reg, login *model.Operation) {
+	user := fmt.Sprintf("mm_%012x", rand.Uint64()&0xffffffffffff)
+	pass := fmt.Sprintf("Mm-%016x", rand.Uint64())
+	fixed := map[string]any{"username": user, "password": pass}
+	body, _, _, err := s.genBody(reg, fixed, nil, nil)
+	if err != nil {
+		s.note("registration: %v", err)
+		return
+	}
+	res, v := s.step(reg, fmt.Sprintf("%s: a new account %q is registered", opName(reg), user), ExpectSuccess, call{json: body})
+	bad := expectStatus(res, reg.Status, "the declared status of "+opName(reg))
+	if acct, _ := v.(map[string]any); bad == nil && acct != nil && acct["username"] != nil && acct["username"] != user {
+		bad = fail(fmt.Sprintf("username %q", user), "%s", quoteAny(acct["username"]))
+	}
+	s.verdict(res, checkRegistrationLogin, bad)
+	if res.Response.Status/100 != 2 {
+		return
+	}
+	if s.loginStep(login, user, pass, "the new account's credentials") == "" {
+		return
+	}
+	s.registerTaken(reg, login, user, pass, fixed)
+}
+
+// registerTaken registers the account's username again, with another
+// password: a username is what the login tells accounts apart by, so the
+// second registration must be refused (4xx), and the first account must
+// still log in with its own password.
+func (s *seqRun) registerTaken(reg, login *model.Operation, user, pass string, fixed map[string]any) {
+	again := map[string]any{}
+	for k, v := range fixed {
+		again[k] = v
+	}
+	if _, ok := again["password"]; ok {
+		again["password"] = fmt.Sprintf("Mm-%016x", rand.Uint64())
+	}
+	body, _, _, err := s.genBody(reg, again, nil, nil)
+	if err != nil {
+		return
+	}
+	res, _ := s.step(reg, fmt.Sprintf("%s: the username %q again is refused", opName(reg), user), ExpectNotRejected, call{json: body})
+	var bad *verdict
+	if st := res.Response.Status; st/100 != 4 || st == http.StatusUnauthorized || st == http.StatusForbidden {
+		bad = fail("a refusal (4xx): the username is taken", "%s", statusText(&res.Response))
+	}
+	s.verdict(res, checkRegistrationLogin, bad)
+	if bad == nil {
+		return
+	}
+	s.loginStep(login, user, pass, "the first account's credentials, after the second registration")
 }
 
 // loginStep logs in through the form and expects a token.
