@@ -13,7 +13,7 @@ var mutants2 = []mutant{
 	{bug: "list_keeps_deleted", checks: []string{"stateful_delete"}},
 	{bug: "put_ignores_body", checks: []string{"stateful_update"}},
 	{bug: "put_freezes_updated_at", checks: []string{"stateful_update"}},
-	{bug: "reaction_resets_counts", checks: []string{"stateful_update"}},
+	{bug: "reaction_resets_counts", todo: "the sequences send no action (POST /reviews/{id}/reactions) to a record of their own and compare its counters before and after"},
 	{bug: "register_duplicate", checks: []string{"registration_login"}},
 	{bug: "token_signature_unchecked", checks: []string{"auth_required"}},
 	{bug: "password_hash_leak", checks: []string{"response_schema_conformance"}},

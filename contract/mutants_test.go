@@ -24,6 +24,9 @@ type mutant struct {
 	// backend passes: a false failure the correct backend has too
 	// catches nothing.
 	checks []string
+	// todo, when set, says why the runner does not catch the bug yet: the
+	// subtest is skipped with it.
+	todo string
 }
 
 // The bugs, by what they break.
@@ -90,6 +93,9 @@ func runMutants(t *testing.T, app string, mutants []mutant) {
 	for _, m := range mutants {
 		t.Run(m.bug, func(t *testing.T) {
 			t.Parallel()
+			if m.todo != "" {
+				t.Skipf("not caught yet: %s", m.todo)
+			}
 			report := runMovies(t, app, sp, m.bug)
 			fresh := map[string][]failure{} // by check: failures the correct backend does not have
 			for _, f := range failureList(report) {
@@ -146,7 +152,7 @@ func checkMutantsTable(t *testing.T, file string, mutants []mutant, least int) {
 	var inTable []string
 	for _, m := range mutants {
 		inTable = append(inTable, m.bug)
-		if len(m.checks) == 0 {
+		if len(m.checks) == 0 && m.todo == "" {
 			t.Errorf("%s: no check expected to catch it", m.bug)
 		}
 	}

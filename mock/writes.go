@@ -73,6 +73,15 @@ func create(c *call) {
 			continue
 		}
 		switch val, _, ok := c.bodyValue(f); {
+		case f == coll.ID && ok && string(val) != "null":
+			// The client chose the id (a create body that carries it, as
+			// POST /movies {"id": "tt0137523", …}): the record keeps it,
+			// and a taken one is refused as such backends refuse it.
+			if _, taken := v.get(coll, string(val)); taken {
+				fastapi.WriteDetail(c.w, http.StatusConflict, coll.Title+" already exists")
+				return
+			}
+			vals[f.Index] = val
 		case f == coll.ID:
 			vals[f.Index] = c.newID(coll)
 		case f.Embed != nil:

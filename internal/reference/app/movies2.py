@@ -84,6 +84,7 @@ if BUG and BUG not in BUGS:
 
 
 class User(BaseModel):
+    id: int
     username: str
     email: str
     full_name: str | None = None
@@ -181,6 +182,7 @@ class Store:
     movies: dict[str, Movie]
     deleted: set[str]  # soft-deleted movie ids
     reviews: dict[int, Review]
+    next_user_id: int
     next_review_id: int
 
 
@@ -208,7 +210,14 @@ def _load() -> Store:
             raise ValueError(f"review {review.id}: no movie has id {review.movie_id!r}")
         review.created_at = harness.utc(review.created_at)
         reviews[review.id] = review
-    return Store(users=users, movies=movies, deleted=set(), reviews=reviews, next_review_id=max(reviews, default=0) + 1)
+    return Store(
+        users=users,
+        movies=movies,
+        deleted=set(),
+        reviews=reviews,
+        next_user_id=max((u.id for u in users.values()), default=0) + 1,
+        next_review_id=max(reviews, default=0) + 1,
+    )
 
 
 loaded = _load()
@@ -317,7 +326,10 @@ async def register(user_in: UserCreate) -> User:
     """Create an account; log in with it at /auth/login."""
     if user_in.username in db.users and BUG != "register_duplicate":  # BUG register_duplicate: no check
         raise HTTPException(status_code=400, detail="Username already registered")
-    user = UserInDB(**user_in.model_dump(exclude={"password"}), hashed_password=hash_password(user_in.password))
+    user = UserInDB(
+        id=db.next_user_id, **user_in.model_dump(exclude={"password"}), hashed_password=hash_password(user_in.password)
+    )
+    db.next_user_id += 1
     db.users[user.username] = user
     return user
 
