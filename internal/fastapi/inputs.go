@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -234,9 +235,14 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 		value = b
 	}
 	if hasConstraints(in.Schema) {
-		if err := sp.Validate(in.Schema, value, false); err != nil {
+		schema, re := splitPattern(in.Schema)
+		if err := sp.Validate(schema, value, false); err != nil {
 			item := constraintItem(err, in, raw)
 			return Value{}, &item
+		}
+		if re != nil && !re.MatchString(raw) {
+			p := in.Schema.Pattern
+			return Value{}, &ErrorItem{Type: "string_pattern_mismatch", Loc: in.Loc, Msg: "String should match pattern '" + p + "'", Input: raw, Ctx: []KV{{"pattern", p}}}
 		}
 	}
 	return v, nil
@@ -274,6 +280,37 @@ func unquoteDump(b []byte) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// inputPatterns caches splitPattern's answers, by schema.
+var inputPatterns sync.Map // *openapi3.Schema → patternSplit
+
+type patternSplit struct {
+	rest *openapi3.Schema
+	re   *pyRegex
+}
+
+// splitPattern is s without its pattern, and the pattern as pydantic
+// matches it (pyRegex: \d, \w, \s are Unicode, as in Rust's regex crate
+// and Python's re; the schema validator's Go regexp is ASCII-only, so
+// "tt١٢٣٤٥٦٧" would fail ^tt\d{7,8}$ there while FastAPI accepts it).
+// A pattern pyRegex cannot translate stays with the schema validator.
+func splitPattern(s *openapi3.Schema) (*openapi3.Schema, *pyRegex) {
+	if s.Pattern == "" {
+		return s, nil
+	}
+	if got, ok := inputPatterns.Load(s); ok {
+		ps := got.(patternSplit)
+		return ps.rest, ps.re
+	}
+	ps := patternSplit{rest: s}
+	if re, err := compilePattern(s.Pattern); err == nil {
+		rest := *s
+		rest.Pattern = ""
+		ps = patternSplit{rest: &rest, re: re}
+	}
+	inputPatterns.Store(s, ps)
+	return ps.rest, ps.re
 }
 
 // CheckFile is Check for a form value sent as a file part: pydantic
