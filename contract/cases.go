@@ -92,9 +92,11 @@ func (o *operation) unsafe() bool {
 }
 
 // destructive reports whether the operation changes or deletes a record
-// named by its path.
+// named by its path: a PUT, PATCH or DELETE, or an action on the record (a
+// POST /reviews/{review_id}/reactions answering the review).
 func (o *operation) destructive() bool {
-	return (o.method == "PUT" || o.method == "PATCH" || o.method == "DELETE") && o.target != ""
+	return (o.method == "PUT" || o.method == "PATCH" || o.method == "DELETE" ||
+		(o.method == "POST" && o.model != nil && o.model.Kind == model.Action)) && o.target != ""
 }
 
 // input values a case sets; absent inputs are left out.
@@ -878,6 +880,9 @@ func (b *builder) attachModel(ops []*operation, m *model.Model) {
 		for _, mo := range m.Operations {
 			if mo.Method == o.method && mo.Path == o.path {
 				o.model = mo
+				if mo.Kind == model.Action {
+					o.target = mo.IDParam
+				}
 				if o.destructive() && mo.IDParam != "" {
 					o.target = mo.IDParam
 				}

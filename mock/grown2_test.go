@@ -45,7 +45,8 @@ func movies2Mock(t *testing.T) http.Handler {
 // The answers of internal/reference/app/movies2.py (FastAPI 0.141.1), run
 // for real, to the requests where a contract-driven mock can go wrong: a
 // client-chosen id kept, a taken one refused, a Unicode digit matching \d,
-// an explicit null into a field that cannot hold it ignored.
+// an explicit null into a field that cannot hold it ignored, an action
+// (POST /reviews/{review_id}/reactions) answering the record it acts on.
 func TestMovies2LikeFastAPI(t *testing.T) {
 	t.Parallel()
 	h := movies2Mock(t)
@@ -85,6 +86,8 @@ func TestMovies2LikeFastAPI(t *testing.T) {
 		{"too few digits do not", "GET", "/movies/tt00", "", 422, `"string_pattern_mismatch"`},
 		{"a null title is not stored", "PATCH", "/movies/tt9900001", `{"title":null,"year":2002}`, 200, `"title":"X","year":2002`},
 		{"nor served later", "GET", "/movies/tt9900001", "", 200, `"title":"X"`},
+		{"an action answers the record its path names", "POST", "/reviews/2/reactions", `{"kind":"like"}`, 200, `{"id":2,"movie_id":"tt0111161"`},
+		{"an action on no record is a 404", "POST", "/reviews/999/reactions", `{"kind":"like"}`, 404, `{"detail":"Review not found"}`},
 	}
 	for _, s := range steps {
 		a := ""

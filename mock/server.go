@@ -159,6 +159,9 @@ var handlers = map[model.Kind]func(c *call){
 	model.Create: create, model.NestedCreate: create,
 	model.Replace: modify, model.Update: modify, model.Delete: remove,
 	model.Login: login, model.CurrentUser: currentUser, model.Example: example,
+	// An action's effect is the backend's own: the record it answers is
+	// the one its path names, as it is (a 404 when there is none).
+	model.Action: readOne,
 }
 
 // New builds a Server from cfg.

@@ -28,9 +28,10 @@ const (
 	Delete                   // DELETE /things/{thing_id}
 	Login                    // the OAuth2 password form
 	CurrentUser              // GET /users/me: the token's user
+	Action                   // POST /things/{thing_id}/verb answering that thing
 )
 
-var kindNames = [...]string{"example", "read", "list", "nested list", "create", "nested create", "replace", "update", "delete", "login", "current user"}
+var kindNames = [...]string{"example", "read", "list", "nested list", "create", "nested create", "replace", "update", "delete", "login", "current user", "action"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -182,6 +183,13 @@ func (m *Model) place(o *Operation) {
 		}
 		if p := pathParams[len(pathParams)-1].Name; last == "" && coll.Field(p) != nil {
 			o.Kind, o.ParentParam, o.Parent = NestedCreate, p, coll.Field(p).Refers
+			return
+		}
+		if p := pathParams[len(pathParams)-1].Name; last == "" && (p == "id" || p == coll.Singular+"_id") {
+			// POST /reviews/{review_id}/reactions answering a Review: an
+			// action on the record its path names (a like counted), which
+			// answers that record.
+			o.Kind, o.IDParam = Action, p
 			return
 		}
 		o.Why = "a POST under a path parameter that names no field of " + coll.Name
