@@ -2,11 +2,13 @@ package contract
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -127,6 +129,47 @@ var badTokens = []struct{ name, header string }{
 	{"a JWT with a wrong signature", "Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSIsImV4cCI6NDEwMjQ0NDgwMH0.bW92aWVtb2NrLWJhZC1zaWduYXR1cmUtbW92aWVtb2Nr"},
 }
 
+// tamperedTokens are forgeries of the token the run logged in with (auth,
+// "Bearer <JWT>"), which a backend that checks less than it should takes
+// for the real one: the same claims under a wrong signature (a backend
+// that reads the claims without verifying them), and the claims expired
+// under the real signature. A made-up token would be refused by such a
+// backend for another reason (its user does not exist), and prove nothing.
+func tamperedTokens(auth string, now time.Time) []struct{ name, header string } {
+	tok, ok := strings.CutPrefix(auth, "Bearer ")
+	parts := strings.Split(tok, ".")
+	if !ok || len(parts) != 3 {
+		return nil
+	}
+	enc := base64.RawURLEncoding
+	sig, err := enc.DecodeString(parts[2])
+	if err != nil || len(sig) == 0 {
+		return nil
+	}
+	for i := range sig {
+		sig[i] ^= 0x5a
+	}
+	out := []struct{ name, header string }{
+		{"the run's token with a wrong signature (same claims)", "Bearer " + parts[0] + "." + parts[1] + "." + enc.EncodeToString(sig)},
+	}
+	raw, err := enc.DecodeString(parts[1])
+	var claims map[string]any
+	if err != nil || json.Unmarshal(raw, &claims) != nil || claims["exp"] == nil {
+		return out
+	}
+	claims["exp"] = now.Add(-time.Hour).Unix()
+	if _, ok := claims["iat"]; ok {
+		claims["iat"] = now.Add(-2 * time.Hour).Unix()
+	}
+	payload, err := json.Marshal(claims)
+	if err != nil {
+		return out
+	}
+	return append(out, struct{ name, header string }{
+		"the run's token expired (its claims' exp an hour ago, its signature kept)", "Bearer " + parts[0] + "." + enc.EncodeToString(payload) + "." + parts[2],
+	})
+}
+
 // authCases sends a secured operation, with otherwise valid inputs, each
 // bad token: FastAPI answers 401 before it validates parameters or the
 // body (a body that is not JSON at all aside), so the inputs matter not.
@@ -142,7 +185,7 @@ func (b *builder) authCases(o *operation, base values) {
 			}
 		}
 	}
-	for _, t := range badTokens {
+	for _, t := range append(badTokens[:len(badTokens):len(badTokens)], tamperedTokens(b.headers.Get("Authorization"), b.cfg.Now())...) {
 		v := clone(base)
 		v[authKey] = t.header
 		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)

@@ -2,9 +2,12 @@ package contract
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/golang-jwt/jwt/v5"
 )
 
 func schemaOf(t *testing.T, doc string) *openapi3.Schema {
@@ -78,5 +81,41 @@ func TestExplainedRefusal(t *testing.T) {
 				t.Errorf("explainedRefusal = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// The forged tokens keep what the real one says and break one thing each.
+func TestTamperedTokens(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_800_000_000, 0)
+	claims := jwt.MapClaims{"sub": "alice", "exp": now.Add(time.Hour).Unix(), "iat": now.Unix()}
+	real, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte("k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := tamperedTokens("Bearer "+real, now)
+	if len(forged) != 2 {
+		t.Fatalf("%d forgeries, want 2", len(forged))
+	}
+	parts := strings.Split(real, ".")
+	wrongSig := strings.Split(strings.TrimPrefix(forged[0].header, "Bearer "), ".")
+	if wrongSig[0] != parts[0] || wrongSig[1] != parts[1] || wrongSig[2] == parts[2] {
+		t.Errorf("wrong signature: %q from %q", forged[0].header, real)
+	}
+	expired := strings.Split(strings.TrimPrefix(forged[1].header, "Bearer "), ".")
+	if expired[0] != parts[0] || expired[2] != parts[2] {
+		t.Errorf("expired: %q from %q", forged[1].header, real)
+	}
+	got := jwt.MapClaims{}
+	if _, _, err := jwt.NewParser().ParseUnverified(strings.Join(expired, "."), got); err != nil {
+		t.Fatal(err)
+	}
+	if got["sub"] != "alice" || got["exp"].(float64) >= float64(now.Unix()) {
+		t.Errorf("expired claims %v", got)
+	}
+	for _, auth := range []string{"", "Basic x", "Bearer not-a-jwt"} {
+		if f := tamperedTokens(auth, now); len(f) != 0 {
+			t.Errorf("tamperedTokens(%q) = %v", auth, f)
+		}
 	}
 }
