@@ -49,11 +49,26 @@ func Embedded() (*Spec, error) { return embedded() }
 
 // Load parses data (YAML or JSON) as an OpenAPI 3.0 or 3.1 document, resolves
 // its references and validates it. source names the document in errors.
-func Load(data []byte, source string) (*Spec, error) { return load(data, source) }
+//
+// Examples are not validated: FastAPI serves documents whose examples its
+// own schema refuses (openapi_examples that show a rejected or a
+// lax-converted body are documented usage), and kin-openapi v0.152.0 would
+// refuse the whole document for one. Every reader treats an example as a
+// candidate only, judged by FastAPI's rules before it is used as a valid
+// value.
+func Load(data []byte, source string) (*Spec, error) {
+	return load(data, source, openapi3.DisableExamplesValidation())
+}
 
 func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
+	root := &yaml.Node{}
+	var err error
+	if isJSON(data) {
+		root, err = parseJSONNode(data)
+	} else {
+		err = yaml.Unmarshal(data, root)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", source, err)
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
@@ -80,7 +95,7 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 	}
 
 	yamlDoc := data
-	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{') {
+	if isJSON(data) {
 		// A JSON document: serve it as YAML in block style.
 		blockStyle(root.Content[0])
 		if yamlDoc, err = yaml.Marshal(root.Content[0]); err != nil {

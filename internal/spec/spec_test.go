@@ -205,6 +205,9 @@ func TestLoadRejectsBadDocuments(t *testing.T) {
 		{"not YAML", "{", "parse bad"},
 		{"not a mapping", "- 1", "not an OpenAPI document"},
 		{"swagger 2", `{"swagger":"2.0","info":{"title":"x","version":"1"},"paths":{}}`, "bad"},
+		{"duplicate key", `{"openapi":"3.1.0","openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{}}`, "already defined"},
+		{"data after JSON", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{}} {}`, "after the document"},
+		{"nested too deep", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{},"x-deep":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`, "parse bad"},
 		{"broken ref", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Nope"}}}}}}}}}`, "bad"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -214,6 +217,54 @@ func TestLoadRejectsBadDocuments(t *testing.T) {
 				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A JSON document is read as JSON: what JSON allows and YAML 1.1 parsers
+// refuse (a surrogate pair, as Python's json.dumps writes every emoji) loads,
+// keys keep their written order, and the YAML rendering says the same.
+func TestLoadReadsJSONAsJSON(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.1.0","info":{"title":"Chimichang\u00e1pp","description":"Does stuff. \ud83d\ude80\n\n## Items","version":"0.0.1",` +
+		`"x-z":1,"x-a":[1.5,1e3,99999999999999999999,true,null,"true","12"]},"paths":{}}`
+	sp, err := Load([]byte(doc), "test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sp.Doc.Info.Description, "Does stuff. \U0001F680\n\n## Items"; got != want {
+		t.Errorf("description = %q, want %q", got, want)
+	}
+	if got, want := sp.Doc.Info.Title, "Chimichangápp"; got != want {
+		t.Errorf("title = %q, want %q", got, want)
+	}
+	if got := sp.KeyOrder("info"); !slices.Equal(got, []string{"title", "description", "version", "x-z", "x-a"}) {
+		t.Errorf("info keys = %v", got)
+	}
+	if raw, _ := sp.RawJSON("info", "x-a"); string(raw) != `[1.5,1000,100000000000000000000,true,null,"true","12"]` {
+		t.Errorf("x-a = %s", raw)
+	}
+	back, err := Load(sp.YAML(), "served.yaml")
+	if err != nil {
+		t.Fatalf("the YAML rendering does not load: %v\n%s", err, sp.YAML())
+	}
+	if got, want := string(back.JSON()), string(sp.JSON()); got != want {
+		t.Errorf("YAML rendering reads back as\n%s\nwant\n%s", got, want)
+	}
+}
+
+// An example the schema refuses does not stop a document from loading:
+// FastAPI serves such documents (openapi_examples showing invalid data is
+// documented usage), and examples are only ever candidates, each judged by
+// FastAPI's own rules before use.
+func TestLoadAcceptsExamplesTheSchemaRefuses(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/items":{"put":{` +
+		`"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Item"},` +
+		`"examples":{"converted":{"value":{"name":"Bar","price":"35.4"}},"invalid":{"value":{"name":"Baz","price":"thirty five"}}}}}},` +
+		`"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{}}}}}}}},` +
+		`"components":{"schemas":{"Item":{"type":"object","properties":{"name":{"type":"string"},"price":{"type":"number"}},"required":["name","price"]}}}}`
+	if _, err := Load([]byte(doc), "test.json"); err != nil {
+		t.Fatal(err)
 	}
 }
 
