@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/internal/spec"
@@ -23,5 +24,39 @@ func TestEmbeddedContract(t *testing.T) {
 	}
 	for _, o := range m.Operations {
 		t.Logf("%s %s %v coll=%v status=%d why=%s", o.Method, o.Path, o.Kind, o.Coll, o.Status, o.Why)
+	}
+}
+
+// An operation answered from its example is answered with the first
+// declared example its response schema allows: the document loads with its
+// examples unvalidated, and one that contradicts the schema is no answer.
+func TestDeclaredExampleMustFitTheSchema(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, content, want string }{
+		{"valid example", `"example":{"n":1}`, `{"n":1}`},
+		{"invalid named example, valid next one", `"examples":{"bad":{"value":{"n":true}},"good":{"value":{"n":2}}}`, `{"n":2}`},
+		{"invalid schema examples, valid second", `"schema":{"$ref":"#/components/schemas/S","examples":[{"n":"x"},{"n":3}]}`, `{"n":3}`},
+		{"none valid", `"example":{"n":"x"}`, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			content := tc.content
+			if !strings.Contains(content, `"schema"`) {
+				content = `"schema":{"$ref":"#/components/schemas/S"},` + content
+			}
+			doc := `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/stats":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{` +
+				content + `}}}}}}},"components":{"schemas":{"S":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}}}`
+			sp, err := spec.Load([]byte(doc), "test.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Compile(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(m.Operations[0].Example); got != tc.want {
+				t.Errorf("example = %s, want %s", got, tc.want)
+			}
+		})
 	}
 }

@@ -116,7 +116,7 @@ func (m *Model) classify() error {
 			}
 			o := &Operation{Method: method, Path: path, ID: op.OperationID, Op: op, Item: item, Secured: securedBy(doc, op)}
 			o.Status, o.Response = successResponse(op)
-			o.Example = declaredExample(m.Spec, path, method, o.Status)
+			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Response)
 			m.place(o)
 			m.Operations = append(m.Operations, o)
 		}
@@ -284,24 +284,39 @@ func bodySchema(op *openapi3.Operation, media string) *openapi3.SchemaRef {
 
 // declaredExample is the example the document gives for a success
 // response: its media type's example, else its first named example,
-// else the schema's own example; compact, members as written.
-func declaredExample(sp *spec.Spec, path, method string, status int) []byte {
+// else the schema's own example; compact, members as written. An example
+// the response schema refuses is passed over (the document loads with
+// examples unvalidated, as FastAPI serves them): the answer must be one
+// the contract allows.
+func declaredExample(sp *spec.Spec, path, method string, status int, schema *openapi3.SchemaRef) []byte {
 	base := []string{"paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content", "application/json"}
+	var candidates [][]byte
 	if raw, ok := sp.RawJSON(append(base, "example")...); ok {
-		return raw
+		candidates = append(candidates, raw)
 	}
-	if names := sp.KeyOrder(append(base, "examples")...); len(names) > 0 {
-		if raw, ok := sp.RawJSON(append(base, "examples", names[0], "value")...); ok {
-			return raw
+	for _, name := range sp.KeyOrder(append(base, "examples")...) {
+		if raw, ok := sp.RawJSON(append(base, "examples", name, "value")...); ok {
+			candidates = append(candidates, raw)
 		}
 	}
 	if raw, ok := sp.RawJSON(append(base, "schema", "example")...); ok {
-		return raw
+		candidates = append(candidates, raw)
 	}
 	if raw, ok := sp.RawJSON(append(base, "schema", "examples")...); ok {
 		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
-			return list[0]
+		if json.Unmarshal(raw, &list) == nil {
+			for _, x := range list {
+				candidates = append(candidates, x)
+			}
+		}
+	}
+	for _, raw := range candidates {
+		if schema == nil || schema.Value == nil {
+			return raw
+		}
+		var v any
+		if json.Unmarshal(raw, &v) == nil && sp.Validate(schema.Value, v, false) == nil {
+			return raw
 		}
 	}
 	return nil
