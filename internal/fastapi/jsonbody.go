@@ -14,7 +14,8 @@ import (
 )
 
 // JSONBody is an operation's JSON request body, compiled once from the
-// contract: FastAPI's body parameter, a pydantic model. It reads a request
+// contract: FastAPI's body parameter, most often a pydantic model, else
+// any type pydantic validates (list[int], dict[str, float], list[Item]). It reads a request
 // body in two steps, as FastAPI 0.141 does: Read before any dependency
 // (security) runs, Validate after.
 type JSONBody struct {
@@ -23,10 +24,13 @@ type JSONBody struct {
 	// otherwise the endpoint receives None (Model.Absent).
 	Required bool
 	// Fields are the model's properties in declaration order, as
-	// Model.Fields lists them.
+	// Model.Fields lists them; none for a body that is not a model.
 	Fields []string
 
 	model *vmodel
+	// root is a body that is not a model (model nil): a list, a dict, a
+	// scalar, anything.
+	root *vnode
 	// embed: FastAPI's combined body (a "Body_…" model: several body
 	// parameters, or Body(embed=True)), whose fields FastAPI validates
 	// one by one rather than as one model.
@@ -54,8 +58,12 @@ type Model struct {
 	// Absent: the body was optional and not given (empty or null); the
 	// endpoint receives None and Fields is empty.
 	Absent bool
-	// Fields are every property of the model, in declaration order.
+	// Fields are every property of the model, in declaration order;
+	// none for a body that is not a model.
 	Fields []ModelField
+	// JSON is the whole body as the endpoint receives it, dumped as
+	// ModelField.JSON is, for a body that is not a model; nil otherwise.
+	JSON []byte
 	// Unencodable: a value holds a NaN or infinite float or a lone
 	// surrogate, which Python's JSON accepts but Starlette's JSONResponse
 	// (allow_nan=False, UTF-8) refuses: an endpoint returning the value
@@ -111,30 +119,29 @@ func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, erro
 	}
 	jb := &JSONBody{Required: body.Required}
 	c := &compiler{doc: doc}
+	n, err := c.compile(schema, where, false)
+	if err != nil {
+		return nil, err
+	}
+	// FastAPI writes an optional body as anyOf [X, null]: None (or no
+	// body) is the absent body, told apart before validation.
+	if n.kind == vNullable {
+		n = n.elem
+	}
+	if n.kind != vModel {
+		// A body that is not a pydantic model (list[int], dict[int,
+		// float], list[Item], a scalar with Body()): FastAPI validates it
+		// whole, its errors' loc starting at ["body"].
+		jb.root = n
+		return jb, nil
+	}
+	jb.model = n.model
 	top := schema
-	// FastAPI writes an optional model body as anyOf [$ref, null].
-	if alts := get(schema, "anyOf"); alts != nil {
-		n, err := c.compileAnyOf(schema, alts, where)
-		if err != nil {
-			return nil, err
-		}
-		if n.kind != vNullable || n.elem.kind != vModel {
-			return nil, fmt.Errorf("%s: a body that is not a pydantic model is not implemented", where)
-		}
+	if alts := get(schema, "anyOf"); alts != nil && len(alts.Content) == 2 {
 		top = yderef(alts.Content[0])
 		if get(top, "$ref") == nil {
 			top = yderef(alts.Content[1])
 		}
-		jb.model = n.elem.model
-	} else {
-		n, err := c.compile(schema, where, false)
-		if err != nil {
-			return nil, err
-		}
-		if n.kind != vModel {
-			return nil, fmt.Errorf("%s: a body that is not a pydantic model (a $ref to an object schema with properties) is not implemented", where)
-		}
-		jb.model = n.model
 	}
 	if ref := get(top, "$ref"); ref != nil {
 		name := ref.Value[strings.LastIndexByte(ref.Value, '/')+1:]
@@ -288,6 +295,14 @@ func (b *JSONBody) validateSingle(st *vstate, p *Parsed) Model {
 			return Model{}
 		}
 		return Model{Absent: true}
+	}
+	if b.model == nil {
+		st.rawKeys = true
+		out, ok := b.root.validate(st, &p.v, nil)
+		if !ok {
+			return Model{}
+		}
+		return Model{JSON: out, Unencodable: st.unencodable}
 	}
 	vals, set, guessed, ok := b.model.validateFields(st, &p.v)
 	if !ok {

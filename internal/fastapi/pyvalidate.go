@@ -28,6 +28,12 @@ type vstate struct {
 	// guessed: the dump holds a default the schema does not show (see
 	// ModelField.DefaultGuessed).
 	guessed bool
+	// rawKeys: the value reaches the endpoint as Python objects, not
+	// through a model's dump (a body that is not a model, outside any
+	// model it holds): a dict key with a lone surrogate stays as it is,
+	// which Starlette's JSONResponse refuses, where model_dump writes it
+	// as U+FFFD.
+	rawKeys bool
 }
 
 func (st *vstate) add(typ, msg string, input *pyValue, ctx []KV) {
@@ -520,6 +526,9 @@ func (n *vnode) validateDict(st *vstate, v *pyValue, out []byte) ([]byte, bool) 
 			out = append(out, ',')
 		}
 		at := len(out)
+		if st.rawKeys && hasSurrogate(k) {
+			st.unencodable = true
+		}
 		// model_dump writes str keys through Rust text: a lone surrogate
 		// comes out as U+FFFD, one per byte of its encoding.
 		out = AppendString(out, lossy(k))
@@ -541,7 +550,10 @@ func (n *vnode) validateDict(st *vstate, v *pyValue, out []byte) ([]byte, bool) 
 
 // validate is the model validator, writing the model's dump.
 func (m *vmodel) validate(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	raw := st.rawKeys
+	st.rawKeys = false
 	vals, _, guessed, ok := m.validateFields(st, v)
+	st.rawKeys = raw
 	if !ok {
 		return out, false
 	}

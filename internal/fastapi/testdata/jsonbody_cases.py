@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal, Optional
 from uuid import UUID
 
 from fastapi import Body, FastAPI
+from fastapi.encoders import jsonable_encoder
 from fastapi.responses import Response
 from pydantic import AnyUrl, BaseModel, ConfigDict, EmailStr, Field, HttpUrl
 
@@ -282,6 +283,42 @@ def emails(r: Emails):
 @app.post("/rawbytes")
 def rawbytes(r: RawBytes):
     return echo(r)
+
+
+def echo_any(v: Any) -> Response:
+    """A body that is not a model: the value the endpoint received, as
+    jsonable_encoder and Starlette write it."""
+    return Response(starlette_json({"dump": jsonable_encoder(v)}), media_type="application/json")
+
+
+@app.post("/ints")
+def ints(numbers: list[int] = Body()):
+    return echo_any(numbers)
+
+
+@app.post("/weights")
+def weights(w: dict[str, float]):
+    return echo_any(w)
+
+
+@app.post("/taglist")
+def taglist(tags: list[Tag]):
+    return echo_any(tags)
+
+
+@app.post("/count")
+def count(n: int = Body(ge=1)):
+    return echo_any(n)
+
+
+@app.post("/maybe-ints")
+def maybe_ints(xs: Optional[list[int]] = Body(None)):
+    return echo_any(xs)
+
+
+@app.post("/bounded")
+def bounded(xs: list[Annotated[str, Field(max_length=2)]] = Body(min_length=1, max_length=2)):
+    return echo_any(xs)
 
 
 async def call(path: str, content_type: Optional[bytes], body: bytes) -> tuple[int, bytes]:
@@ -662,6 +699,27 @@ for v in ["a@example.com", "A@Example.COM", "  a@example.com  ", "John <a@exampl
     case(f"email {v[:50]!r} ({len(v)} chars)", "/emails", '{"email":' + json.dumps(v, ensure_ascii=False) + "}")
 for v in ["5", "null", "[]"]:
     case(f"email not a string {v}", "/emails", '{"email":' + v + "}")
+
+
+# --- Bodies that are not models: lists, dicts, scalars (loc from ["body"]).
+for body in ["[]", "[1,2]", '[1,"2"," 3 ",4.0,true]', '[1,"x",2.5,null,[],{}]', '{"a":1}', '"1"', "1", "null", "",
+             "[" + "1," * 50 + "1]", '[1,"' + "9" * 4301 + '"]', "[1e400]"]:
+    case(f"list[int] body {body[:40]!r}", "/ints", body)
+case("list[int] body text/plain", "/ints", "[1]", "text/plain")
+case("list[int] body no content type", "/ints", "[1]", None)
+for body in ["{}", '{"a":1,"b":"2.5","c":true}', '{"a":"x","b":null,"c":[]}', '{"1":1.0,"":-0.0}', "[]", '"x"', "null",
+             '{"a":"inf"}', '{"a":NaN}', '{"\ud800":1}', '{"a":1,"a":"y"}']:
+    case(f"dict[str, float] body {body!r}", "/weights", body)
+case("dict[str, float] body text/plain", "/weights", '{"a":1}', "text/plain")
+for body in ["[]", '[{"label":"a"},{"label":"b","weight":2}]', '[{"label":"a","x":1},3,{"weight":"w"}]', "{}", "null",
+             '[{"label":"\ud800"}]', '[null]']:
+    case(f"list[Tag] body {body!r}", "/taglist", body)
+for body in ["1", "0", '"5"', "2.0", "2.5", "true", "null", "", '"x"', "[1]", "{}"]:
+    case(f"int body {body!r}", "/count", body)
+for body in ["", "null", "[]", "[1]", '["x"]', "{}"]:
+    case(f"optional list body {body!r}", "/maybe-ints", body)
+for body in ['["a"]', "[]", '["a","b","c"]', '["abc"]', '["abc","abcd","x"]', '[1]']:
+    case(f"bounded list body {body!r}", "/bounded", body)
 
 
 def main() -> None:
