@@ -118,9 +118,90 @@ func (b *builder) bodyCandidates(o *operation) [][]byte {
 	}
 	for i := 0; i < 8; i++ {
 		f := gofakeit.New(b.seedFor("body", o.id, strconv.Itoa(i)))
-		out = append(out, b.generator().Append(nil, f, "", ref))
+		out = append(out, neutralKeys(ref, b.generator().Append(nil, f, "", ref)))
 	}
 	return out
+}
+
+// maxKeyDepth bounds how deep neutralKeys follows a body into its schema.
+const maxKeyDepth = 64
+
+// neutralKeys renames the keys of every dict in a generated body whose
+// schema leaves its keys free (additionalProperties and no properties nor
+// propertyNames) to "1", "2", …: pydantic writes no schema for a dict's
+// key type, so dict[int, float] and dict[str, float] read the same in the
+// contract, and only such keys are valid for either (and for float, Decimal
+// or a str with no constraint). A body without such a dict is returned as
+// it is.
+func neutralKeys(ref *openapi3.SchemaRef, body []byte) []byte {
+	if ref == nil || ref.Value == nil {
+		return body
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return body
+	}
+	v, changed := renameFreeKeys(ref.Value, v, 0)
+	if !changed {
+		return body
+	}
+	if out := encode(v); out != nil {
+		return out
+	}
+	return body
+}
+
+// freeDict reports whether s is a dict whose keys the contract leaves free.
+func freeDict(s *openapi3.Schema) bool {
+	return len(s.Properties) == 0 && s.PropertyNames == nil && len(s.PatternProperties) == 0 &&
+		(s.AdditionalProperties.Schema != nil || s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has) &&
+		(s.Type.Is("object") || s.AdditionalProperties.Schema != nil)
+}
+
+func renameFreeKeys(s *openapi3.Schema, v any, depth int) (any, bool) {
+	if s == nil || depth > maxKeyDepth {
+		return v, false
+	}
+	changed := false
+	for _, alt := range s.AnyOf {
+		if alt.Value != nil && !alt.Value.Type.Is("null") {
+			var c bool
+			v, c = renameFreeKeys(alt.Value, v, depth+1)
+			changed = changed || c
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if freeDict(s) {
+			var elem *openapi3.Schema
+			if s.AdditionalProperties.Schema != nil {
+				elem = s.AdditionalProperties.Schema.Value
+			}
+			out := make(map[string]any, len(x))
+			for i, k := range sortedKeys(x) {
+				out[strconv.Itoa(i+1)], _ = renameFreeKeys(elem, x[k], depth+1)
+			}
+			return out, true
+		}
+		for name, p := range s.Properties {
+			if val, ok := x[name]; ok && p.Value != nil {
+				var c bool
+				x[name], c = renameFreeKeys(p.Value, val, depth+1)
+				changed = changed || c
+			}
+		}
+	case []any:
+		if s.Items != nil && s.Items.Value != nil {
+			for i := range x {
+				var c bool
+				x[i], c = renameFreeKeys(s.Items.Value, x[i], depth+1)
+				changed = changed || c
+			}
+		}
+	}
+	return v, changed
 }
 
 // validBody is a body FastAPI accepts for o, with the values the target
@@ -135,9 +216,17 @@ func (b *builder) validBody(o *operation) string {
 	}
 	base, known := b.bodies[o]
 	if !known {
+		// The first valid candidate, one with something in it when there
+		// is one: an empty list or dict leaves its items untested.
 		for _, c := range b.bodyCandidates(o) {
 			fixed := b.fixRelations(o, c)
-			if bodyValid(o, fixed) {
+			if !bodyValid(o, fixed) {
+				continue
+			}
+			if base == nil {
+				base = fixed
+			}
+			if t := string(bytes.TrimSpace(fixed)); t != "[]" && t != "{}" {
 				base = fixed
 				break
 			}
@@ -148,6 +237,55 @@ func (b *builder) validBody(o *operation) string {
 		return ""
 	}
 	return string(b.freshValues(o, base))
+}
+
+// rawBody is a body for o's request body of a media type FastAPI does not
+// parse (fastapi.RawBody), which the endpoint reads itself: the contract's
+// examples of that media type, then seeded generated values, the first
+// one its schema allows (an example it refuses is no valid value). A
+// string is sent as its text, anything else as JSON, which YAML 1.2 reads
+// as the same value. Empty when none could be made.
+func (b *builder) rawBody(o *operation) string {
+	raw := o.inputs.Raw
+	if raw == nil || raw.Media == nil {
+		return ""
+	}
+	mt := raw.Media
+	var candidates []any
+	if mt.Example != nil {
+		candidates = append(candidates, mt.Example)
+	}
+	for _, name := range sortedKeys(mt.Examples) {
+		if ex := mt.Examples[name]; ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			candidates = append(candidates, ex.Value.Value)
+		}
+	}
+	var schema *openapi3.Schema
+	if mt.Schema != nil && mt.Schema.Value != nil {
+		schema = mt.Schema.Value
+		if schema.Example != nil {
+			candidates = append(candidates, schema.Example)
+		}
+		for i := 0; i < 8; i++ {
+			f := gofakeit.New(b.seedFor("raw body", o.id, strconv.Itoa(i)))
+			var v any
+			if json.Unmarshal(neutralKeys(mt.Schema, b.generator().Append(nil, f, "", mt.Schema)), &v) == nil {
+				candidates = append(candidates, v)
+			}
+		}
+	}
+	for _, v := range candidates {
+		if schema != nil && b.sp.Validate(schema, v, false) != nil {
+			continue
+		}
+		if s, ok := v.(string); ok {
+			return s
+		}
+		if out := encode(v); out != nil {
+			return string(out)
+		}
+	}
+	return ""
 }
 
 // decodeObject decodes a JSON object keeping numbers as written.
@@ -348,26 +486,33 @@ func (b *builder) negativeBodies(o *operation, base values) {
 	var variants []bodyVariant
 	ref, s := jsonBodySchema(o)
 	if m, ok := decodeObject(valid); ok && s != nil {
-		for _, name := range b.sp.PropertyOrder(ref) {
-			ps := s.Properties[name]
-			if ps == nil || ps.Value == nil {
-				continue
-			}
-			if slices.Contains(s.Required, name) {
-				v := cloneMap(m)
-				delete(v, name)
-				variants = append(variants, bodyVariant{name: name + " missing", body: encode(v)})
-			}
-			for _, bad := range badJSONValues(ps.Value, m[name]) {
-				v := cloneMap(m)
-				v[name] = bad
-				variants = append(variants, bodyVariant{name: fmt.Sprintf("%s=%s", name, short(string(encode(bad)))), body: encode(v)})
+		for _, fv := range b.fieldVariants(ref, m) {
+			variants = append(variants, bodyVariant{name: fv.name, body: encode(fv.value)})
+		}
+	}
+	if s != nil && len(s.Properties) == 0 {
+		// A body that is not a model (list[int], dict[str, float]): wrong
+		// as a whole, or one item or value wrong.
+		var whole any
+		if dec := json.NewDecoder(bytes.NewReader(valid)); dec.Decode(&whole) == nil {
+			for _, bad := range badJSONValues(s, whole) {
+				variants = append(variants, bodyVariant{name: short(string(encode(bad))), body: encode(bad)})
 			}
 		}
-		if s.AdditionalProperties.Has != nil && !*s.AdditionalProperties.Has {
-			v := cloneMap(m)
-			v["moviemock_extra"] = 1
-			variants = append(variants, bodyVariant{name: "an extra field", body: encode(v)})
+		// list[Item]: the first item's fields wrong, one at a time.
+		if list, ok := whole.([]any); ok && len(list) > 0 && s.Items != nil && s.Items.Value != nil {
+			if first, ok := decodeObject(encode(list[0])); ok {
+				for _, fv := range b.fieldVariants(s.Items, first) {
+					v := append([]any{fv.value}, list[1:]...)
+					variants = append(variants, bodyVariant{name: "item 0 " + fv.name, body: encode(v)})
+				}
+			}
+		}
+		if ap := s.AdditionalProperties.Schema; freeDict(s) && ap != nil && ap.Value != nil {
+			for _, bad := range badJSONValues(ap.Value, nil) {
+				v := map[string]any{"1": bad} // see neutralKeys
+				variants = append(variants, bodyVariant{name: short(string(encode(v))), body: encode(v)})
+			}
 		}
 	}
 	trimmed := bytes.TrimRight(valid, "}")
@@ -381,7 +526,13 @@ func (b *builder) negativeBodies(o *operation, base values) {
 		bodyVariant{name: "Content-Type text/plain", ct: "text/plain", body: valid},
 		bodyVariant{name: "no Content-Type", noCT: true, body: valid},
 	)
+	seen := map[string]bool{}
 	for _, v := range variants {
+		key := fmt.Sprintf("%s\x00%s\x00%t", v.body, v.ct, v.noCT)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		ct, hasCT := "application/json", true
 		if v.noCT {
 			ct, hasCT = "", false
@@ -394,6 +545,42 @@ func (b *builder) negativeBodies(o *operation, base values) {
 		}
 		b.add(o, Negative, ExpectRejection, "body: "+v.name, withBody(base, v), items[0].Loc)
 	}
+}
+
+// fieldVariant is a model's valid value with one field wrong.
+type fieldVariant struct {
+	name  string
+	value map[string]any
+}
+
+// fieldVariants are the model values m (valid for the model ref) with one
+// field wrong at a time: a required one missing, one holding a value its
+// schema may refuse, and an extra field where none is allowed.
+func (b *builder) fieldVariants(ref *openapi3.SchemaRef, m map[string]any) []fieldVariant {
+	s := ref.Value
+	var out []fieldVariant
+	for _, name := range b.sp.PropertyOrder(ref) {
+		ps := s.Properties[name]
+		if ps == nil || ps.Value == nil {
+			continue
+		}
+		if slices.Contains(s.Required, name) {
+			v := cloneMap(m)
+			delete(v, name)
+			out = append(out, fieldVariant{name + " missing", v})
+		}
+		for _, bad := range badJSONValues(ps.Value, m[name]) {
+			v := cloneMap(m)
+			v[name] = bad
+			out = append(out, fieldVariant{fmt.Sprintf("%s=%s", name, short(string(encode(bad)))), v})
+		}
+	}
+	if s.AdditionalProperties.Has != nil && !*s.AdditionalProperties.Has {
+		v := cloneMap(m)
+		v["moviemock_extra"] = 1
+		out = append(out, fieldVariant{"an extra field", v})
+	}
+	return out
 }
 
 func cloneMap(m map[string]any) map[string]any {
@@ -519,6 +706,7 @@ func (b *builder) generatedBodies(o *operation, base values) {
 	if !ok {
 		return
 	}
+	_, s := jsonBodySchema(o)
 	for n := 0; n < b.cfg.Examples; n++ {
 		m := cloneMap(valid)
 		for _, k := range sortedKeys(m) {
@@ -530,7 +718,11 @@ func (b *builder) generatedBodies(o *operation, base values) {
 			}
 		}
 		if b.rng.IntN(4) == 0 {
-			m[randomString(b.rng, fastapi.String)] = b.randomJSONValue()
+			key := randomString(b.rng, fastapi.String)
+			if s != nil && freeDict(s) {
+				key = strconv.Itoa(len(valid) + 1 + b.rng.IntN(1000)) // see neutralKeys
+			}
+			m[key] = b.randomJSONValue()
 		}
 		body := encode(m)
 		switch b.rng.IntN(12) {
@@ -583,7 +775,9 @@ func (b *builder) requiredOnly(o *operation, body string) (string, bool) {
 func (b *builder) withExtraField(o *operation, body string) (string, bool) {
 	_, s := jsonBodySchema(o)
 	m, ok := decodeObject([]byte(body))
-	if !ok || s == nil || (s.AdditionalProperties.Has != nil && !*s.AdditionalProperties.Has) {
+	// A dict that is not a model has no extra fields: its keys are its
+	// data, of a type the contract does not show (see neutralKeys).
+	if !ok || s == nil || len(s.Properties) == 0 || (s.AdditionalProperties.Has != nil && !*s.AdditionalProperties.Has) {
 		return "", false
 	}
 	m["moviemock_extra"] = "ignored"

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
 )
 
 // grownMock serves one of the grown contracts (movies, tasks) with its
@@ -256,5 +258,74 @@ func TestUnknownIDsMatchTheSchema(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d unknown-id cases, want 2", n)
+	}
+}
+
+// Bodies that are not models (list[int], dict[int, float], list[Item], an
+// int) and bodies FastAPI does not read (openapi_extra: application/x-yaml,
+// and application/json on an operation without 422), in the document the
+// FastAPI app testdata/bodies_app.py serves: every operation is tested, a
+// correct server (the mock) fails no check, bodies that are not models get
+// negative cases naming the item or value, a dict's keys are ones any key
+// type accepts, and a body FastAPI does not read is sent in its media type
+// and never expected to be refused.
+func TestBodiesThatAreNotModels(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/bodies_openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(data, "bodies_openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := run(t, srv, contract.Config{Spec: sp, Examples: 20})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("%d failures on a correct server:\n%s", len(f), strings.Join(f, "\n"))
+	}
+	for _, n := range report.Notes {
+		t.Errorf("note: %s", n)
+	}
+	positive, fields := map[string]int{}, map[string][]string{}
+	digits := regexp.MustCompile(`^[0-9]+$`)
+	for _, res := range report.Results {
+		c := res.Case
+		if c.Kind == contract.Positive {
+			positive[c.Path]++
+		}
+		if c.Kind == contract.Negative && c.Field != nil {
+			fields[c.Path] = append(fields[c.Path], string(mustJSON(c.Field)))
+		}
+		ct := c.Request.Header.Get("Content-Type")
+		switch c.Path {
+		case "/yaml", "/raw":
+			want := map[string]string{"/yaml": "application/x-yaml", "/raw": "application/json"}[c.Path]
+			if ct != want || c.Request.Body == "" || c.Expect == contract.ExpectRejection {
+				t.Errorf("%s %q: Content-Type %q, body %q, expect %s: want a body sent as %s, never expected refused", c.Path, c.Name, ct, c.Request.Body, c.Expect, want)
+			}
+		case "/weights":
+			var m map[string]any
+			if c.Kind != contract.Negative && json.Unmarshal([]byte(c.Request.Body), &m) == nil {
+				for k := range m {
+					if !digits.MatchString(k) {
+						t.Errorf("/weights %q sends key %q, which dict[int, float] refuses", c.Name, k)
+					}
+				}
+			}
+		}
+	}
+	for _, path := range []string{"/sum", "/weights", "/items", "/count", "/yaml", "/raw"} {
+		if positive[path] == 0 {
+			t.Errorf("%s: no positive case", path)
+		}
+	}
+	for path, want := range map[string]string{"/sum": `["body",0]`, "/weights": `["body","1"]`, "/items": `["body",0,"name"]`, "/count": `["body"]`} {
+		if !slices.Contains(fields[path], want) {
+			t.Errorf("%s: no negative case naming %s (%v)", path, want, fields[path])
+		}
 	}
 }

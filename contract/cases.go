@@ -329,6 +329,13 @@ func (b *builder) validValues(o *operation) (values, string) {
 			vals[bodyKey] = body
 		}
 	}
+	if raw := o.inputs.Raw; raw != nil {
+		if body := b.rawBody(o); body != "" {
+			vals[bodyKey], vals[ctKey] = body, raw.MediaType
+		} else if raw.Required {
+			return nil, "request body"
+		}
+	}
 	return vals, ""
 }
 
@@ -760,6 +767,13 @@ func (b *builder) generated(o *operation) {
 				continue
 			}
 			vals[bodyKey] = body
+		}
+		if raw := o.inputs.Raw; raw != nil {
+			if body := b.rawBody(o); body != "" {
+				vals[bodyKey], vals[ctKey] = body, raw.MediaType
+			} else if raw.Required {
+				continue
+			}
 		}
 		expect := ExpectNotRejected
 		if bad != nil {

@@ -57,7 +57,23 @@ type Inputs struct {
 	List     []Input
 	Form     bool      // the body is a form (urlencoded or multipart)
 	JSON     *JSONBody // the body is JSON (a pydantic model); nil otherwise
+	Raw      *RawBody  // the body is of a media type FastAPI does not parse; nil otherwise
 	HasQuery bool
+}
+
+// RawBody is a request body FastAPI does not read: one declared only in
+// media types FastAPI parses neither as JSON nor as a form
+// (application/x-yaml, text/plain, application/octet-stream), or a JSON
+// body on an operation that declares no 422 (see validatesBody). Such a
+// body is declared with openapi_extra and reaches the endpoint as bytes it
+// reads itself (Request.body()). FastAPI validates nothing of it, so
+// neither does the mock; what its schema says is for clients.
+type RawBody struct {
+	// MediaType is the first media type the contract declares for it.
+	MediaType string
+	// Media is that media type's entry: its schema and examples.
+	Media    *openapi3.MediaType
+	Required bool
 }
 
 var inOrder = map[string]int{"path": 0, "query": 1, "header": 2, "cookie": 3}
@@ -99,6 +115,15 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			break
 		}
 	}
+	if media == nil && body.Content["application/json"] != nil && !validatesBody(op) {
+		// FastAPI declares a 422 on every operation whose parameters or
+		// body it validates (fastapi/openapi/utils.py, unless the route
+		// declares 4XX or default itself): a JSON body on an operation
+		// with none is one FastAPI does not know of, declared with
+		// openapi_extra and read raw by the endpoint.
+		ins.Raw = &RawBody{MediaType: "application/json", Media: body.Content["application/json"], Required: body.Required}
+		return ins, nil
+	}
 	if media == nil && body.Content["application/json"] != nil {
 		jb, err := CompileJSONBody(sp, body)
 		if err != nil {
@@ -106,6 +131,16 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		}
 		ins.JSON = jb
 		return ins, nil
+	}
+	if media == nil && !slices.ContainsFunc(keysOf(body.Content), IsJSONContentType) {
+		if names := sp.KeyOrder(bodyPath(sp, op)...); len(names) > 0 {
+			ins.Raw = &RawBody{MediaType: names[0], Media: body.Content[names[0]], Required: body.Required}
+		} else if names := keysOf(body.Content); len(names) > 0 {
+			ins.Raw = &RawBody{MediaType: names[0], Media: body.Content[names[0]], Required: body.Required}
+		}
+		if ins.Raw != nil {
+			return ins, nil
+		}
 	}
 	if media == nil || media.Schema == nil || media.Schema.Value == nil {
 		return ins, fmt.Errorf("request body: only form (application/x-www-form-urlencoded, multipart/form-data) and application/json bodies are implemented")
@@ -121,6 +156,40 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		ins.List = append(ins.List, in)
 	}
 	return ins, nil
+}
+
+// validatesBody reports whether op declares the answer FastAPI gives an
+// input it refuses: 422, or a 4XX or default response of the route's own,
+// which keeps FastAPI from adding its 422.
+func validatesBody(op *openapi3.Operation) bool {
+	if op.Responses == nil {
+		return false
+	}
+	return op.Responses.Value("422") != nil || op.Responses.Value("4XX") != nil || op.Responses.Default() != nil
+}
+
+// keysOf lists a body's media types, sorted.
+func keysOf(content openapi3.Content) []string {
+	names := make([]string, 0, len(content))
+	for name := range content {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// bodyPath is where op's request body's content is in the document as
+// written, for its media types in written order; nil when op is not
+// among the document's operations or its body is a $ref.
+func bodyPath(sp *spec.Spec, op *openapi3.Operation) []string {
+	for tmpl, item := range sp.Doc.Paths.Map() {
+		for method, o := range item.Operations() {
+			if o == op {
+				return []string{"paths", tmpl, strings.ToLower(method), "requestBody", "content"}
+			}
+		}
+	}
+	return nil
 }
 
 func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Schema) (Input, error) {

@@ -240,7 +240,7 @@ func TestCompileJSONBodyRefusesWhatItCannotDo(t *testing.T) {
 			t.Parallel()
 			doc := `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
 				"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/M"}}}},
-				"responses":{"200":{"description":"ok"}}}}},
+				"responses":{"200":{"description":"ok"},"422":{"description":"invalid"}}}}},
 				"components":{"schemas":{"M":{"type":"object","properties":{"f":` + tc.schema + `}}}}}`
 			sp, err := spec.Load([]byte(doc), "t.json")
 			if err != nil {
@@ -363,4 +363,47 @@ func hasNonFinite(v *pyValue) bool {
 		}
 	}
 	return false
+}
+
+// A body FastAPI does not read (declared with openapi_extra: a media type
+// it parses neither as JSON nor as a form, or JSON on an operation with no
+// 422) compiles as a raw body, validated by nothing; one it reads compiles
+// as JSON.
+func TestCompileInputsRawBodies(t *testing.T) {
+	t.Parallel()
+	const item = `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`
+	for _, tc := range []struct {
+		name, content, responses string
+		raw                      string // the raw body's media type; "" a JSON body
+	}{
+		{"yaml", `"application/x-yaml":{"schema":` + item + `}`, `"200":{"description":"ok"}`, "application/x-yaml"},
+		{"two media types, written order", `"text/plain":{"schema":{"type":"string"}},"application/octet-stream":{}`, `"200":{"description":"ok"}`, "text/plain"},
+		{"JSON without 422", `"application/json":{"schema":` + item + `}`, `"200":{"description":"ok"}`, "application/json"},
+		{"JSON with 422", `"application/json":{"schema":` + item + `}`, `"200":{"description":"ok"},"422":{"description":"invalid"}`, ""},
+		{"JSON with 4XX", `"application/json":{"schema":` + item + `}`, `"200":{"description":"ok"},"4XX":{"description":"invalid"}`, ""},
+		{"JSON with default", `"application/json":{"schema":` + item + `}`, `"default":{"description":"any"}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			doc := `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+				"requestBody":{"required":true,"content":{` + tc.content + `}},"responses":{` + tc.responses + `}}}}}`
+			sp, err := spec.Load([]byte(doc), "t.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			item := sp.Doc.Paths.Value("/x")
+			ins, err := CompileInputs(sp, item.Post, item)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.raw == "" && (ins.JSON == nil || ins.Raw != nil):
+				t.Errorf("JSON %v, raw %+v: want a JSON body", ins.JSON, ins.Raw)
+			case tc.raw != "" && (ins.Raw == nil || ins.JSON != nil):
+				t.Errorf("JSON %v, raw %+v: want a raw body", ins.JSON, ins.Raw)
+			case tc.raw != "" && (ins.Raw.MediaType != tc.raw || !ins.Raw.Required):
+				t.Errorf("raw body %s (required %v), want %s, required", ins.Raw.MediaType, ins.Raw.Required, tc.raw)
+			}
+		})
+	}
 }
