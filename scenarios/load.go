@@ -83,7 +83,8 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error) {
 	x, err := newIndex(sp)
 	if err != nil {
-		return nil, fmt.Errorf("load scenarios: %w", err)
+		// The contract is at fault, not a scenario: say so.
+		return nil, fmt.Errorf("contract %s: %w", sp.Source(), err)
 	}
 	set := &Set{byName: map[string]*Scenario{}, index: x, data: data}
 	var errs Errors

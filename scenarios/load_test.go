@@ -6,6 +6,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/scenarios"
 )
 
@@ -162,4 +165,30 @@ func FuzzLoadScenario(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A contract the mock cannot serve as FastAPI would is refused naming the
+// contract, not the scenarios, which are not at fault.
+func TestLoadBlamesTheContract(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+		"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/M"}}}},
+		"responses":{"200":{"description":"ok"},"422":{"description":"invalid"}}}}},
+		"components":{"schemas":{"M":{"type":"object","properties":{"f":{"not":{"type":"string"}}}}}}}`
+	sp, err := spec.Load([]byte(doc), "unsupported.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := fixtures.LoadDefault(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = scenarios.Load(sp, data, scenarios.ShippedFor(sp))
+	if err == nil || !strings.HasPrefix(err.Error(), "contract unsupported.json: POST /x: ") || strings.Contains(err.Error(), "scenario") {
+		t.Fatalf("err = %v, want one blaming the contract unsupported.json and its operation POST /x", err)
+	}
 }
