@@ -3,6 +3,7 @@ package mock
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/gorilla/mux"
 
@@ -27,8 +28,24 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 		}
 	}
 	var vars, cookies map[string]string
+	if ins.HasCookie {
+		cookies = fastapi.Cookies(r.Header)
+	}
+	var modelInput fastapi.RawJSON
 	for i := range ins.List {
 		in := &ins.List[i]
+		if in.List && in.In != "path" {
+			var v fastapi.Value
+			var listItems []fastapi.ErrorItem
+			if in.In == "body" {
+				v, listItems = in.CheckFormList(s.spec, form.Values(in.Name))
+			} else {
+				v, listItems = in.CheckList(s.spec, listValues(r, query, cookies, in))
+			}
+			items = append(items, listItems...)
+			vals[i] = v
+			continue
+		}
 		raw, present := "", false
 		switch in.In {
 		case "path":
@@ -44,24 +61,54 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 		case "header":
 			if vs := r.Header.Values(in.Name); len(vs) > 0 {
 				raw, present = vs[0], true
+			} else if strings.EqualFold(in.Name, "host") && r.Host != "" {
+				// net/http moves the Host header out of r.Header.
+				raw, present = r.Host, true
 			}
 		case "cookie":
-			if cookies == nil {
-				cookies = fastapi.Cookies(r.Header)
-			}
 			raw, present = cookies[in.Name]
 		case "body":
 			if f, ok := form.Files[in.Name]; ok {
-				items = append(items, *in.CheckFile(f))
+				if item := in.CheckFile(f, in.Loc); item != nil {
+					items = append(items, *item)
+				} else {
+					vals[i] = fastapi.Value{Set: true, Str: f.Filename}
+				}
 				continue
 			}
 			raw, present = form.Fields[in.Name]
 		}
 		v, item := in.Check(s.spec, raw, present)
 		if item != nil {
+			if ins.FormModel && in.In == "body" && item.Type == "missing" {
+				if modelInput == nil {
+					modelInput = ins.FormModelInput(form)
+				}
+				item.Input = modelInput
+			}
 			items = append(items, *item)
 		}
 		vals[i] = v
 	}
+	if ins.Form {
+		items = append(items, ins.ExtraForbidden(form)...)
+	}
 	return items, nil
+}
+
+// listValues is every value the request carries for a List parameter:
+// each repeated query key, each line of a repeated header (a comma inside
+// a line does not split it), the cookie's value.
+func listValues(r *http.Request, query url.Values, cookies map[string]string, in *fastapi.Input) []string {
+	switch in.In {
+	case "query":
+		return query[in.Name]
+	case "header":
+		return r.Header.Values(in.Name)
+	case "cookie":
+		if v, ok := cookies[in.Name]; ok {
+			return []string{v}
+		}
+	}
+	return nil
 }

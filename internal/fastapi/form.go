@@ -14,10 +14,44 @@ import (
 // Form is a parsed request form: for each name, the last value sent, which is
 // what Starlette's FormData.get and so FastAPI's Form() parameters read. A
 // name whose last value was a file part (one with a filename) is in Files,
-// not Fields.
+// not Fields. Entries keeps every value in the order sent, which is what
+// FormData.getlist reads for a list field and what a form model sees.
 type Form struct {
-	Fields map[string]string
-	Files  map[string]*UploadFile
+	Fields  map[string]string
+	Files   map[string]*UploadFile
+	Entries []FormEntry
+}
+
+// FormEntry is one value of a form: a text field, or a file part.
+type FormEntry struct {
+	Name  string
+	Value string
+	File  *UploadFile // nil for a text field
+}
+
+// Values is every value sent for name, in order.
+func (f Form) Values(name string) []FormEntry {
+	var out []FormEntry
+	for _, e := range f.Entries {
+		if e.Name == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Names is the distinct names of the form in the order they first came,
+// the order of Starlette's FormData.keys().
+func (f Form) Names() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range f.Entries {
+		if !seen[e.Name] {
+			seen[e.Name] = true
+			out = append(out, e.Name)
+		}
+	}
+	return out
 }
 
 // Len is the number of names in the form.
@@ -29,6 +63,7 @@ func (f *Form) setField(name, value string) {
 	}
 	f.Fields[name] = value
 	delete(f.Files, name)
+	f.Entries = append(f.Entries, FormEntry{Name: name, Value: value})
 }
 
 func (f *Form) setFile(name string, file *UploadFile) {
@@ -37,6 +72,7 @@ func (f *Form) setFile(name string, file *UploadFile) {
 	}
 	f.Files[name] = file
 	delete(f.Fields, name)
+	f.Entries = append(f.Entries, FormEntry{Name: name, File: file})
 }
 
 // Starlette 1.3's form limits (Request.form defaults), each a 400 with the
@@ -267,7 +303,7 @@ func ParseURLEncoded(body []byte) (Form, error) {
 		if fields++; fields > MaxFormFields {
 			return Form{}, &FormError{Status: http.StatusBadRequest, Detail: DetailTooManyFields}
 		}
-		form.Fields[unquotePlus(name)] = unquotePlus(value)
+		form.setField(unquotePlus(name), unquotePlus(value))
 	}
 	return form, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -34,8 +35,24 @@ type Input struct {
 	Name     string
 	Loc      []any
 	Required bool
-	Kind     Kind
-	Schema   *openapi3.Schema // constraints of the non-null alternative
+	Kind     Kind             // of the value, or of each item of a List
+	Schema   *openapi3.Schema // constraints of the non-null alternative, or of each item of a List
+
+	// List is an array (list[str] and the like): every value of a
+	// repeated query key, header line or form field is an item. ListSchema
+	// holds the array's own constraints (minItems, maxItems).
+	List       bool
+	ListSchema *openapi3.Schema
+	// Binary is a file (format binary or contentMediaType
+	// application/octet-stream): FastAPI's UploadFile or bytes, which the
+	// contract does not tell apart. The mock holds it to UploadFile's
+	// rule: only a file part is a value.
+	Binary bool
+	// KeepEmpty is a field of a form model: FastAPI reads such a field
+	// through the model, so an empty value is a value, not an absence.
+	KeepEmpty bool
+	// Default is the schema's default as JSON (nil: none, or null).
+	Default RawJSON
 	// Format is the string format pydantic validates for this input
 	// (date, date-time, time, duration, uri, email; uuid is Kind UUID), whose
 	// validator node is; "" for a plain string.
@@ -45,20 +62,28 @@ type Input struct {
 
 // Value is an input's value after validation.
 type Value struct {
-	Set bool // false: absent and optional (the default applies)
-	Str string
-	Int LaxInt // for integers
+	Set  bool // false: absent and optional (the default applies)
+	Str  string
+	Int  LaxInt   // for integers
+	List []string // for a List, its items
 }
 
 // Inputs is everything one operation validates, in FastAPI's order: path,
 // query, header and cookie parameters, then form fields in declaration
 // order, or the JSON body.
 type Inputs struct {
-	List     []Input
-	Form     bool      // the body is a form (urlencoded or multipart)
-	JSON     *JSONBody // the body is JSON (a pydantic model); nil otherwise
-	Raw      *RawBody  // the body is of a media type FastAPI does not parse; nil otherwise
-	HasQuery bool
+	List      []Input
+	Form      bool      // the body is a form (urlencoded or multipart)
+	JSON      *JSONBody // the body is JSON (a pydantic model); nil otherwise
+	Raw       *RawBody  // the body is of a media type FastAPI does not parse; nil otherwise
+	HasQuery  bool
+	HasCookie bool
+	// FormModel: the form is one pydantic model (a Form() parameter typed
+	// with a BaseModel), whose schema FastAPI names after the model, not
+	// Body_<operation>. A field it misses is reported with the whole form
+	// as the input; ForbidExtra (additionalProperties false) rejects every
+	// field the model does not declare.
+	FormModel, ForbidExtra bool
 }
 
 // RawBody is a request body FastAPI does not read: one declared only in
@@ -103,6 +128,7 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			return ins, fmt.Errorf("parameter %q in %s: %w", p.Name, p.In, err)
 		}
 		ins.HasQuery = ins.HasQuery || p.In == "query"
+		ins.HasCookie = ins.HasCookie || p.In == "cookie"
 		ins.List = append(ins.List, in)
 	}
 	if op.RequestBody == nil || op.RequestBody.Value == nil {
@@ -147,12 +173,21 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 	}
 	ins.Form = true
 	schema := media.Schema.Value
+	if ref := media.Schema.Ref; ref != "" && !strings.HasPrefix(ref[strings.LastIndexByte(ref, '/')+1:], "Body_") {
+		ins.FormModel = true
+		ap := schema.AdditionalProperties.Has
+		ins.ForbidExtra = ap != nil && !*ap
+	}
 	for _, name := range sp.PropertyOrder(media.Schema) {
 		field := schema.Properties[name]
+		if field == nil || field.Value == nil {
+			return ins, fmt.Errorf("form field %q: no schema", name)
+		}
 		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field.Value)
 		if err != nil {
 			return ins, fmt.Errorf("form field %q: %w", name, err)
 		}
+		in.KeepEmpty = ins.FormModel
 		ins.List = append(ins.List, in)
 	}
 	return ins, nil
@@ -194,16 +229,28 @@ func bodyPath(sp *spec.Spec, op *openapi3.Operation) []string {
 
 func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Schema) (Input, error) {
 	v := Input{In: in, Name: name, Loc: []any{in, name}, Required: required}
-	// FastAPI writes Optional[X] as anyOf: [X, {type: null}]; a raw string
-	// is never null, so X alone constrains it.
-	value := s
-	if spec.Nullable(s) {
-		for _, alt := range s.AnyOf {
-			if alt.Value != nil && !alt.Value.Type.Is("null") {
-				value = alt.Value
-				break
-			}
+	if s.Default != nil {
+		if b, err := json.Marshal(s.Default); err == nil && string(b) != "null" {
+			v.Default = RawJSON(b)
 		}
+	}
+	value := nonNull(s)
+	if slices.Contains(value.Type.Slice(), "array") {
+		v.List, v.ListSchema = true, value
+		value = &openapi3.Schema{} // items: {} is any value, read as a string
+		if v.ListSchema.Items != nil && v.ListSchema.Items.Value != nil {
+			value = nonNull(v.ListSchema.Items.Value)
+		}
+		if slices.Contains(value.Type.Slice(), "array") {
+			return v, fmt.Errorf("a list of lists: not implemented")
+		}
+	}
+	v.Binary = value.Format == "binary" || value.ContentMediaType == "application/octet-stream"
+	if v.Binary && in != "body" {
+		return v, fmt.Errorf("a file outside a form: not implemented")
+	}
+	if v.List && in == "path" {
+		return v, fmt.Errorf("a list in the path: not implemented")
 	}
 	types := slices.DeleteFunc(slices.Clone(value.Type.Slice()), func(t string) bool { return t == "null" })
 	switch {
@@ -238,13 +285,40 @@ func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Sch
 	return v, nil
 }
 
+// nonNull is the schema of a value FastAPI writes as Optional[X] (anyOf:
+// [X, {type: null}]): a raw string is never null, so X alone constrains it.
+func nonNull(s *openapi3.Schema) *openapi3.Schema {
+	if spec.Nullable(s) {
+		for _, alt := range s.AnyOf {
+			if alt.Value != nil && !alt.Value.Type.Is("null") {
+				return alt.Value
+			}
+		}
+	}
+	return s
+}
+
 // Check applies FastAPI's rules to one raw value of in (present false: the
 // request did not carry it). An absent or (for a form field) empty value is
 // "missing" when required, else the default applies; a present one is
 // coerced as pydantic coerces strings, then held to the schema's
 // constraints. The item is nil when FastAPI would accept the value.
+//
+// A List reads raw as its one item (CheckList reads several); a Binary
+// input reads raw as a text field, which UploadFile refuses.
 func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorItem) {
-	if in.In == "body" && raw == "" {
+	if in.List {
+		var raws []string
+		if present {
+			raws = []string{raw}
+		}
+		v, items := in.CheckList(sp, raws)
+		if len(items) > 0 {
+			return v, &items[0]
+		}
+		return v, nil
+	}
+	if in.In == "body" && raw == "" && !in.KeepEmpty {
 		present = false // FastAPI reads an empty form value as absent
 	}
 	if !present {
@@ -254,37 +328,135 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 		}
 		return Value{}, nil
 	}
+	if in.Binary {
+		item := NotUploadFile(raw, in.Loc...)
+		return Value{}, &item
+	}
+	return in.coerce(sp, raw, in.Loc)
+}
+
+// NotUploadFile is FastAPI's error for a text value sent where an
+// UploadFile is declared (its validator raises ValueError).
+func NotUploadFile(input string, loc ...any) ErrorItem {
+	return ErrorItem{Type: "value_error", Loc: loc, Msg: "Value error, Expected UploadFile, received: <class 'str'>", Input: input, Ctx: []KV{{"error", RawJSON("{}")}}}
+}
+
+// CheckList applies FastAPI's rules to the values of a List input (none:
+// the request did not carry it). An empty list is missing when required,
+// else the default applies. A cookie is never a list (Starlette keeps one
+// value per name): any value is refused. Too many items is one error for
+// the list, as pydantic stops there; otherwise each item is checked at its
+// index, and only a list whose items all pass can be too short.
+func (in *Input) CheckList(sp *spec.Spec, raws []string) (Value, []ErrorItem) {
+	return in.checkList(sp, raws, nil)
+}
+
+// CheckFormList is CheckList for the values of a form field, some of which
+// may be file parts: a Binary list takes files and refuses text, any
+// other list refuses files.
+func (in *Input) CheckFormList(sp *spec.Spec, entries []FormEntry) (Value, []ErrorItem) {
+	raws := make([]string, len(entries))
+	files := make([]*UploadFile, len(entries))
+	for i, e := range entries {
+		raws[i], files[i] = e.Value, e.File
+	}
+	return in.checkList(sp, raws, files)
+}
+
+func (in *Input) checkList(sp *spec.Spec, raws []string, files []*UploadFile) (Value, []ErrorItem) {
+	if len(raws) == 0 {
+		if in.Required {
+			return Value{}, []ErrorItem{Missing(in.Loc...)}
+		}
+		return Value{}, nil
+	}
+	if in.In == "cookie" {
+		return Value{}, []ErrorItem{{Type: "list_type", Loc: in.Loc, Msg: "Input should be a valid list", Input: raws[len(raws)-1]}}
+	}
+	input := func() any {
+		if files == nil {
+			return slices.Clone(raws)
+		}
+		out := make([]any, len(raws))
+		for i := range raws {
+			out[i] = entryValue(FormEntry{Value: raws[i], File: files[i]})
+		}
+		return out
+	}
+	ls := in.ListSchema
+	if ls.MaxItems != nil && uint64(len(raws)) > *ls.MaxItems {
+		return Value{}, []ErrorItem{listLength("too_long", "at most", int(*ls.MaxItems), len(raws), input(), in.Loc)}
+	}
+	var items []ErrorItem
+	for i, raw := range raws {
+		loc := append(slices.Clip(in.Loc), i)
+		var item *ErrorItem
+		switch {
+		case files != nil && files[i] != nil:
+			item = in.CheckFile(files[i], loc)
+		case in.Binary:
+			it := NotUploadFile(raw, loc...)
+			item = &it
+		default:
+			_, item = in.coerce(sp, raw, loc)
+		}
+		if item != nil {
+			items = append(items, *item)
+		}
+	}
+	if len(items) == 0 && uint64(len(raws)) < ls.MinItems {
+		items = append(items, listLength("too_short", "at least", int(ls.MinItems), len(raws), input(), in.Loc))
+	}
+	if len(items) > 0 {
+		return Value{}, items
+	}
+	return Value{Set: true, List: raws}, nil
+}
+
+// listLength is pydantic's too_long or too_short for a list of raw strings.
+func listLength(typ, bound string, limit, n int, input any, loc []any) ErrorItem {
+	key := "max_length"
+	if typ == "too_short" {
+		key = "min_length"
+	}
+	return ErrorItem{Type: typ, Loc: loc, Msg: "List should have " + bound + " " + plural(limit, "item") + " after validation, not " + strconv.Itoa(n),
+		Input: input, Ctx: []KV{{"field_type", "List"}, {key, limit}, {"actual_length", n}}}
+}
+
+// coerce reads one present raw string as the input's kind, then holds it
+// to the schema's constraints; loc is where an error is reported.
+func (in *Input) coerce(sp *spec.Spec, raw string, loc []any) (Value, *ErrorItem) {
 	v := Value{Set: true, Str: raw}
 	var value any = raw
 	switch in.Kind {
 	case Integer:
 		if IntTooLong(raw) {
-			item := IntParsingSize(raw, in.Loc...)
+			item := IntParsingSize(raw, loc...)
 			return Value{}, &item
 		}
 		n, ok := ParseLaxInt(raw)
 		if !ok {
-			item := IntParsing(raw, in.Loc...)
+			item := IntParsing(raw, loc...)
 			return Value{}, &item
 		}
 		v.Int, value = n, n.Float
 	case Number:
 		f, ok := ParseLaxFloat(raw)
 		if !ok {
-			item := FloatParsing(raw, in.Loc...)
+			item := FloatParsing(raw, loc...)
 			return Value{}, &item
 		}
 		value = f
 	case UUID:
 		canon, why := parseUUID(raw)
 		if why != "" {
-			return Value{}, &ErrorItem{Type: "uuid_parsing", Loc: in.Loc, Msg: "Input should be a valid UUID, " + why, Input: raw, Ctx: []KV{{"error", why}}}
+			return Value{}, &ErrorItem{Type: "uuid_parsing", Loc: loc, Msg: "Input should be a valid UUID, " + why, Input: raw, Ctx: []KV{{"error", why}}}
 		}
 		v.Str = canon
 		return v, nil
 	case String:
 		if in.node != nil {
-			st := &vstate{loc: slices.Clone(in.Loc)}
+			st := &vstate{loc: slices.Clone(loc)}
 			dump, ok := in.node.validate(st, &pyValue{kind: pyStr, s: raw}, nil)
 			if !ok && len(st.items) > 0 {
 				item := st.items[0]
@@ -298,7 +470,7 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 	case Boolean:
 		b, ok := ParseLaxBool(raw)
 		if !ok {
-			item := BoolParsing(raw, in.Loc...)
+			item := BoolParsing(raw, loc...)
 			return Value{}, &item
 		}
 		value = b
@@ -306,12 +478,12 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 	if hasConstraints(in.Schema) {
 		schema, re := splitPattern(in.Schema)
 		if err := sp.Validate(schema, value, false); err != nil {
-			item := constraintItem(err, in, raw)
+			item := constraintItem(err, in, raw, loc)
 			return Value{}, &item
 		}
 		if re != nil && !re.MatchString(raw) {
 			p := in.Schema.Pattern
-			return Value{}, &ErrorItem{Type: "string_pattern_mismatch", Loc: in.Loc, Msg: "String should match pattern '" + p + "'", Input: raw, Ctx: []KV{{"pattern", p}}}
+			return Value{}, &ErrorItem{Type: "string_pattern_mismatch", Loc: loc, Msg: "String should match pattern '" + p + "'", Input: raw, Ctx: []KV{{"pattern", p}}}
 		}
 	}
 	return v, nil
@@ -385,7 +557,12 @@ func splitPattern(s *openapi3.Schema) (*openapi3.Schema, *pyRegex) {
 // CheckFile is Check for a form value sent as a file part: pydantic
 // refuses an UploadFile for any string, number or boolean field, with the
 // file as FastAPI encodes it for the input.
-func (in *Input) CheckFile(f *UploadFile) *ErrorItem {
+//
+// A Binary input takes the file (nil); loc is where an error is reported.
+func (in *Input) CheckFile(f *UploadFile, loc []any) *ErrorItem {
+	if in.Binary {
+		return nil
+	}
 	typ, msg := "string_type", "Input should be a valid string"
 	switch in.Kind {
 	case Integer:
@@ -395,7 +572,7 @@ func (in *Input) CheckFile(f *UploadFile) *ErrorItem {
 	case Boolean:
 		typ, msg = "bool_type", "Input should be a valid boolean"
 	}
-	return &ErrorItem{Type: typ, Loc: in.Loc, Msg: msg, Input: RawJSON(f.AppendInput(nil))}
+	return &ErrorItem{Type: typ, Loc: loc, Msg: msg, Input: RawJSON(f.AppendInput(nil))}
 }
 
 // hasConstraints skips the schema validator for a bare typed value, the
@@ -408,7 +585,7 @@ func hasConstraints(s *openapi3.Schema) bool {
 
 // constraintItem turns the schema validator's complaint about one value into
 // pydantic's error item for the same constraint.
-func constraintItem(err error, in *Input, raw string) ErrorItem {
+func constraintItem(err error, in *Input, raw string, loc []any) ErrorItem {
 	var se *openapi3.SchemaError
 	if errors.As(err, &se) {
 		s := in.Schema
@@ -438,12 +615,12 @@ func constraintItem(err error, in *Input, raw string) ErrorItem {
 		if f, isFloat := limit.(float64); isFloat && in.Kind == Integer && f == float64(int64(f)) {
 			limit = int64(f) // pydantic writes an int field's bounds as ints
 		}
-		if item, ok := Constraint(se.SchemaField, limit, raw, in.Loc...); ok {
+		if item, ok := Constraint(se.SchemaField, limit, raw, loc...); ok {
 			return item
 		}
-		return ErrorItem{Type: "value_error", Loc: in.Loc, Msg: "Value error, " + strings.TrimSpace(se.Reason), Input: raw}
+		return ErrorItem{Type: "value_error", Loc: loc, Msg: "Value error, " + strings.TrimSpace(se.Reason), Input: raw}
 	}
-	return ErrorItem{Type: "value_error", Loc: in.Loc, Msg: "Value error, " + err.Error(), Input: raw}
+	return ErrorItem{Type: "value_error", Loc: loc, Msg: "Value error, " + err.Error(), Input: raw}
 }
 
 func deref(p *float64) any {

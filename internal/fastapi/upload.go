@@ -14,6 +14,10 @@ type UploadFile struct {
 	Filename string
 	Content  []byte
 	Header   [][2]string // lower-case names, latin-1 values, first value of each name
+
+	// read: AppendInput has written the file once, which left Python's
+	// file at its end.
+	read bool
 }
 
 // spoolMaxSize is Starlette's MultiPartParser.spool_max_size: a file larger
@@ -26,12 +30,18 @@ const spoolMaxSize = 1 << 20
 // which reads it line by line and succeeds only if every line is two bytes
 // long (a {first byte: second byte} map); otherwise vars(file) is written,
 // whose "_file" is the same dict() tried on the lines left after the one
-// that failed ({} when that fails too).
+// that failed ({} when that fails too). Either way the file is then at its
+// end, so the same file written again in the same answer (a form model's
+// input, then its field's error) is dict() of no lines: "file":{}.
 func (f *UploadFile) AppendInput(dst []byte) []byte {
 	dst = append(dst, `{"filename":`...)
 	dst = AppendString(dst, f.Filename)
 	dst = append(dst, `,"file":`...)
 	lines := pyLines(f.Content)
+	if f.read {
+		lines = nil
+	}
+	f.read = true
 	if pairs, ok := linePairs(lines); ok {
 		dst = appendPairs(dst, pairs)
 	} else {
