@@ -60,13 +60,14 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 			}
 		case "header":
 			if vs := r.Header.Values(in.Name); len(vs) > 0 {
-				raw, present = vs[0], true
+				raw, present = fastapi.Latin1(vs[0]), true
 			} else if strings.EqualFold(in.Name, "host") && r.Host != "" {
 				// net/http moves the Host header out of r.Header.
 				raw, present = r.Host, true
 			}
 		case "cookie":
 			raw, present = cookies[in.Name]
+			raw = fastapi.Latin1(raw)
 		case "body":
 			if f, ok := form.Files[in.Name]; ok {
 				if item := in.CheckFile(f, in.Loc); item != nil {
@@ -104,10 +105,15 @@ func listValues(r *http.Request, query url.Values, cookies map[string]string, in
 	case "query":
 		return query[in.Name]
 	case "header":
-		return r.Header.Values(in.Name)
+		vs := r.Header.Values(in.Name)
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = fastapi.Latin1(v)
+		}
+		return out
 	case "cookie":
 		if v, ok := cookies[in.Name]; ok {
-			return []string{v}
+			return []string{fastapi.Latin1(v)}
 		}
 	}
 	return nil

@@ -462,6 +462,17 @@ func parseMultipart(body io.Reader, boundary, charset string, limit int64) (Form
 	}
 }
 
+// Latin1 is the bytes of s read as latin-1, as Starlette reads header
+// values: each byte one code point.
+func Latin1(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return safeDecode(s, "latin-1")
+		}
+	}
+	return s
+}
+
 // safeDecode is Starlette's _user_safe_decode: the bytes of s in charset
 // (UTF-8 unless the request names another), or latin-1 when they are not.
 func safeDecode(s, charset string) string {
