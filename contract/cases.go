@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"regexp"
 	"slices"
@@ -246,7 +249,9 @@ func (b *builder) request(o *operation, vals values) Request {
 		case "query":
 			query.Set(in.Name, v)
 		case "header":
-			header.Set(in.Name, v)
+			if !isHost(in) {
+				header.Set(in.Name, v)
+			}
 		case "cookie":
 			header.Add("Cookie", in.Name+"="+v)
 		case "body":
@@ -265,9 +270,11 @@ func (b *builder) request(o *operation, vals values) Request {
 		}
 	}
 	r := Request{Method: o.method, URL: u, Header: header}
+	var ct string
 	if body, ok := vals[bodyKey]; ok {
 		r.Body = body
-		ct, set := vals[ctKey]
+		var set bool
+		ct, set = vals[ctKey]
 		if !set {
 			ct = "application/json"
 		}
@@ -276,18 +283,69 @@ func (b *builder) request(o *operation, vals values) Request {
 		}
 	}
 	if o.inputs.Form {
-		// Fields in declaration order, as a browser form would send them.
-		var parts []string
-		for _, name := range formOrder {
-			parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(form.Get(name)))
-		}
-		r.Body = strings.Join(parts, "&")
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.Body, ct = formBody(o.inputs.List, formOrder, form)
+		r.Header.Set("Content-Type", ct)
 	}
 	if len(r.Header) == 0 {
 		r.Header = nil
 	}
 	return r
+}
+
+// isHost is a Host header parameter: the runner cannot choose its value,
+// the transport sends the server's address (b.host).
+func isHost(in fastapi.Input) bool {
+	return in.In == "header" && !in.List && strings.EqualFold(in.Name, "host")
+}
+
+// host is the Host header every request carries.
+func (b *builder) host() string {
+	if u, err := url.Parse(b.cfg.BaseURL); err == nil {
+		return u.Host
+	}
+	return ""
+}
+
+// formBoundary separates the parts of the multipart forms the runner
+// sends: fixed, so that a run is reproducible.
+const formBoundary = "moviemock-form-boundary"
+
+// formBody encodes a form's fields in declaration order, as a browser
+// would send them: urlencoded, or multipart/form-data when the form has a
+// file field, each file field's value then sent as a file part.
+func formBody(ins []fastapi.Input, order []string, form url.Values) (body, contentType string) {
+	binary := slices.ContainsFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Binary })
+	if !binary {
+		var parts []string
+		for _, name := range order {
+			parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(form.Get(name)))
+		}
+		return strings.Join(parts, "&"), "application/x-www-form-urlencoded"
+	}
+	var sb strings.Builder
+	w := multipart.NewWriter(&sb)
+	_ = w.SetBoundary(formBoundary) // a valid boundary: cannot fail
+	for _, name := range order {
+		i := slices.IndexFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Name == name })
+		var part io.Writer
+		if ins[i].Binary {
+			h := textproto.MIMEHeader{}
+			h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"; filename="moviemock.txt"`)
+			h.Set("Content-Type", "application/octet-stream")
+			part, _ = w.CreatePart(h) // writes to a strings.Builder: cannot fail
+		} else {
+			part, _ = w.CreateFormField(name)
+		}
+		_, _ = io.WriteString(part, form.Get(name))
+	}
+	_ = w.Close()
+	return sb.String(), w.FormDataContentType()
+}
+
+// escapeQuotes escapes a form field name for a Content-Disposition header,
+// as mime/multipart does.
+func escapeQuotes(s string) string {
+	return strings.NewReplacer("\\", "\\\\", `"`, "\\\"").Replace(s)
 }
 
 // validValues picks accepted values for every required input of o, and
@@ -309,11 +367,17 @@ func (b *builder) validValues(o *operation) (values, string) {
 			if v, ok := b.formValues[in.Name]; ok && v != "" {
 				vals[in.Name] = v
 			} else if in.Required {
-				return nil, in.Name
+				v, ok := b.formValue(in)
+				if !ok {
+					return nil, in.Name
+				}
+				vals[in.Name] = v
 			}
+		case isHost(in):
+			vals[in.Name] = b.host()
 		case in.Required:
 			v, ok := exampleFor(in)
-			if !ok {
+			if !ok || b.check(in, v, true) != nil {
 				return nil, in.Name
 			}
 			vals[in.Name] = v
@@ -339,11 +403,49 @@ func (b *builder) validValues(o *operation) (values, string) {
 	return vals, ""
 }
 
-// exampleFor gives a value the schema accepts for a non-path input.
+// fileContent is what the runner uploads as a file: any content is one.
+const fileContent = "moviemock\n"
+
+// formValue gives a value FastAPI accepts for a form field no example or
+// flag gave one: a file for a file field, the schema's example or a value
+// it accepts otherwise. A login's username and password are never made
+// up: only real credentials are valid there.
+func (b *builder) formValue(in fastapi.Input) (string, bool) {
+	if in.Binary {
+		return fileContent, true
+	}
+	if in.Name == "username" || in.Name == "password" {
+		return "", false
+	}
+	v, ok := exampleFor(in)
+	if !ok {
+		v, ok = acceptedPatternValue(in)
+	}
+	return v, ok && b.check(in, v, true) == nil
+}
+
+// check is FastAPI's verdict on raw sent for in as the runner sends it: a
+// value of a file field goes as a file part, which FastAPI takes whatever
+// its content.
+func (b *builder) check(in fastapi.Input, raw string, present bool) *fastapi.ErrorItem {
+	if in.Binary && present {
+		return nil
+	}
+	_, item := in.Check(b.sp, raw, present)
+	return item
+}
+
+// exampleFor gives a value the schema accepts for a non-path input (for a
+// list, one item).
 func exampleFor(in fastapi.Input) (string, bool) {
 	s := in.Schema
 	if s.Example != nil {
 		return fmt.Sprint(s.Example), true
+	}
+	if in.List {
+		if ex, ok := in.ListSchema.Example.([]any); ok && len(ex) > 0 {
+			return fmt.Sprint(ex[0]), true
+		}
 	}
 	if len(s.Enum) > 0 {
 		return fmt.Sprint(s.Enum[0]), true
@@ -510,9 +612,11 @@ func (b *builder) positive(o *operation) {
 				continue
 			}
 			if v, ok := exampleFor(in); ok {
-				if _, bad := in.Check(b.sp, v, true); bad == nil {
+				if b.check(in, v, true) == nil {
 					full[in.Name], added = v, true
 				}
+			} else if in.Binary {
+				full[in.Name], added = fileContent, true
 			} else if v, ok := acceptedPatternValue(in); ok {
 				full[in.Name], added = v, true
 			}
@@ -575,24 +679,30 @@ func (b *builder) negative(o *operation) {
 			candidates = badStrings(in, base[in.Name])
 		}
 		for _, raw := range candidates {
+			if isHost(in) {
+				break // the transport sends the server's own
+			}
 			if in.In == "path" && (raw == "" || strings.Contains(raw, "/")) {
 				continue // would not reach the route at all
 			}
-			if _, item := in.Check(b.sp, raw, true); item == nil {
+			item := b.check(in, raw, true)
+			if item == nil {
 				continue
 			}
 			v := clone(base)
 			v[in.Name] = raw
-			b.add(o, Negative, ExpectRejection, fmt.Sprintf("%s=%s", in.Name, strconv.Quote(raw)), v, in.Loc)
+			b.add(o, Negative, ExpectRejection, fmt.Sprintf("%s=%s", in.Name, strconv.Quote(raw)), v, item.Loc)
 		}
-		if in.Required && in.In != "path" {
+		if in.Required && in.In != "path" && !isHost(in) {
 			v := clone(base)
 			delete(v, in.Name)
 			b.add(o, Negative, ExpectRejection, in.Name+" missing", v, in.Loc)
-			if in.In == "body" {
+			// An empty form value is an absence, unless the form is one
+			// model (or the field a file or a list).
+			if item := b.check(in, "", true); in.In == "body" && item != nil {
 				v := clone(base)
 				v[in.Name] = ""
-				b.add(o, Negative, ExpectRejection, in.Name+` empty ("")`, v, in.Loc)
+				b.add(o, Negative, ExpectRejection, in.Name+` empty ("")`, v, item.Loc)
 			}
 		}
 	}
@@ -735,10 +845,13 @@ func (b *builder) generated(o *operation) {
 			if in.In == "path" && (raw == "" || strings.Contains(raw, "/")) {
 				raw = "x" + strings.ReplaceAll(raw, "/", "")
 			}
+			if isHost(in) {
+				raw, present = b.host(), true
+			}
 			if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
 				// A valid id must be the runner's own record (its second
 				// for a DELETE, so the positive case still finds the first).
-				if _, bad := in.Check(b.sp, raw, true); bad == nil {
+				if b.check(in, raw, true) == nil {
 					own := b.own[o]
 					switch {
 					case len(own) > 1:
@@ -757,8 +870,8 @@ func (b *builder) generated(o *operation) {
 			if present {
 				vals[in.Name] = raw
 			}
-			if _, item := in.Check(b.sp, raw, present); item != nil && bad == nil {
-				bad = in.Loc
+			if item := b.check(in, raw, present); item != nil && bad == nil {
+				bad = item.Loc
 			}
 		}
 		if o.inputs.JSON != nil {
