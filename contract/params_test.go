@@ -1,8 +1,10 @@
 package contract_test
 
 import (
+	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
@@ -70,5 +72,34 @@ func TestListsFilesAndFormModels(t *testing.T) {
 	}
 	if emptyModel {
 		t.Error("a form model's empty value is expected to be refused")
+	}
+}
+
+// The runner sends only the headers a case sets: a backend may refuse any
+// header it does not declare (a pydantic header model with
+// extra="forbid"), so neither net/http's User-Agent nor its Accept-Encoding
+// goes out.
+func TestSendsOnlyTheCaseHeaders(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	h := newMock(t)
+	report := run(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		for name := range r.Header {
+			seen[name] = true
+		}
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}), contract.Config{})
+	if len(report.Results) == 0 {
+		t.Fatal("no case ran")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, name := range []string{"User-Agent", "Accept-Encoding"} {
+		if seen[name] {
+			t.Errorf("a request carried %s", name)
+		}
 	}
 }

@@ -162,6 +162,8 @@ func (cfg *Config) fill() error {
 				ResponseHeaderTimeout:  cfg.Timeout,
 				TLSHandshakeTimeout:    cfg.Timeout,
 				MaxResponseHeaderBytes: maxHeaderBytes,
+				// No Accept-Encoding the case did not ask for (see send).
+				DisableCompression: true,
 			},
 		}
 	}
@@ -243,6 +245,13 @@ func (r *runner) send(ctx context.Context, req Request) Response {
 	hreq.Header = req.Header.Clone()
 	if hreq.Header == nil {
 		hreq.Header = http.Header{}
+	}
+	if _, set := hreq.Header["User-Agent"]; !set {
+		// Only the headers the case sets: a backend may refuse any header
+		// it does not declare (a pydantic header model with
+		// extra="forbid"), and net/http would add its User-Agent. An
+		// empty value makes net/http send none.
+		hreq.Header["User-Agent"] = []string{""}
 	}
 	start := time.Now()
 	resp, err := r.cfg.Client.Do(hreq)
