@@ -44,6 +44,10 @@ type call struct {
 func (c *call) view() view { return view{base: c.st.base, ov: c.st.ov} }
 
 func (c *call) notFound(coll *model.Collection) {
+	if c.o.notFound != nil {
+		fastapi.WriteJSON(c.w, http.StatusNotFound, c.o.notFound)
+		return
+	}
 	fastapi.WriteDetail(c.w, http.StatusNotFound, coll.Title+" not found")
 }
 
@@ -369,9 +373,12 @@ func currentUser(c *call) {
 // example answers an operation no convention places: its declared
 // example, else a body generated for its schema once at start.
 func example(c *call) {
-	if c.o.example == nil {
+	switch {
+	case c.o.media != "":
+		writeMedia(c.w, c.o.m.Status, c.o.media, c.o.stream, c.o.example)
+	case c.o.example == nil:
 		c.w.WriteHeader(c.o.m.Status)
-		return
+	default:
+		fastapi.WriteJSON(c.w, c.o.m.Status, c.o.example)
 	}
-	fastapi.WriteJSON(c.w, c.o.m.Status, c.o.example)
 }

@@ -152,6 +152,15 @@ type operation struct {
 	handle   func(c *call)
 	defaults map[string]int64 // integer query parameters' declared defaults
 	example  []byte           // an Example operation's answer
+	// notFound is the 404 body the operation declares, when FastAPI's
+	// {"detail": "… not found"} does not fit the declared schema (the
+	// application returns JSONResponse(status_code=404, content=…));
+	// nil: that detail.
+	notFound []byte
+	// media is the Content-Type of an Example operation's answer that is
+	// not JSON ("" for JSON), stream whether it goes out streamed.
+	media  string
+	stream bool
 }
 
 var handlers = map[model.Kind]func(c *call){
@@ -427,11 +436,24 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 			}
 		}
 	}
+	o.notFound = s.declaredNotFound(mo)
 	if mo.Kind == model.Example {
-		o.example = mo.Example
-		if o.example == nil && mo.Response != nil {
-			f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(s.paths))), false)
-			o.example = s.fake.Append(nil, f, "", mo.Response)
+		f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(s.paths))), false)
+		switch {
+		case mo.Media != "" && !fastapi.IsJSONMedia(mo.Media):
+			o.example, o.media, o.stream = s.mediaAnswer(mo, f)
+		default:
+			o.example = mo.Example
+			schema := mo.Response
+			if schema == nil {
+				schema = mo.MediaSchema // a +json media type
+			}
+			if o.example == nil && schema != nil {
+				o.example = s.fake.Append(nil, f, "", schema)
+			}
+			if mo.Media != "" && mo.Media != "application/json" && o.example != nil {
+				o.media = mo.Media // application/problem+json, say
+			}
 		}
 	}
 	return o, nil

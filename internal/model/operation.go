@@ -9,6 +9,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -48,7 +49,15 @@ type Operation struct {
 
 	Status   int                 // the declared success status: the lowest 2xx
 	Response *openapi3.SchemaRef // its application/json schema; nil: no body
-	Shape    Shape               // how Response carries records
+	// Media is the media type the success response is answered in:
+	// application/json when it declares that, else the first it declares
+	// in the order written (text/html, image/png, text/event-stream); ""
+	// when it declares no content.
+	Media string
+	// MediaSchema is Media's schema, Items its itemSchema (a streamed
+	// response: text/event-stream, application/jsonl); nil when none.
+	MediaSchema, Items *openapi3.SchemaRef
+	Shape              Shape // how Response carries records
 
 	Coll *Collection // the collection it reads or writes
 	// IDParam is the path parameter holding the record's id (read one,
@@ -104,6 +113,33 @@ func successResponse(op *openapi3.Operation) (int, *openapi3.SchemaRef) {
 	return best, schema
 }
 
+// successMedia is the media type the success response status is answered
+// in, and its schema and item schema.
+func successMedia(sp *spec.Spec, path, method string, op *openapi3.Operation, status int) (string, *openapi3.SchemaRef, *openapi3.SchemaRef) {
+	if op.Responses == nil {
+		return "", nil, nil
+	}
+	resp := op.Responses.Value(strconv.Itoa(status))
+	if resp == nil || resp.Value == nil || len(resp.Value.Content) == 0 {
+		return "", nil, nil
+	}
+	content := resp.Value.Content
+	media := ""
+	if content.Get("application/json") != nil {
+		media = "application/json"
+	} else if order := sp.KeyOrder("paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content"); len(order) > 0 && content[order[0]] != nil {
+		media = order[0]
+	} else {
+		for mt := range content {
+			if media == "" || mt < media {
+				media = mt
+			}
+		}
+	}
+	mt := content[media]
+	return media, mt.Schema, mt.ItemSchema
+}
+
 // classify places every operation of the document under a convention.
 func (m *Model) classify() error {
 	doc := m.Spec.Doc
@@ -116,7 +152,8 @@ func (m *Model) classify() error {
 			}
 			o := &Operation{Method: method, Path: path, ID: op.OperationID, Op: op, Item: item, Secured: securedBy(doc, op)}
 			o.Status, o.Response = successResponse(op)
-			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Response)
+			o.Media, o.MediaSchema, o.Items = successMedia(m.Spec, path, method, op, o.Status)
+			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Media, o.MediaSchema)
 			m.place(o)
 			m.Operations = append(m.Operations, o)
 		}
@@ -283,13 +320,17 @@ func bodySchema(op *openapi3.Operation, media string) *openapi3.SchemaRef {
 }
 
 // declaredExample is the example the document gives for a success
-// response: its media type's example, else its first named example,
-// else the schema's own example; compact, members as written. An example
-// the response schema refuses is passed over (the document loads with
-// examples unvalidated, as FastAPI serves them): the answer must be one
-// the contract allows.
-func declaredExample(sp *spec.Spec, path, method string, status int, schema *openapi3.SchemaRef) []byte {
-	base := []string{"paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content", "application/json"}
+// response in media type media: its media type's example, else its first
+// named example, else the schema's own example; compact, members as
+// written. An example the response schema refuses is passed over (the
+// document loads with examples unvalidated, as FastAPI serves them): the
+// answer must be one the contract allows. The example of a media type
+// that is not JSON is its bytes: a JSON string's text.
+func declaredExample(sp *spec.Spec, path, method string, status int, media string, schema *openapi3.SchemaRef) []byte {
+	if media == "" {
+		return nil
+	}
+	base := []string{"paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content", media}
 	var candidates [][]byte
 	if raw, ok := sp.RawJSON(append(base, "example")...); ok {
 		candidates = append(candidates, raw)
@@ -311,6 +352,13 @@ func declaredExample(sp *spec.Spec, path, method string, status int, schema *ope
 		}
 	}
 	for _, raw := range candidates {
+		if !fastapi.IsJSONMedia(media) {
+			var text string
+			if json.Unmarshal(raw, &text) == nil {
+				return []byte(text)
+			}
+			continue // a JSON value for a body that is not JSON
+		}
 		if schema == nil || schema.Value == nil {
 			return raw
 		}

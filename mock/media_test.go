@@ -1,0 +1,111 @@
+package mock_test
+
+import (
+	"bytes"
+	"image"
+	_ "image/png"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
+)
+
+// Operations whose success response is not a JSON model, declared as
+// FastAPI 0.141 declares them, answered in the declared media type with
+// the Content-Type Starlette writes (checked against the real apps of
+// FastAPI's docs: custom_response, additional_responses,
+// server_sent_events, stream_json_lines, stream_data).
+const mediaContract = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/html":{"get":{"responses":{"200":{"description":"d","content":{"text/html":{"schema":{"type":"string"}}}}}}},
+"/plain":{"get":{"responses":{"200":{"description":"d","content":{"text/plain":{"schema":{"type":"string"},"example":"Hello World"}}}}}},
+"/png":{"get":{"responses":{"200":{"description":"d","content":{"image/png":{}}}}}},
+"/stream":{"get":{"responses":{"200":{"description":"d"}}}},
+"/sse":{"get":{"responses":{"200":{"description":"d","content":{"text/event-stream":{"itemSchema":{"type":"object","properties":{"data":{"type":"string","contentMediaType":"application/json","contentSchema":{"$ref":"#/components/schemas/Item"}},"event":{"type":"string"},"id":{"type":"string"},"retry":{"type":"integer","minimum":0}},"required":["data","id"]}}}}}}},
+"/jsonl":{"get":{"responses":{"200":{"description":"d","content":{"application/jsonl":{"itemSchema":{"$ref":"#/components/schemas/Item"}}}}}}}
+},"components":{"schemas":{"Item":{"type":"object","properties":{"name":{"type":"string"},"price":{"type":"number"}},"required":["name","price"]}}}}`
+
+func TestAnswersInTheDeclaredMediaType(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(mediaContract), "media")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Seed: 1})
+	for _, tc := range []struct {
+		path, contentType string
+		body              func([]byte) bool
+	}{
+		{"/html", "text/html; charset=utf-8", func(b []byte) bool { return bytes.HasPrefix(b, []byte("<html>")) }},
+		{"/plain", "text/plain; charset=utf-8", func(b []byte) bool { return string(b) == "Hello World" }},
+		{"/png", "image/png", func(b []byte) bool { _, _, err := image.Decode(bytes.NewReader(b)); return err == nil }},
+		{"/stream", "", func(b []byte) bool { return len(b) == 0 }},
+		{"/sse", "text/event-stream; charset=utf-8", func(b []byte) bool {
+			return strings.HasPrefix(string(b), `data: {"name":`) && strings.Count(string(b), "\nid: ") == 3 && strings.HasSuffix(string(b), "\n\n")
+		}},
+		{"/jsonl", "application/jsonl", func(b []byte) bool {
+			return bytes.Count(b, []byte("\n")) == 3 && bytes.HasPrefix(b, []byte(`{"name":`))
+		}},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			t.Parallel()
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d, body %s", rec.Code, rec.Body)
+			}
+			if got := rec.Header().Get("Content-Type"); got != tc.contentType {
+				t.Errorf("Content-Type %q, want %q", got, tc.contentType)
+			}
+			if !tc.body(rec.Body.Bytes()) {
+				t.Errorf("body %q", rec.Body)
+			}
+			op := sp.Doc.Paths.Value(tc.path).Get
+			if _, err := contract.BodyConforms(sp, op, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes()); err != nil {
+				t.Errorf("the runner refuses the answer: %v", err)
+			}
+		})
+	}
+}
+
+// An operation declaring its 404 with a model that FastAPI's
+// {"detail": …} does not fit (responses={404: {"model": Message}}, the
+// app returning JSONResponse(status_code=404, content={"message": …})):
+// an unknown id is answered with a body of that model.
+func TestNotFoundFitsTheDeclared404(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/items/{item_id}":{"get":{"parameters":[{"name":"item_id","in":"path","required":true,"schema":{"type":"string"}}],"responses":{
+"200":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Item"}}}},
+"404":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Message"}}}}}}},
+"/things/{thing_id}":{"get":{"parameters":[{"name":"thing_id","in":"path","required":true,"schema":{"type":"string"}}],"responses":{
+"200":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Thing"}}}},
+"404":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Message"},"example":{"message":"Gone","code":4}}}}}}},
+"/others/{other_id}":{"get":{"parameters":[{"name":"other_id","in":"path","required":true,"schema":{"type":"string"}}],"responses":{
+"200":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Other"}}}},
+"404":{"description":"d"}}}}
+},"components":{"schemas":{
+"Item":{"type":"object","properties":{"id":{"type":"string"},"value":{"type":"string"}},"required":["id","value"]},
+"Thing":{"type":"object","properties":{"id":{"type":"string"},"value":{"type":"string"}},"required":["id","value"]},
+"Other":{"type":"object","properties":{"id":{"type":"string"},"value":{"type":"string"}},"required":["id","value"]},
+"Message":{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}}}}`
+	sp, err := spec.Load([]byte(doc), "404")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Seed: 1})
+	for _, tc := range []struct{ path, want string }{
+		{"/items/nope", `{"message":`},
+		{"/things/nope", `{"message":"Gone","code":4}`},
+		{"/others/nope", `{"detail":"Other not found"}`},
+	} {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
+		if rec.Code != http.StatusNotFound || !strings.HasPrefix(rec.Body.String(), tc.want) {
+			t.Errorf("%s: %d %s, want 404 %s…", tc.path, rec.Code, rec.Body, tc.want)
+		}
+	}
+}
