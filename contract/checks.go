@@ -200,7 +200,7 @@ func checkStatus(x *checkInput) *verdict {
 	if !x.answered() {
 		return nil
 	}
-	if x.declared() || slices.Contains(x.r.cfg.FrameworkStatuses, x.resp().Status) {
+	if x.declared() || slices.Contains(x.r.cfg.FrameworkStatuses, x.resp().Status) || untypedRedirect(x.c().op.op, x.resp()) {
 		return pass
 	}
 	if why := explainedRefusal(x.res); why != "" {
@@ -498,7 +498,7 @@ func checkPositive(x *checkInput) *verdict {
 	}
 	switch x.c().Expect {
 	case ExpectSuccess:
-		if r.Status/100 == 2 {
+		if r.Status/100 == 2 || redirectOnly(x.c().op.op, r.Status) || untypedRedirect(x.c().op.op, r) {
 			return pass
 		}
 		if why := explainedRefusal(x.res); why != "" {
@@ -523,6 +523,38 @@ func checkPositive(x *checkInput) *verdict {
 		return fail("valid input not answered as invalid", "%s", statusText(r))
 	}
 	return nil
+}
+
+// redirectOnly reports whether status is a 3xx that op declares as its
+// success, declaring no 2xx: FastAPI's response_class=RedirectResponse
+// (307 by default, or the route's status_code=302).
+func redirectOnly(op *openapi3.Operation, status int) bool {
+	if status/100 != 3 || op.Responses == nil || op.Responses.Value(strconv.Itoa(status)) == nil {
+		return false
+	}
+	for code := range op.Responses.Map() {
+		if len(code) == 3 && code[0] == '2' {
+			return false
+		}
+	}
+	return true
+}
+
+// untypedRedirect reports whether r is a redirect (a 3xx with a Location)
+// from an operation whose success response is FastAPI's untyped one
+// (untypedJSON): such an operation may return any Response, and returning
+// a RedirectResponse is the usual way to redirect; FastAPI cannot
+// document it.
+func untypedRedirect(op *openapi3.Operation, r *Response) bool {
+	if r.Status/100 != 3 || r.Header.Get("Location") == "" || op.Responses == nil {
+		return false
+	}
+	for code, resp := range op.Responses.Map() {
+		if len(code) == 3 && code[0] == '2' && resp.Value != nil && untypedJSON(resp.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 func checkValidationShape(x *checkInput) *verdict {

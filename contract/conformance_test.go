@@ -117,3 +117,43 @@ func TestContentTypeByDeclaration(t *testing.T) {
 		})
 	}
 }
+
+// A redirect is a success where the contract says so: an operation
+// declared with response_class=RedirectResponse (only a 3xx), or one
+// returning a RedirectResponse from an untyped operation (FastAPI's
+// application/json {}), with its Location.
+func TestRedirectsAsSuccess(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/declared":{"get":{"responses":{"302":{"description":"d"}}}},
+"/untyped":{"get":{"responses":{"200":{"description":"d","content":{"application/json":{"schema":{}}}}}}},
+"/typed":{"get":{"responses":{"200":{"description":"d","content":{"application/json":{"schema":{"type":"object"}}}}}}}}}`
+	sp, err := spec.Load([]byte(doc), "redirects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{sp: sp, cfg: &Config{FrameworkStatuses: []int{404, 422}}}
+	for _, tc := range []struct {
+		path     string
+		status   int
+		location string
+		ok       bool
+	}{
+		{"/declared", 302, "https://docs.pydantic.dev/", true},
+		{"/declared", 307, "https://docs.pydantic.dev/", false},
+		{"/untyped", 307, "https://typer.tiangolo.com", true},
+		{"/untyped", 307, "", false},
+		{"/typed", 307, "https://typer.tiangolo.com", false},
+	} {
+		c := &Case{Expect: ExpectSuccess, op: &operation{op: sp.Doc.Paths.Value(tc.path).Get}}
+		h := http.Header{}
+		if tc.location != "" {
+			h.Set("Location", tc.location)
+		}
+		x := &checkInput{r: r, res: &Result{Case: c, Response: Response{Status: tc.status, Header: h}}}
+		pos, st := checkPositive(x), checkStatus(x)
+		if (pos == pass) != tc.ok || (st == pass) != tc.ok {
+			t.Errorf("%s %d Location %q: positive %+v, status %+v; want passing %v", tc.path, tc.status, tc.location, pos, st, tc.ok)
+		}
+	}
+}

@@ -155,3 +155,26 @@ func (s *Server) declaredNotFound(mo *model.Operation) []byte {
 	f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, 404), false)
 	return s.fake.Append(nil, f, "", media.Schema)
 }
+
+// redirectLocation is where an operation declared as a redirect sends the
+// client: its Location header's example, else the site's root, since the
+// contract does not say (FastAPI documents a RedirectResponse without its
+// target).
+func redirectLocation(mo *model.Operation) string {
+	if resp := mo.Op.Responses.Value(strconv.Itoa(mo.Status)); resp != nil && resp.Value != nil {
+		for name, h := range resp.Value.Headers {
+			if !strings.EqualFold(name, "Location") || h.Value == nil {
+				continue
+			}
+			if ex, ok := h.Value.Example.(string); ok && ex != "" {
+				return ex
+			}
+			if h.Value.Schema != nil && h.Value.Schema.Value != nil {
+				if ex, ok := h.Value.Schema.Value.Example.(string); ok && ex != "" {
+					return ex
+				}
+			}
+		}
+	}
+	return "/"
+}

@@ -109,3 +109,30 @@ func TestNotFoundFitsTheDeclared404(t *testing.T) {
 		}
 	}
 }
+
+// response_class=RedirectResponse, status_code=302: FastAPI declares only
+// the 302, without content; the mock answers it as Starlette does.
+func TestAnswersADeclaredRedirect(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/pydantic":{"get":{"responses":{"302":{"description":"Successful Response"}}}},
+"/docs-site":{"get":{"responses":{"307":{"description":"d","headers":{"Location":{"schema":{"type":"string"},"example":"https://fastapi.tiangolo.com"}}}}}}}}`
+	sp, err := spec.Load([]byte(doc), "redirect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Seed: 1})
+	for _, tc := range []struct {
+		path, location string
+		status         int
+	}{
+		{"/pydantic", "/", 302},
+		{"/docs-site", "https://fastapi.tiangolo.com", 307},
+	} {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
+		if rec.Code != tc.status || rec.Header().Get("Location") != tc.location || rec.Body.Len() != 0 || rec.Header().Get("Content-Length") != "0" {
+			t.Errorf("%s: %d Location %q body %q, want %d Location %q and no body", tc.path, rec.Code, rec.Header().Get("Location"), rec.Body, tc.status, tc.location)
+		}
+	}
+}

@@ -377,6 +377,11 @@ func example(c *call) {
 	case c.o.media != "":
 		writeMedia(c.w, c.o.m.Status, c.o.media, c.o.stream, c.o.example)
 	case c.o.example == nil:
+		if c.o.location != "" {
+			// Starlette's RedirectResponse: no body, Content-Length 0.
+			c.w.Header()["Location"] = []string{c.o.location}
+			c.w.Header()["Content-Length"] = []string{"0"}
+		}
 		c.w.WriteHeader(c.o.m.Status)
 	default:
 		fastapi.WriteJSON(c.w, c.o.m.Status, c.o.example)

@@ -161,6 +161,9 @@ type operation struct {
 	// not JSON ("" for JSON), stream whether it goes out streamed.
 	media  string
 	stream bool
+	// location is the Location of an Example operation answering a
+	// redirect (response_class=RedirectResponse).
+	location string
 }
 
 var handlers = map[model.Kind]func(c *call){
@@ -437,6 +440,9 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		}
 	}
 	o.notFound = s.declaredNotFound(mo)
+	if mo.Status/100 == 3 {
+		o.location = redirectLocation(mo)
+	}
 	if mo.Kind == model.Example {
 		f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(s.paths))), false)
 		switch {

@@ -87,8 +87,8 @@ type Paging struct {
 
 func (o *Operation) String() string { return o.Method + " " + o.Path }
 
-// successResponse is the lowest 2xx status an operation declares and its
-// JSON schema.
+// successResponse is the lowest 2xx status an operation declares (else
+// its redirect, see redirectStatus) and its JSON schema.
 func successResponse(op *openapi3.Operation) (int, *openapi3.SchemaRef) {
 	best := 0
 	var schema *openapi3.SchemaRef
@@ -108,9 +108,25 @@ func successResponse(op *openapi3.Operation) (int, *openapi3.SchemaRef) {
 		}
 	}
 	if best == 0 {
-		best = 200
+		best = redirectStatus(op)
 	}
 	return best, schema
+}
+
+// redirectStatus is the lowest 3xx an operation without a 2xx declares
+// (FastAPI's response_class=RedirectResponse: 307, or the route's
+// status_code), else 200.
+func redirectStatus(op *openapi3.Operation) int {
+	best := 0
+	for code := range op.Responses.Map() {
+		if n, err := strconv.Atoi(code); err == nil && n >= 300 && n <= 399 && (best == 0 || n < best) {
+			best = n
+		}
+	}
+	if best == 0 {
+		return 200
+	}
+	return best
 }
 
 // successMedia is the media type the success response status is answered
