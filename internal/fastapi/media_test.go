@@ -133,3 +133,19 @@ func TestMediaMatches(t *testing.T) {
 		}
 	}
 }
+
+// ParseEvents and ParseLines read what a server under test streams: any
+// bytes, never a panic, never more items than the budget.
+func FuzzParseStreams(f *testing.F) {
+	f.Add([]byte(": ping\n\nevent: e\ndata: {\"a\":1}\nid: 1\nretry: 5\n\n"))
+	f.Add([]byte("data\r\ndata:\rretry: 99999999999999999999\n\n{\"a\":1}\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		const max = 5
+		if events, _ := ParseEvents(body, max); len(events) > max {
+			t.Fatalf("%d events past the budget", len(events))
+		}
+		if lines, _ := ParseLines(body, max); len(lines) > max {
+			t.Fatalf("%d lines past the budget", len(lines))
+		}
+	})
+}
