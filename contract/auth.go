@@ -170,10 +170,35 @@ func tamperedTokens(auth string, now time.Time) []struct{ name, header string } 
 	})
 }
 
+// firstTokenCase is the first of badTokens that sends a bearer token.
+const firstTokenCase = 2
+
+// issuesJWTs reports whether the runner holds a bearer token that is a
+// JWT: one the login issued, or the Authorization header the user gave.
+func (b *builder) issuesJWTs() bool {
+	tok, ok := strings.CutPrefix(b.headers.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(parts[0])
+	var header struct {
+		Alg string `json:"alg"`
+	}
+	return err == nil && json.Unmarshal(raw, &header) == nil && header.Alg != ""
+}
+
 // authCases sends a secured operation, with otherwise valid inputs, each
 // bad token: FastAPI answers 401 before it validates parameters or the
 // body (a body that is not JSON at all aside), so the inputs matter not.
 func (b *builder) authCases(o *operation, base values) {
+	if o.basic {
+		b.basicCases(o, base)
+		return
+	}
 	if !o.secured {
 		return
 	}
@@ -185,7 +210,19 @@ func (b *builder) authCases(o *operation, base values) {
 			}
 		}
 	}
-	for _, t := range append(badTokens[:len(badTokens):len(badTokens)], tamperedTokens(b.headers.Get("Authorization"), b.cfg.Now())...) {
+	for i, t := range badTokens {
+		if i >= firstTokenCase && !b.issuesJWTs() {
+			// The scheme says a token is needed, not what a token is:
+			// only a server seen issuing JWTs owes a 401 to one it did
+			// not issue (FastAPI's OAuth2PasswordBearer and HTTPBearer
+			// take any token).
+			continue
+		}
+		v := clone(base)
+		v[authKey] = t.header
+		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+	}
+	for _, t := range tamperedTokens(b.headers.Get("Authorization"), b.cfg.Now()) {
 		v := clone(base)
 		v[authKey] = t.header
 		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
@@ -207,6 +244,27 @@ func (b *builder) authCases(o *operation, base values) {
 	}
 }
 
+// basicCases sends an operation secured by HTTP basic no credentials:
+// FastAPI's HTTPBasic answers 401 with WWW-Authenticate: Basic.
+func (b *builder) basicCases(o *operation, base values) {
+	if base == nil {
+		base = b.fillAnything(o)
+		if o.inputs.JSON != nil {
+			if body := b.validBody(o); body != "" {
+				base[bodyKey] = body
+			}
+		}
+	}
+	for _, t := range []struct{ name, header string }{
+		{"no Authorization header", ""},
+		{"a Bearer Authorization header", "Bearer moviemock-not-basic"},
+	} {
+		v := clone(base)
+		v[authKey] = t.header
+		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+	}
+}
+
 // checkAuthRequired: a secured operation without a valid token is a 401
 // with WWW-Authenticate: Bearer; so is any 401 of an OAuth2 operation.
 func checkAuthRequired(x *checkInput) *verdict {
@@ -215,14 +273,18 @@ func checkAuthRequired(x *checkInput) *verdict {
 	if !x.answered() {
 		return nil
 	}
-	if c.Expect != ExpectAuthRequired && (r.Status != http.StatusUnauthorized || !(c.op.secured || c.op.tokenEndpoint)) {
+	if c.Expect != ExpectAuthRequired && (r.Status != http.StatusUnauthorized || !(c.op.secured || c.op.tokenEndpoint || c.op.basic)) {
 		return nil
 	}
-	const want = "401 with WWW-Authenticate: Bearer"
+	challenge := "Bearer"
+	if c.op.basic {
+		challenge = "Basic"
+	}
+	want := "401 with WWW-Authenticate: " + challenge
 	if r.Status != http.StatusUnauthorized {
 		return fail(want, "%s", statusText(r))
 	}
-	if h := r.Header.Get("WWW-Authenticate"); !strings.HasPrefix(strings.ToLower(h), "bearer") {
+	if h := r.Header.Get("WWW-Authenticate"); !strings.HasPrefix(strings.ToLower(h), strings.ToLower(challenge)) {
 		return fail(want, "WWW-Authenticate %q", h)
 	}
 	return pass

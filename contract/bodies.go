@@ -24,6 +24,10 @@ const (
 	bodyKey = "\x00body" // the request body, sent as is
 	ctKey   = "\x00ct"   // the Content-Type sent with it; "" none (default application/json)
 	authKey = "\x00auth" // the Authorization header; "" none (default: the runner's token)
+	// absent is the value of an input a case leaves out, even when the
+	// user gives one to send with every request (--header, --query,
+	// --cookie).
+	absent = "\x00absent"
 )
 
 // jsonBodySchema is the schema of an operation's application/json body:

@@ -47,6 +47,13 @@ const (
 	ExpectNotFound     Expect = "not_found"    // 404
 	ExpectUnauthorized Expect = "unauthorized" // 401 or 400
 	ExpectNotRejected  Expect = "not_rejected" // anything but a validation error
+	// ExpectNotFoundOrEmpty: a list filtered by a parent no record has
+	// answers 404, or an empty list (GET /movies/{movie_id}/reviews → []).
+	ExpectNotFoundOrEmpty Expect = "not_found_or_empty"
+	// ExpectAnswered: anything but a server error; an unknown id of an
+	// operation that neither declares a 404 nor names records the runner
+	// has seen (an echo of the path, an upsert) owes no 404.
+	ExpectAnswered Expect = "answered"
 )
 
 // Request is one HTTP request, as sent.
@@ -81,12 +88,16 @@ type operation struct {
 	inputs           fastapi.Inputs
 	tokenEndpoint    bool // its 200 carries an access_token, or it is the tokenUrl
 	secured          bool // declares an OAuth2 or bearer requirement
+	basic            bool // declares an HTTP basic requirement
 	listOf           *operation
 	itemParam        string // for an item read: the path parameter naming the item
 	model            *model.Operation
 	// target is, for PUT, PATCH and DELETE, the path parameter naming the
 	// record changed: only records the runner created go there.
 	target string
+	// untestable says why the runner cannot drive the operation (its
+	// inputs do not compile); "" when it can.
+	untestable string
 }
 
 // unsafe reports whether the operation changes data (a login aside).
@@ -106,8 +117,8 @@ func (o *operation) destructive() bool {
 type values map[string]string
 
 // operations lists the contract's operations in document order with their
-// compiled inputs. An operation the runner cannot drive (a JSON body) is
-// reported in notes and left out.
+// compiled inputs. An operation the runner cannot drive (inputs it cannot
+// compile) has untestable set and nothing else.
 func operations(sp *spec.Spec, notes *[]string) []*operation {
 	var ops []*operation
 	for _, path := range sp.Paths() {
@@ -123,12 +134,13 @@ func operations(sp *spec.Spec, notes *[]string) []*operation {
 			}
 			ins, err := fastapi.CompileInputs(sp, op, item)
 			if err != nil {
-				*notes = append(*notes, fmt.Sprintf("%s %s: not tested: %v", method, path, err))
+				ops = append(ops, &operation{id: id, method: method, path: path, op: op, item: item, untestable: err.Error()})
 				continue
 			}
 			o := &operation{id: id, method: method, path: path, op: op, item: item, inputs: ins}
 			o.tokenEndpoint = responseHasProperty(op, "200", "access_token") || isTokenURL(sp, method, path)
 			o.secured = securedBy(sp.Doc, op)
+			o.basic = !o.secured && model.BasicAuth(sp.Doc, op)
 			if method == "PUT" || method == "PATCH" || method == "DELETE" {
 				for _, in := range ins.List {
 					if in.In == "path" {
@@ -142,11 +154,11 @@ func operations(sp *spec.Spec, notes *[]string) []*operation {
 	// Pair list reads with item reads: GET /reviews returns an array of
 	// objects with an id, GET /reviews/{review_id} reads one of them.
 	for _, list := range ops {
-		if list.method != "GET" || slices.ContainsFunc(list.inputs.List, func(in fastapi.Input) bool { return in.Required || in.In == "path" }) || !responseIsArrayWithID(list.op) {
+		if list.untestable != "" || list.method != "GET" || slices.ContainsFunc(list.inputs.List, func(in fastapi.Input) bool { return in.Required || in.In == "path" }) || !responseIsArrayWithID(list.op) {
 			continue
 		}
 		for _, it := range ops {
-			if it.method != "GET" || !strings.HasPrefix(it.path, strings.TrimSuffix(list.path, "/")+"/{") {
+			if it.untestable != "" || it.method != "GET" || !strings.HasPrefix(it.path, strings.TrimSuffix(list.path, "/")+"/{") {
 				continue
 			}
 			rest := strings.TrimPrefix(it.path, strings.TrimSuffix(list.path, "/")+"/")
@@ -194,6 +206,9 @@ type builder struct {
 	// ids known for each path parameter: from flags, the target's lists,
 	// the contract's examples.
 	ids map[string][]string
+	// records names the path parameters whose ids the runner saw as
+	// records: listed by the target, or created by the runner.
+	records map[string]bool
 	// form values known to be accepted: credentials, examples.
 	formValues map[string]string
 	headers    http.Header
@@ -231,9 +246,27 @@ func (b *builder) request(o *operation, vals values) Request {
 	if header == nil {
 		header = http.Header{}
 	}
+	for k, vs := range b.cfg.Query {
+		query[k] = slices.Clone(vs)
+	}
+	cookies := url.Values{}
+	for k, vs := range b.cfg.Cookie {
+		cookies[k] = slices.Clone(vs)
+	}
 	var formOrder []string
 	for _, in := range o.inputs.List {
 		v, ok := vals[in.Name]
+		if v == absent {
+			switch in.In {
+			case "query":
+				query.Del(in.Name)
+			case "header":
+				header.Del(in.Name)
+			case "cookie":
+				cookies.Del(in.Name)
+			}
+			continue
+		}
 		if !ok {
 			if in.In == "header" && strings.EqualFold(in.Name, "User-Agent") {
 				// A case without the declared User-Agent sends none: not
@@ -253,12 +286,13 @@ func (b *builder) request(o *operation, vals values) Request {
 				header.Set(in.Name, v)
 			}
 		case "cookie":
-			header.Add("Cookie", in.Name+"="+v)
+			cookies.Set(in.Name, v)
 		case "body":
 			form.Set(in.Name, v)
 			formOrder = append(formOrder, in.Name)
 		}
 	}
+	setCookies(header, cookies)
 	u := strings.TrimSuffix(b.cfg.BaseURL, "/") + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
@@ -348,6 +382,37 @@ func escapeQuotes(s string) string {
 	return strings.NewReplacer("\\", "\\\\", `"`, "\\\"").Replace(s)
 }
 
+// setCookies adds a Cookie header carrying cookies, in name order.
+func setCookies(h http.Header, cookies url.Values) {
+	var parts []string
+	for _, name := range sortedKeys(cookies) {
+		for _, v := range cookies[name] {
+			parts = append(parts, name+"="+v)
+		}
+	}
+	if len(parts) > 0 {
+		h.Add("Cookie", strings.Join(parts, "; "))
+	}
+}
+
+// userValue is the value the user gives a header, query parameter or
+// cookie input to send with every request (--header, --query, --cookie).
+func userValue(cfg *Config, in fastapi.Input) (string, bool) {
+	var vs []string
+	switch in.In {
+	case "header":
+		vs = cfg.Header.Values(in.Name)
+	case "query":
+		vs = cfg.Query[in.Name]
+	case "cookie":
+		vs = cfg.Cookie[in.Name]
+	}
+	if len(vs) == 0 {
+		return "", false
+	}
+	return vs[0], true
+}
+
 // validValues picks accepted values for every required input of o, and
 // says which input it could not fill, if any.
 func (b *builder) validValues(o *operation) (values, string) {
@@ -376,7 +441,10 @@ func (b *builder) validValues(o *operation) (values, string) {
 		case isHost(in):
 			vals[in.Name] = b.host()
 		case in.Required:
-			v, ok := exampleFor(in)
+			v, ok := userValue(b.cfg, in)
+			if !ok {
+				v, ok = exampleFor(in)
+			}
 			if !ok || b.check(in, v, true) != nil {
 				return nil, in.Name
 			}
@@ -538,6 +606,11 @@ func (b *builder) build(ops []*operation) {
 		if b.cfg.NoWrites && o.unsafe() {
 			continue
 		}
+		if o.basic && b.headers.Get("Authorization") == "" {
+			*b.notes = append(*b.notes, fmt.Sprintf("%s: secured by HTTP basic, and the runner has no credentials: only its 401s are tested (give --header 'Authorization: Basic …')", o.id))
+			b.authCases(o, nil)
+			continue
+		}
 		if o.secured && b.headers.Get("Authorization") == "" {
 			// FastAPI answers 401 before anything else: only the token
 			// can be tested.
@@ -560,7 +633,7 @@ func (b *builder) build(ops []*operation) {
 func describe(vals values, order []fastapi.Input) string {
 	var parts []string
 	for _, in := range order {
-		if v, ok := vals[in.Name]; ok {
+		if v, ok := vals[in.Name]; ok && v != absent {
 			if strings.Contains(in.Name, "password") || strings.Contains(in.Name, "secret") {
 				v = "***"
 			}
@@ -695,7 +768,7 @@ func (b *builder) negative(o *operation) {
 		}
 		if in.Required && in.In != "path" && !isHost(in) {
 			v := clone(base)
-			delete(v, in.Name)
+			v[in.Name] = absent
 			b.add(o, Negative, ExpectRejection, in.Name+" missing", v, in.Loc)
 			// An empty form value is an absence, unless the form is one
 			// model (or the field a file or a list).
@@ -756,6 +829,8 @@ func (b *builder) fillAnything(o *operation) values {
 		}
 		if ids := b.ids[in.Name]; len(ids) > 0 {
 			v[in.Name] = ids[0]
+		} else if x, ok := userValue(b.cfg, in); ok {
+			v[in.Name] = x
 		} else if x, ok := exampleFor(in); ok {
 			v[in.Name] = x
 		} else if x, ok := acceptedPatternValue(in); ok {
@@ -768,8 +843,11 @@ func (b *builder) fillAnything(o *operation) values {
 }
 
 // unknownIDs reads, changes and deletes ids no record has, each a valid
-// value of its parameter: the application's 404. (Changing one touches
-// no record, so it is safe whoever owns the data.)
+// value of its parameter. (Changing one touches no record, so it is safe
+// whoever owns the data.) A 404 is owed only where the contract or the
+// target says the parameter names records (owesNotFound); a list filtered
+// by an unknown parent may answer an empty list instead; elsewhere (an
+// echo of the path, an upsert) any answer but a server error is right.
 func (b *builder) unknownIDs(o *operation) {
 	if o.method != "GET" && !o.destructive() {
 		return
@@ -791,12 +869,54 @@ func (b *builder) unknownIDs(o *operation) {
 		}
 		v := clone(base)
 		v[in.Name] = id
-		b.add(o, UnknownID, ExpectNotFound, fmt.Sprintf("%s=%s (no such record)", in.Name, strconv.Quote(id)), v, nil)
+		expect := ExpectAnswered
+		if b.owesNotFound(o, in.Name) {
+			expect = ExpectNotFound
+			if o.method == "GET" && responseIsList(o.op) {
+				expect = ExpectNotFoundOrEmpty
+			}
+		}
+		b.add(o, UnknownID, expect, fmt.Sprintf("%s=%s (no such record)", in.Name, strconv.Quote(id)), v, nil)
 	}
 }
 
+// owesNotFound reports whether an id no record has, in path parameter
+// param of o, must be answered 404: o declares a 404, the runner saw ids
+// of param as records (listed by the target, or created), or the
+// contract's model reads o as reading, changing or deleting one record of
+// a collection by param (the convention the mock answers 404 by).
+func (b *builder) owesNotFound(o *operation, param string) bool {
+	if o.op.Responses.Value("404") != nil || b.records[param] {
+		return true
+	}
+	if m := o.model; m != nil && m.Coll != nil && m.IDParam == param {
+		switch m.Kind {
+		case model.ReadOne, model.Replace, model.Update, model.Delete:
+			return true
+		}
+	}
+	return false
+}
+
+// responseIsList reports whether o's success answer is a list of records:
+// an array, or a page object holding one under "items".
+func responseIsList(op *openapi3.Operation) bool {
+	s := responseSchema(op, "200")
+	if s != nil && s.Type.Is("object") && s.Properties["items"] != nil {
+		s = s.Properties["items"].Value
+	}
+	return s != nil && s.Type.Is("array")
+}
+
 // wrongCredentials tests a login form: its username and password fields.
+// A form is a login only when it issues tokens (a tokenUrl of the
+// contract, or an answer with an access_token): any other form with a
+// username and a password (a sign-up, a form echoing its fields) owes no
+// refusal.
 func (b *builder) wrongCredentials(o *operation) {
+	if !o.tokenEndpoint {
+		return
+	}
 	var hasUser, hasPass bool
 	for _, in := range o.inputs.List {
 		hasUser = hasUser || in.In == "body" && in.Name == "username"
@@ -830,6 +950,8 @@ func (b *builder) generated(o *operation) {
 			case x <= 2:
 				if ids := b.ids[in.Name]; len(ids) > 0 {
 					raw = ids[b.rng.IntN(len(ids))]
+				} else if v, ok := userValue(b.cfg, in); ok {
+					raw = v
 				} else if v, ok := b.formValues[in.Name]; ok {
 					raw = v
 				} else if v, ok := acceptedPatternValue(in); ok {
@@ -841,6 +963,11 @@ func (b *builder) generated(o *operation) {
 				}
 			default:
 				raw = randomString(b.rng, in.Kind)
+			}
+			if v, ok := userValue(b.cfg, in); ok {
+				// The value the user gave is the one the application's
+				// own rule takes: random ones would only meet its refusal.
+				raw, present = v, true
 			}
 			if in.In == "path" && (raw == "" || strings.Contains(raw, "/")) {
 				raw = "x" + strings.ReplaceAll(raw, "/", "")
@@ -869,6 +996,8 @@ func (b *builder) generated(o *operation) {
 			}
 			if present {
 				vals[in.Name] = raw
+			} else {
+				vals[in.Name] = absent
 			}
 			if item := b.check(in, raw, present); item != nil && bad == nil {
 				bad = item.Loc
@@ -1105,6 +1234,7 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 			if c := creatorOf(ops, o); c != nil {
 				if id, ok := r.create(ctx, c, b); ok {
 					b.ids[o.model.IDParam] = append(b.ids[o.model.IDParam], id)
+					b.records[o.model.IDParam] = true
 					report.Notes = append(report.Notes, fmt.Sprintf("%s: %s %q created with %s, as nothing listed one", o.id, o.model.IDParam, id, c.id))
 				}
 			}
@@ -1120,6 +1250,7 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 			for i := 0; i < n; i++ {
 				if id, ok := r.create(ctx, c, b); ok {
 					b.own[o] = append(b.own[o], id)
+					b.records[o.target] = true
 				}
 			}
 		}

@@ -353,3 +353,22 @@ func TestGrownTasksBackendPasses(t *testing.T) {
 		t.Errorf("coverage of %d operations, want the contract's 15", len(report.Coverage))
 	}
 }
+
+// Without credentials the runner tests what it can of a secured contract:
+// the correct backend passes, and the secured writes it cannot make are
+// reported, not failed.
+func TestGrownWithoutCredentials(t *testing.T) {
+	t.Parallel()
+	reference.Require(t)
+	sp := moviesContract(t, reference.AppMovies)
+	b := reference.Start(t, reference.Options{App: reference.AppMovies})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	report, err := contract.Run(ctx, contract.Config{BaseURL: b.URL, Spec: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := report.Failures(); n > 0 {
+		t.Errorf("%d failures on the correct backend without credentials:\n%s", n, strings.Join(failureLines(failureList(report), 40), "\n"))
+	}
+}

@@ -175,7 +175,13 @@ func NewObserver(cfg Config) (*Observer, error) {
 	}
 	o := &Observer{r: &runner{cfg: &cfg, sp: cfg.Spec}, ops: map[string]*operation{}}
 	o.r.model, o.r.modelErr = cfg.compiled()
-	o.order = operations(cfg.Spec, &o.notes)
+	for _, op := range operations(cfg.Spec, &o.notes) {
+		if op.untestable != "" {
+			o.notes = append(o.notes, fmt.Sprintf("%s %s: not checked: %s", op.method, op.path, op.untestable))
+		} else {
+			o.order = append(o.order, op)
+		}
+	}
 	for _, op := range o.order {
 		o.ops[op.method+" "+op.path] = op
 		if o.r.model != nil {

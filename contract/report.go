@@ -29,10 +29,21 @@ type Report struct {
 	Stopped string `json:"stopped,omitempty"`
 	// Coverage is per operation: the statuses seen, the kinds of case run.
 	Coverage []Coverage `json:"coverage,omitempty"`
+	// Untested lists the operations the run could not test: each fails
+	// the run, unless excluded by name (Config.ExcludeOperations).
+	Untested []Untested `json:"untested,omitempty"`
 	// Observed is set on the report of exchanges a proxy relayed
 	// (Observer.Report): Results then lists only the failing exchanges
 	// kept, and the tallies are the Observer's, of every exchange.
 	Observed *ObservedSummary `json:"observed,omitempty"`
+}
+
+// Untested is an operation the run could not test, and why.
+type Untested struct {
+	Operation string `json:"operation"`
+	Method    string `json:"method"`
+	Path      string `json:"path"`
+	Why       string `json:"why"`
 }
 
 // Skipped counts the cases not sent.
@@ -70,7 +81,7 @@ func (r *Report) Failures() int {
 		}
 		return n
 	}
-	n := 0
+	n := len(r.Untested) // an operation not tested fails the run
 	for _, res := range r.Results {
 		for _, c := range res.Checks {
 			if !c.Passed {
@@ -313,6 +324,17 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Stopped != "" {
 		ew.printf("\nStopped early: %s; %d cases not run\n", Safe(r.Stopped), r.Skipped())
 	}
+	if len(r.Untested) > 0 {
+		ew.printf("\nNot tested (each fails the run; leave one out with --exclude-operation):\n")
+		for _, u := range r.Untested {
+			name := u.Operation
+			if name == "" {
+				name = u.Method + " " + u.Path
+			}
+			ew.printf("  %s %s %s: %s\n", Safe(u.Operation), Safe(u.Method), Safe(u.Path), Safe(u.Why))
+			ew.printf("     --exclude-operation %s\n", Safe(shellQuote(name)))
+		}
+	}
 	n := 0
 	for _, res := range r.Results {
 		for _, c := range res.Checks {
@@ -404,7 +426,16 @@ func (r *Report) SummaryLine() string {
 	if r.Observed != nil {
 		verb = "seen"
 	}
-	fmt.Fprintf(&b, " · %d/%d operations %s · %d/%d declared statuses seen", tested, len(cov), verb, seen, declared)
+	all := len(cov)
+	for _, u := range r.Untested {
+		if !slices.ContainsFunc(cov, func(c Coverage) bool { return c.Method == u.Method && c.Path == u.Path }) {
+			all++ // an operation whose inputs did not compile
+		}
+	}
+	fmt.Fprintf(&b, " · %d/%d operations %s · %d/%d declared statuses seen", tested, all, verb, seen, declared)
+	if n := len(r.Untested); n > 0 {
+		fmt.Fprintf(&b, " · %d operations not tested", n)
+	}
 	if n := r.Skipped(); n > 0 {
 		fmt.Fprintf(&b, " · %d cases skipped", n)
 	}

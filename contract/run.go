@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -56,11 +57,15 @@ type Config struct {
 	Timeout            time.Duration // per request
 	MaxResponseTime    time.Duration
 	// IDs gives known ids by path parameter name ("person_id": ["1"]).
-	IDs               map[string][]string
-	Header            http.Header // sent with every request
-	JWTSecret         []byte      // verifies tokens' signatures when set
-	FrameworkStatuses []int       // nil: DefaultFrameworkStatuses
-	Progress          io.Writer   // a character per finished case; nil: none
+	IDs    map[string][]string
+	Header http.Header // sent with every request
+	// Query and Cookie are query parameters and cookies sent with every
+	// request; one the contract declares takes this value in every case
+	// that does not test the parameter itself.
+	Query, Cookie     url.Values
+	JWTSecret         []byte    // verifies tokens' signatures when set
+	FrameworkStatuses []int     // nil: DefaultFrameworkStatuses
+	Progress          io.Writer // a character per finished case; nil: none
 	Client            *http.Client
 	Now               func() time.Time
 	// MaxBodyBytes is the most of a response body read; 0: MaxBodyBytes.
@@ -73,6 +78,10 @@ type Config struct {
 	AllowDestructive bool
 	// MaxFailures stops the run after this many failed cases; 0: never.
 	MaxFailures int
+	// ExcludeOperations are operations left out of the run, each an
+	// operationId or "METHOD /path": an operation the runner cannot test
+	// fails the run unless it is excluded.
+	ExcludeOperations []string
 }
 
 // ErrUnreachable means the target could not be connected to at all.
@@ -149,6 +158,23 @@ func (cfg *Config) fill() error {
 				return fmt.Errorf("contract: unknown check %q (see --help for the list)", name)
 			}
 		}
+	}
+	var unknown []string
+	for _, name := range cfg.ExcludeOperations {
+		if !slices.ContainsFunc(cfg.Spec.Paths(), func(path string) bool {
+			item := cfg.Spec.Doc.Paths.Value(path)
+			for method, op := range item.Operations() {
+				if model.Named(name, op.OperationID, method, path) {
+					return true
+				}
+			}
+			return false
+		}) {
+			unknown = append(unknown, strconv.Quote(name))
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("contract: exclude operation %s: no such operation in the contract (give an operationId or \"METHOD /path\")", strings.Join(unknown, ", "))
 	}
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{
@@ -304,11 +330,23 @@ func unwrapURLError(err error) error {
 // check the responses.
 func (r *runner) run(ctx context.Context) *Report {
 	report := &Report{BaseURL: r.cfg.BaseURL, Spec: r.sp.Source(), Seed: r.cfg.Seed}
-	ops := operations(r.sp, &report.Notes)
+	all := operations(r.sp, &report.Notes)
+	var ops []*operation
+	for _, o := range all {
+		switch {
+		case slices.ContainsFunc(r.cfg.ExcludeOperations, func(name string) bool { return model.Named(name, o.op.OperationID, o.method, o.path) }):
+			report.Notes = append(report.Notes, fmt.Sprintf("%s: excluded (--exclude-operation)", o.id))
+		case o.untestable != "":
+			report.Untested = append(report.Untested, Untested{Operation: o.id, Method: o.method, Path: o.path, Why: o.untestable})
+		default:
+			ops = append(ops, o)
+		}
+	}
 	b := &builder{
 		cfg: r.cfg, sp: r.sp, notes: &report.Notes,
 		rng:        rand.New(rand.NewPCG(r.cfg.Seed, 0x6d6f7669656d6f63)),
 		ids:        map[string][]string{},
+		records:    map[string]bool{},
 		formValues: map[string]string{},
 		headers:    r.cfg.Header.Clone(),
 		own:        map[*operation][]string{},
@@ -349,6 +387,7 @@ func (r *runner) run(ctx context.Context) *Report {
 			for _, item := range r.discoverList(ctx, o, b) {
 				if id, ok := idOf(item); ok && len(b.ids[it.itemParam]) < maxItemReads && !slices.Contains(b.ids[it.itemParam], id) {
 					b.ids[it.itemParam] = append(b.ids[it.itemParam], id)
+					b.records[it.itemParam] = true
 				}
 			}
 			break
@@ -380,7 +419,25 @@ func (r *runner) run(ctx context.Context) *Report {
 	report.Results = append(report.Results, r.sequences(ctx, report)...)
 	r.cleanUp(ctx, ops, b, report)
 	r.check(report, ops)
+	r.untested(report, ops)
 	return report
+}
+
+// untested adds to the report the operations the runner could build no
+// case for. An operation left out on purpose (by --no-writes) is not one;
+// one whose cases were skipped (an unresponsive target) has its skips
+// reported already.
+func (r *runner) untested(report *Report, ops []*operation) {
+	for _, o := range ops {
+		if r.cfg.NoWrites && o.unsafe() {
+			continue
+		}
+		if !slices.ContainsFunc(report.Results, func(res *Result) bool {
+			return res.Case.Method == o.method && res.Case.Path == o.path
+		}) {
+			report.Untested = append(report.Untested, Untested{Operation: o.id, Method: o.method, Path: o.path, Why: "the runner could build no case for it"})
+		}
+	}
 }
 
 // learnExamples reads the contract's examples: candidate ids for path

@@ -188,13 +188,14 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 	for k, v := range c.path {
 		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
 	}
-	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + path
-	if len(c.query) > 0 {
-		u += "?" + c.query.Encode()
-	}
 	h := s.r.cfg.Header.Clone()
 	if h == nil {
 		h = http.Header{}
+	}
+	query := requiredInputs(s.r.cfg, x.inputs, c.query, h)
+	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
 	}
 	auth := s.auth
 	if c.auth != nil {
@@ -216,6 +217,13 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 		req.Header = nil
 	}
 	cs := &Case{Operation: x.id, Method: o.Method, Path: o.Path, Kind: Sequence, Name: name, Expect: expect, Request: req, op: x}
+	if o.Secured && c.auth == nil && h.Get("Authorization") == "" {
+		// It would only meet the 401 the unauthenticated cases test
+		// already: not run, and said so.
+		res := &Result{Case: cs, Response: Response{Skipped: noTokenSkip}}
+		s.results = append(s.results, res)
+		return res, nil
+	}
 	res := &Result{Case: cs, Response: s.r.send(s.ctx, req)}
 	if o.Method != "GET" {
 		s.lastWrite = time.Now()
@@ -228,6 +236,57 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 		}
 	}
 	return res, v
+}
+
+// noTokenSkip is why a secured step is not sent.
+const noTokenSkip = "secured, and the runner has no token (give --username and --password)"
+
+// requiredInputs completes a step's query and headers as a case's are: the
+// query parameters and cookies the user gives for every request, and a
+// valid value for every required header, query parameter and cookie the
+// step does not set itself (a create needs its X-Token header as much as
+// any case does). It returns the query to send; cookies go into h.
+func requiredInputs(cfg *Config, ins fastapi.Inputs, set url.Values, h http.Header) url.Values {
+	query := url.Values{}
+	for k, vs := range cfg.Query {
+		query[k] = slices.Clone(vs)
+	}
+	for k, vs := range set {
+		query[k] = slices.Clone(vs)
+	}
+	cookies := url.Values{}
+	for k, vs := range cfg.Cookie {
+		cookies[k] = slices.Clone(vs)
+	}
+	for _, in := range ins.List {
+		if !in.Required {
+			continue
+		}
+		switch {
+		case in.In == "query" && !query.Has(in.Name),
+			in.In == "header" && h.Get(in.Name) == "",
+			in.In == "cookie" && !cookies.Has(in.Name):
+		default:
+			continue
+		}
+		v, ok := exampleFor(in)
+		if !ok {
+			v, ok = acceptedPatternValue(in)
+		}
+		if !ok {
+			continue
+		}
+		switch in.In {
+		case "query":
+			query.Set(in.Name, v)
+		case "header":
+			h.Set(in.Name, v)
+		case "cookie":
+			cookies.Set(in.Name, v)
+		}
+	}
+	setCookies(h, cookies)
+	return query
 }
 
 // verdict records a sequence check's verdict on a step (nil: passed).

@@ -149,6 +149,7 @@ type operation struct {
 	m        *model.Operation
 	inputs   fastapi.Inputs
 	secured  bool // the 401s run first: declared, or RequireAuth
+	basic    bool // HTTP basic: a 401 unless the request carries credentials
 	handle   func(c *call)
 	defaults map[string]int64 // integer query parameters' declared defaults
 	example  []byte           // an Example operation's answer
@@ -428,7 +429,7 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		ins = fastapi.Inputs{}
 	}
 	o := &operation{m: mo, inputs: ins, handle: handlers[mo.Kind], defaults: map[string]int64{},
-		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login)}
+		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login), basic: mo.Basic}
 	for _, list := range []openapi3.Parameters{mo.Item.Parameters, mo.Op.Parameters} {
 		for _, p := range list {
 			if p.Value == nil || p.Value.In != "query" || p.Value.Schema == nil || p.Value.Schema.Value == nil {
@@ -487,6 +488,13 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 				return
 			}
 			c.user = user
+		}
+		if o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
+			// Any well-formed credentials pass: the contract does not
+			// say whose they are.
+			w.Header().Set("WWW-Authenticate", "Basic")
+			fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailNotAuthenticated)
+			return
 		}
 		// The handler is called through a func value, so vals is on the
 		// heap whatever its size: allocated at the size needed.

@@ -87,6 +87,22 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		headers = append(headers, strings.TrimSpace(name)+":"+strings.TrimSpace(value))
 		return nil
 	})
+	query, cookies := url.Values{}, url.Values{}
+	for _, f := range []struct {
+		name, what string
+		into       url.Values
+	}{{"query", "query parameter", query}, {"cookie", "cookie", cookies}} {
+		fs.Func(f.name, fmt.Sprintf("send this %s, as `NAME=VALUE`, with every request (repeatable): the value an application's own check wants", f.what), func(v string) error {
+			name, value, ok := strings.Cut(v, "=")
+			if name = strings.TrimSpace(name); !ok || name == "" {
+				return fmt.Errorf("%q is not NAME=VALUE", v)
+			}
+			f.into.Add(name, value)
+			return nil
+		})
+	}
+	var excludeOps listFlag
+	fs.Var(&excludeOps, "exclude-operation", "leave this `operation` out of the run: an operationId or \"METHOD /path\" (repeatable, comma-separated); an operation the runner cannot test fails the run unless left out")
 	jwtSecret := fs.String("jwt-secret", "", "verify access tokens' HS256/384/512 signatures with this secret")
 	fs.Var(&statuses, "framework-statuses", "undeclared statuses FastAPI itself answers with (default 400,401,404,405,413,422)")
 	maxFailures := fs.Int("max-failures", 0, "stop after this many failed cases and report the rest as not run (0: never stop)")
@@ -131,7 +147,8 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		Timeout: timeout, MaxResponseTime: maxTime,
 		MaxFailures: *maxFailures, NoWrites: *noWrites, AllowDestructive: *allowDestructive,
 		IDs:    ids,
-		Header: http.Header{},
+		Header: http.Header{}, Query: query, Cookie: cookies,
+		ExcludeOperations: excludeOps,
 	}
 	for _, h := range headers {
 		name, value, _ := strings.Cut(h, ":")

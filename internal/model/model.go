@@ -181,6 +181,39 @@ func securedBy(doc *openapi3.T, op *openapi3.Operation) bool {
 	return false
 }
 
+// Named reports whether name, as a user writes an operation on a command
+// line, names the operation with operationId id at method and path: the
+// operationId, or "METHOD /path/template" (the method in any case).
+func Named(name, id, method, path string) bool {
+	name = strings.TrimSpace(name)
+	m, p, _ := strings.Cut(name, " ")
+	return (id != "" && id == name) || (strings.EqualFold(m, method) && strings.TrimSpace(p) == path)
+}
+
+// BasicAuth reports whether op declares (or inherits) a requirement of an
+// HTTP basic scheme, none of the alternatives being optional ({}).
+func BasicAuth(doc *openapi3.T, op *openapi3.Operation) bool {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	basic := false
+	for _, req := range reqs {
+		if len(req) == 0 {
+			return false
+		}
+		for name := range req {
+			if doc.Components == nil {
+				continue
+			}
+			if s := doc.Components.SecuritySchemes[name]; s != nil && s.Value != nil && s.Value.Type == "http" && strings.EqualFold(s.Value.Scheme, "basic") {
+				basic = true
+			}
+		}
+	}
+	return basic
+}
+
 var methods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
 
 // isOwner names the fields a create fills from the bearer token's user.

@@ -46,6 +46,10 @@ type Operation struct {
 	// Secured: the operation declares an OAuth2 (or HTTP bearer) security
 	// requirement, so FastAPI's OAuth2PasswordBearer answers 401 first.
 	Secured bool
+	// Basic: the operation declares an HTTP basic requirement, so FastAPI's
+	// HTTPBasic answers 401 with WWW-Authenticate: Basic first unless the
+	// request carries credentials.
+	Basic bool
 
 	Status   int                 // the declared success status: the lowest 2xx
 	Response *openapi3.SchemaRef // its application/json schema; nil: no body
@@ -166,7 +170,7 @@ func (m *Model) classify() error {
 			if op == nil {
 				continue
 			}
-			o := &Operation{Method: method, Path: path, ID: op.OperationID, Op: op, Item: item, Secured: securedBy(doc, op)}
+			o := &Operation{Method: method, Path: path, ID: op.OperationID, Op: op, Item: item, Secured: securedBy(doc, op), Basic: BasicAuth(doc, op)}
 			o.Status, o.Response = successResponse(op)
 			o.Media, o.MediaSchema, o.Items = successMedia(m.Spec, path, method, op, o.Status)
 			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Media, o.MediaSchema)

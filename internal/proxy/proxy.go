@@ -145,8 +145,7 @@ func forcedOps(m *model.Model, names []string) (map[*model.Operation]bool, error
 		name = strings.TrimSpace(name)
 		found := false
 		for _, o := range m.Operations {
-			method, path, _ := strings.Cut(name, " ")
-			if o.ID == name || strings.EqualFold(method, o.Method) && strings.TrimSpace(path) == o.Path {
+			if model.Named(name, o.ID, o.Method, o.Path) {
 				out[o], found = true, true
 			}
 		}
