@@ -366,7 +366,11 @@ func checkServedDocument(t *testing.T, base string, url *string, spec string) {
 	if path == "" {
 		return
 	}
-	resp, err := http.Get(base + path)
+	client := &http.Client{
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	resp, err := client.Get(base + path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,9 @@ Importing FastAPI, Starlette, pydantic and uvicorn takes most of an app's
 start-up; the corpus starts hundreds of apps. This process imports them once,
 then reads one JSON request a line from standard input and forks a child per
 request that runs `uvicorn <target>` exactly as `python3 -m uvicorn` would,
-in the request's directory and environment, its output to the request's log
-file. It answers each request with the child's pid, or an error. The child
+with the request's directory first on its path, in the request's working
+directory (a fresh one: apps write files there) and environment, its output
+to the request's log file. It answers each request with the child's pid, or an error. The child
 is the leader of a session of its own, so that killing its process group ends
 it. Nothing here runs a thread before forking, so the fork is safe.
 """
@@ -46,7 +47,7 @@ def child(req):
         sys.dont_write_bytecode = True
         os.environ.clear()
         os.environ.update(req["env"])
-        os.chdir(req["dir"])
+        os.chdir(req["cwd"])
         sys.path.insert(0, req["dir"])
         if req.get("path_append"):
             sys.path.append(req["path_append"])

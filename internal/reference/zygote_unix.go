@@ -75,7 +75,7 @@ func (z *zygote) fork(dir, target, log string, env []string, extra string) (int,
 		k, v, _ := strings.Cut(kv, "=")
 		vars[k] = v
 	}
-	req, err := json.Marshal(map[string]any{"dir": dir, "target": target, "log": log, "env": vars, "path_append": extra})
+	req, err := json.Marshal(map[string]any{"dir": dir, "cwd": filepath.Dir(log), "target": target, "log": log, "env": vars, "path_append": extra})
 	if err != nil {
 		return 0, err
 	}
