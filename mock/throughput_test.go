@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/moviemock/moviemock/internal/loadgen"
 	"github.com/moviemock/moviemock/internal/logbuf"
+	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 )
 
@@ -28,8 +30,9 @@ const throughputRounds = 4
 // on and its request log written (to /dev/null) as serve writes it by
 // default, next to a bare net/http handler serving the same bytes, in the
 // same run. Both get the same requests from the same load generator on the
-// same cores. It reports requests per second of each and the mock's share
-// of the bare rate:
+// same cores, on the embedded contract and on one of the corpus's. It
+// reports requests per second of each and the mock's share of the bare
+// rate:
 //
 //	go test ./mock -run '^$' -bench Throughput -benchtime 200000x
 func BenchmarkThroughput(b *testing.B) {
@@ -41,53 +44,81 @@ func BenchmarkThroughput(b *testing.B) {
 	// The request log as serve writes it: buffered, out every 100 ms.
 	logOut := logbuf.New(devNull, 100*time.Millisecond)
 	defer logOut.Close()
-	srv := newServer(b, mock.Config{Logger: slog.New(slog.NewTextHandler(logOut, nil))})
-	ts := httptest.NewUnstartedServer(srv)
-	// serve's limits, which cost a deadline per request.
-	ts.Config.ReadHeaderTimeout, ts.Config.IdleTimeout, ts.Config.MaxHeaderBytes = 10*time.Second, 120*time.Second, 64<<10
-	ts.Start()
-	defer ts.Close()
+	logger := slog.New(slog.NewTextHandler(logOut, nil))
 
 	form := "Content-Type: application/x-www-form-urlencoded"
-	for _, ep := range []struct {
-		name   string
-		method string
-		target string
-		body   string
-		status int
+	for _, contract := range []struct {
+		name string
+		spec string // under testdata/corpus; "" for the embedded contract
+		eps  []throughputCase
 	}{
-		{"GET /person/{id}", "GET", "/person/1", "", 200},
-		{"GET /person/{id} 422", "GET", "/person/abc", "", 422},
-		{"GET /reviews/{id}", "GET", "/reviews/b42bfd96-9925-4da9-8c96-eed6b998b81f", "", 200},
-		{"GET /reviews", "GET", "/reviews", "", 200},
-		{"POST /auth/login", "POST", "/auth/login", "username=alice&password=wonderland", 200},
-		{"POST /auth/login 401", "POST", "/auth/login", "username=alice&password=nope", 401},
+		{"embedded", "", []throughputCase{
+			{"GET /person/{id}", "GET", "/person/1", "", 200, nil},
+			{"GET /person/{id} 422", "GET", "/person/abc", "", 422, nil},
+			{"GET /reviews/{id}", "GET", "/reviews/b42bfd96-9925-4da9-8c96-eed6b998b81f", "", 200, nil},
+			{"GET /reviews", "GET", "/reviews", "", 200, nil},
+			{"POST /auth/login", "POST", "/auth/login", "username=alice&password=wonderland", 200, []string{form}},
+			{"POST /auth/login 401", "POST", "/auth/login", "username=alice&password=nope", 401, []string{form}},
+		}},
+		// A document of FastAPI's own documentation, as the app serves it:
+		// generated records of nested dataclasses.
+		{"corpus", "fastapi-docs/openapi/dataclasses_.tutorial003_py310.json", []throughputCase{
+			{"GET /authors/", "GET", "/authors/", "", 200, nil},
+			{"GET /authors/{id}/items/ 405", "GET", "/authors/1/items/", "", 405, nil},
+			{"GET /no/such/path 404", "GET", "/no/such/path", "", 404, nil},
+		}},
 	} {
-		b.Run(ep.name, func(b *testing.B) {
-			var headers []string
-			if ep.method == "POST" {
-				headers = append(headers, form)
+		cfg := mock.Config{Logger: logger}
+		if contract.spec != "" {
+			data, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", filepath.FromSlash(contract.spec)))
+			if err != nil {
+				b.Fatal(err)
 			}
-			req := loadgen.Request(ep.method, ep.target, ep.body, headers...)
-			bare := httptest.NewServer(bareHandler(b, ts.URL, ep.method, ep.target, ep.body, ep.status))
-			defer bare.Close()
-			// Taken in turns, so that a change in the machine's load
-			// between them weighs on both alike.
-			var base, got loadgen.Result
-			b.StopTimer()
-			for round, left := 0, int64(b.N); left > 0; round++ {
-				opts := loadgen.Options{Conns: throughputConns, Requests: min(left, max(int64(b.N)/throughputRounds, 1)), Status: ep.status}
-				left -= opts.Requests
-				base.Add(drive(b, bare.URL, req, opts))
-				b.StartTimer()
-				got.Add(drive(b, ts.URL, req, opts))
-				b.StopTimer()
+			if cfg.Spec, err = spec.Load(data, contract.spec); err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(got.PerSecond(), "req/s")
-			b.ReportMetric(base.PerSecond(), "bare-req/s")
-			b.ReportMetric(100*got.PerSecond()/base.PerSecond(), "%bare")
-		})
+		}
+		srv := newServer(b, cfg)
+		ts := httptest.NewUnstartedServer(srv)
+		// serve's limits, which cost a deadline per request.
+		ts.Config.ReadHeaderTimeout, ts.Config.IdleTimeout, ts.Config.MaxHeaderBytes = 10*time.Second, 120*time.Second, 64<<10
+		ts.Start()
+		for _, ep := range contract.eps {
+			b.Run(contract.name+"/"+ep.name, func(b *testing.B) { benchThroughput(b, ts.URL, ep) })
+		}
+		ts.Close()
 	}
+}
+
+// throughputCase is one request BenchmarkThroughput sends again and again.
+type throughputCase struct {
+	name    string
+	method  string
+	target  string
+	body    string
+	status  int
+	headers []string
+}
+
+func benchThroughput(b *testing.B, url string, ep throughputCase) {
+	req := loadgen.Request(ep.method, ep.target, ep.body, ep.headers...)
+	bare := httptest.NewServer(bareHandler(b, url, ep.method, ep.target, ep.body, ep.status))
+	defer bare.Close()
+	// Taken in turns, so that a change in the machine's load between
+	// them weighs on both alike.
+	var base, got loadgen.Result
+	b.StopTimer()
+	for round, left := 0, int64(b.N); left > 0; round++ {
+		opts := loadgen.Options{Conns: throughputConns, Requests: min(left, max(int64(b.N)/throughputRounds, 1)), Status: ep.status}
+		left -= opts.Requests
+		base.Add(drive(b, bare.URL, req, opts))
+		b.StartTimer()
+		got.Add(drive(b, url, req, opts))
+		b.StopTimer()
+	}
+	b.ReportMetric(got.PerSecond(), "req/s")
+	b.ReportMetric(base.PerSecond(), "bare-req/s")
+	b.ReportMetric(100*got.PerSecond()/base.PerSecond(), "%bare")
 }
 
 func drive(b *testing.B, url string, req []byte, opts loadgen.Options) loadgen.Result {

@@ -75,7 +75,40 @@ func (a corpusApp) checks() []string {
 }
 
 // known is a corpus's known.json: app → invariant → why it fails.
-type known map[string]map[string]string
+type known map[string]map[string]failure
+
+// failure is why one invariant fails on one app, as known.json keeps it.
+type failure struct {
+	// Kind says whose it is: kindApp, kindAppCode or kindGap.
+	Kind string `json:"kind"`
+	// Why says what the app does, in words someone wrote; -update fills
+	// in the run's summary until they do.
+	Why string `json:"why"`
+	// Found is what failed, compared on every run: the runner's failing
+	// checks (mock, app), or the requests whose answers differ (same).
+	// A run that finds anything else fails.
+	Found []string `json:"found,omitempty"`
+}
+
+// The kinds of known failure.
+const (
+	// kindApp: the app breaks its own document, and Found is the
+	// runner's right finding (an undeclared status, a crash).
+	kindApp = "app breaks its document"
+	// kindAppCode: the answer comes from the app's own code, which the
+	// document does not express (a custom error handler, a validator, a
+	// redirect target); no mock of the document can know it.
+	kindAppCode = "app code the document does not say"
+	// kindGap: moviemock falls short; to be fixed.
+	kindGap = "moviemock falls short"
+)
+
+// outcome is what checkApp found for one invariant.
+type outcome struct {
+	failure string   // "" when it held, else why not
+	found   []string // what failed, as failure.Found keeps it
+	blocked string   // why it could not be checked: an earlier one failed
+}
 
 func moduleRoot(t testing.TB) string {
 	t.Helper()
@@ -140,7 +173,7 @@ func checkCorpus(t *testing.T, bin, dir string) {
 	}
 
 	var mu sync.Mutex
-	got := known{}
+	got := map[string]map[string]outcome{}
 	t.Run("apps", func(t *testing.T) {
 		for _, app := range man.Apps {
 			t.Run(app.Name, func(t *testing.T) {
@@ -153,12 +186,8 @@ func checkCorpus(t *testing.T, bin, dir string) {
 					return
 				}
 				for _, inv := range app.checks() {
-					reason, listed := want[app.Name][inv]
-					switch failure := res[inv]; {
-					case failure != "" && !listed:
-						t.Errorf("%s fails %q (%s):\n%s", app.Name, inv, describe(inv), failure)
-					case failure == "" && listed && res[inv+"?"] == "":
-						t.Errorf("%s: known.json lists %q as failing (%s) but it passes: take it off the list", app.Name, inv, reason)
+					if msg := compare(inv, res[inv], want[app.Name]); msg != "" {
+						t.Errorf("%s: %s", app.Name, msg)
 					}
 				}
 			})
@@ -167,7 +196,7 @@ func checkCorpus(t *testing.T, bin, dir string) {
 	passing, bugs, caught := map[string]int{}, 0, 0
 	for _, res := range got {
 		for _, inv := range invariants {
-			if res[inv] == "" && res[inv+"?"] == "" {
+			if res[inv].failure == "" && res[inv].blocked == "" {
 				passing[inv]++
 			}
 		}
@@ -176,44 +205,72 @@ func checkCorpus(t *testing.T, bin, dir string) {
 		if res, ran := got[app.Name]; ran {
 			for _, b := range app.Bugs {
 				bugs++
-				if res["bug:"+b] == "" {
+				if res["bug:"+b].failure == "" {
 					caught++
 				}
 			}
 		}
 	}
-	t.Logf("%s: %d apps; passing serve %d, mock %d, app %d, same %d; single-bug versions caught %d of %d", filepath.Base(dir), len(got),
-		passing[invServe], passing[invMock], passing[invApp], passing[invSame], caught, bugs)
+	kinds := map[string]int{}
+	for _, reasons := range want {
+		for _, f := range reasons {
+			kinds[f.Kind]++
+		}
+	}
+	t.Logf("%s: %d apps; passing serve %d, mock %d, app %d, same %d; single-bug versions caught %d of %d; known failures: %d %s, %d %s, %d %s",
+		filepath.Base(dir), len(got), passing[invServe], passing[invMock], passing[invApp], passing[invSame], caught, bugs,
+		kinds[kindApp], kindApp, kinds[kindAppCode], kindAppCode, kinds[kindGap], kindGap)
 	if *update {
-		out := known{}
-		for name, reasons := range want {
-			if _, ran := got[name]; !ran {
-				out[name] = reasons // skipped or stopped: nothing learnt
+		writeKnown(t, filepath.Join(dir, "known.json"), want, got)
+	}
+}
+
+// compare checks one invariant's outcome against known.json's entry for
+// the app, and says what is wrong ("" if nothing).
+func compare(inv string, o outcome, listed map[string]failure) string {
+	f, isListed := listed[inv]
+	switch {
+	case o.failure != "" && !isListed:
+		return fmt.Sprintf("fails %q (%s):\n%s", inv, describe(inv), o.failure)
+	case o.failure == "" && isListed && o.blocked == "":
+		return fmt.Sprintf("known.json lists %q as failing (%s) but it passes: take it off the list", inv, f.Why)
+	case o.failure != "" && !slices.Equal(o.found, f.Found):
+		return fmt.Sprintf("%q fails otherwise than known.json says (%s):\nfinds %q\nlisted %q\n%s",
+			inv, f.Why, o.found, f.Found, o.failure)
+	}
+	return ""
+}
+
+// writeKnown rewrites known.json with this run's failures, keeping the
+// kind and reason someone wrote while the failure stays the same.
+func writeKnown(t *testing.T, path string, was known, got map[string]map[string]outcome) {
+	out := known{}
+	for name, reasons := range was {
+		if _, ran := got[name]; !ran {
+			out[name] = reasons // skipped or stopped: nothing learnt
+		}
+	}
+	for name, res := range got {
+		for inv, o := range res {
+			if o.failure == "" {
+				continue
 			}
-		}
-		for name, res := range got {
-			for inv := range res {
-				if res[inv] == "" || strings.HasSuffix(inv, "?") {
-					continue
-				}
-				if out[name] == nil {
-					out[name] = map[string]string{}
-				}
-				// Keep a reason someone wrote while it still fails.
-				if r, ok := want[name][inv]; ok && r != "" {
-					out[name][inv] = r
-				} else {
-					out[name][inv] = firstLines(res[inv], 3)
-				}
+			if out[name] == nil {
+				out[name] = map[string]failure{}
 			}
+			f, ok := was[name][inv]
+			if !ok || !slices.Equal(f.Found, o.found) {
+				f = failure{Kind: kindGap, Why: firstLines(o.failure, 3), Found: o.found}
+			}
+			out[name][inv] = f
 		}
-		data, err := json.MarshalIndent(out, "", " ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "known.json"), append(data, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	}
+	data, err := json.MarshalIndent(out, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -231,20 +288,19 @@ func describe(check string) string {
 	return "moviemock contract fails the app's single-bug version " + strings.TrimPrefix(check, "bug:")
 }
 
-// checkApp runs the invariants on one app and returns, per invariant, why
-// it failed ("" for passed). An invariant that could not be checked because
-// an earlier one failed is marked with invariant+"?".
-func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
-	res := map[string]string{}
+// checkApp runs the invariants on one app and returns each one's outcome,
+// keyed as known.json keys them.
+func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]outcome {
+	res := map[string]outcome{}
 	spec := filepath.Join(dir, "openapi", a.Name+".json")
 	args := a.Args
 
 	mockURL, err := startMock(t, bin, spec)
 	if err != nil {
-		res[invServe] = err.Error()
-		res[invMock+"?"], res[invSame+"?"] = "no mock", "no mock"
+		res[invServe] = outcome{failure: err.Error()}
+		res[invMock], res[invSame] = outcome{blocked: "no mock"}, outcome{blocked: "no mock"}
 	} else {
-		res[invMock] = runContract(t, bin, mockURL, spec, args).failure
+		res[invMock] = runContract(t, bin, mockURL, spec, args).outcome()
 	}
 
 	ref := reference.App{Dir: filepath.Join(dir, a.Dir), Module: a.Module, Env: a.Env, Requires: a.Requires}
@@ -253,7 +309,7 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
 	rec := newRecorder(t, app.URL)
 	probe(t, rec, spec)
 	correct := runContract(t, bin, rec.URL(), spec, args)
-	res[invApp] = correct.failure
+	res[invApp] = correct.outcome()
 	if mockURL != "" {
 		res[invSame] = rec.replay(t, mockURL)
 	}
@@ -261,7 +317,7 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]string {
 		ref.Env = append(slices.Clone(a.Env), "CORPUS_BUG="+bug)
 		buggy := reference.StartApp(t, ref)
 		if v := runContract(t, bin, buggy.URL, spec, args); !v.catches(correct) {
-			res["bug:"+bug] = "moviemock contract found nothing more in the app with CORPUS_BUG=" + bug + " than in the correct app"
+			res["bug:"+bug] = outcome{failure: "moviemock contract found nothing more in the app with CORPUS_BUG=" + bug + " than in the correct app"}
 		}
 	}
 	return res
@@ -321,9 +377,11 @@ func runContract(t *testing.T, bin, base, spec string, args []string) verdict {
 		if f, ok := strings.CutPrefix(line, "  FAIL "); ok {
 			fields := strings.Fields(f)
 			failing = append(failing, fields[0])
+			n := 0
 			if len(fields) >= 5 {
-				v.failed[fields[0]], _ = strconv.Atoi(fields[3])
+				n, _ = strconv.Atoi(fields[3])
 			}
+			v.failed[fields[0]] = n
 		}
 	}
 	last := strings.TrimSpace(out.String())
@@ -337,6 +395,12 @@ func runContract(t *testing.T, bin, base, spec string, args []string) verdict {
 	t.Logf("contract against %s: %v\n%s", base, err, out.String())
 	v.failure = last
 	return v
+}
+
+// outcome is the verdict as an invariant's outcome: the failing checks are
+// what it found.
+func (v verdict) outcome() outcome {
+	return outcome{failure: v.failure, found: slices.Sorted(maps.Keys(v.failed))}
 }
 
 // catches reports whether the run against a buggy version found more than
@@ -516,8 +580,9 @@ func frameworkAnswer(status int, body []byte) bool {
 var comparedHeaders = []string{"Content-Type", "Allow", "Www-Authenticate", "Location"}
 
 // replay sends every exchange the app answered with one of FastAPI's own
-// answers to the mock at base, and returns the differences ("" if none).
-func (r *recorder) replay(t *testing.T, base string) string {
+// answers to the mock at base. What it found is the requests (method and
+// path) whose answers differ.
+func (r *recorder) replay(t *testing.T, base string) outcome {
 	client := &http.Client{
 		Timeout:       30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -525,7 +590,7 @@ func (r *recorder) replay(t *testing.T, base string) string {
 	r.mu.Lock()
 	log := slices.Clone(r.log)
 	r.mu.Unlock()
-	var diffs []string
+	var diffs, found []string
 	seen := map[string]bool{}
 	compared := 0
 	for _, ex := range log {
@@ -558,6 +623,8 @@ func (r *recorder) replay(t *testing.T, base string) string {
 			d = append(d, fmt.Sprintf("body %s, FastAPI %s", clip(got.body), clip(ex.respBody)))
 		}
 		if len(d) > 0 {
+			path, _, _ := strings.Cut(ex.target, "?")
+			found = append(found, ex.method+" "+path)
 			diffs = append(diffs, fmt.Sprintf("%s %s%s: %s", ex.method, clip([]byte(ex.target)), bodyNote(ex), strings.Join(d, "; ")))
 		}
 	}
@@ -566,9 +633,13 @@ func (r *recorder) replay(t *testing.T, base string) string {
 		t.Log(d)
 	}
 	if len(diffs) == 0 {
-		return ""
+		return outcome{}
 	}
-	return fmt.Sprintf("%d of %d differ: %s", len(diffs), compared, strings.Join(diffs[:min(len(diffs), 3)], " | "))
+	slices.Sort(found)
+	return outcome{
+		failure: fmt.Sprintf("%d of %d differ: %s", len(diffs), compared, strings.Join(diffs[:min(len(diffs), 3)], " | ")),
+		found:   slices.Compact(found),
+	}
 }
 
 func bodyNote(ex exchange) string {
