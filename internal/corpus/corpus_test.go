@@ -430,11 +430,7 @@ func checkServedDocument(t *testing.T, base string, url *string, spec string) {
 	if path == "" {
 		return
 	}
-	client := &http.Client{
-		Timeout:       30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-	resp, err := client.Get(base + path)
+	resp, err := noRedirects.Get(base + path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,6 +456,13 @@ func checkServedDocument(t *testing.T, base string, url *string, spec string) {
 	}
 }
 
+// noRedirects is the client of the corpus's own requests: a redirect is an
+// answer to compare, not to follow.
+var noRedirects = &http.Client{
+	Timeout:       30 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
 // exchange is one request the recorder passed to the app, and its answer.
 type exchange struct {
 	method, target string
@@ -480,14 +483,10 @@ type recorder struct {
 
 func newRecorder(t *testing.T, upstream string) *recorder {
 	r := &recorder{upstream: upstream}
-	client := &http.Client{
-		Timeout:       30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		ex := exchange{method: req.Method, target: req.RequestURI, header: req.Header.Clone(), body: body}
-		resp, err := send(client, upstream, ex)
+		resp, err := send(noRedirects, upstream, ex)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
@@ -583,10 +582,6 @@ var comparedHeaders = []string{"Content-Type", "Allow", "Www-Authenticate", "Loc
 // answers to the mock at base. What it found is the requests (method and
 // path) whose answers differ.
 func (r *recorder) replay(t *testing.T, base string) outcome {
-	client := &http.Client{
-		Timeout:       30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
 	r.mu.Lock()
 	log := slices.Clone(r.log)
 	r.mu.Unlock()
@@ -603,7 +598,7 @@ func (r *recorder) replay(t *testing.T, base string) outcome {
 		}
 		seen[key] = true
 		compared++
-		got, err := send(client, base, ex)
+		got, err := send(noRedirects, base, ex)
 		if err != nil {
 			diffs = append(diffs, fmt.Sprintf("%s %s: %v", ex.method, ex.target, err))
 			continue
@@ -657,12 +652,8 @@ func probe(t *testing.T, rec *recorder, spec string) {
 		Paths map[string]map[string]json.RawMessage `json:"paths"`
 	}
 	readJSON(t, spec, &doc)
-	client := &http.Client{
-		Timeout:       30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
 	do := func(method, target string) {
-		resp, err := send(client, rec.URL(), exchange{method: method, target: target, header: http.Header{}})
+		resp, err := send(noRedirects, rec.URL(), exchange{method: method, target: target, header: http.Header{}})
 		if err != nil {
 			t.Logf("probe %s %s: %v", method, target, err)
 		}
