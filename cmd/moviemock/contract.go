@@ -165,7 +165,7 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		cfg.FrameworkStatuses = append(cfg.FrameworkStatuses, n)
 	}
 	if *specFlag != "" {
-		if cfg.Spec, err = loadSpec(ctx, "contract", *specFlag, timeout); err != nil {
+		if cfg.Spec, err = loadSpec(ctx, "contract", *specFlag, timeout, stderr); err != nil {
 			return err
 		}
 	}
@@ -230,8 +230,9 @@ func knownPathParameters(sp *spec.Spec, ids map[string][]string) error {
 	return nil
 }
 
-// loadSpec reads a contract from a file or an http(s) URL.
-func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration) (*spec.Spec, error) {
+// loadSpec reads a contract from a file or an http(s) URL, telling on
+// stderr what the loader ignored in it.
+func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration, stderr io.Writer) (*spec.Spec, error) {
 	var data []byte
 	if strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://") {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -260,6 +261,9 @@ func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration) (*
 	sp, err := spec.Load(data, source)
 	if err != nil {
 		return nil, usagef("%s: --spec: %v", cmd, err)
+	}
+	for _, w := range sp.Warnings() {
+		fmt.Fprintf(stderr, "moviemock: %s: warning: --spec %s: %s\n", cmd, source, w)
 	}
 	return sp, nil
 }

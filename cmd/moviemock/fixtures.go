@@ -15,12 +15,13 @@ import (
 )
 
 // loadModel loads and compiles the contract --spec names: the embedded
-// openapi.yaml when source is empty.
-func loadModel(ctx context.Context, cmd, source string) (*model.Model, error) {
+// openapi.yaml when source is empty. What the loader ignored in the
+// document is told on stderr.
+func loadModel(ctx context.Context, cmd, source string, stderr io.Writer) (*model.Model, error) {
 	if source == "" {
 		return model.Embedded()
 	}
-	sp, err := loadSpec(ctx, cmd, source, specTimeout)
+	sp, err := loadSpec(ctx, cmd, source, specTimeout, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +178,7 @@ func runFixturesGenerate(ctx context.Context, args []string, stdout, stderr io.W
 	if err := gen.check(fs, nil); err != nil {
 		return err
 	}
-	m, err := loadModel(ctx, "fixtures generate", *specFlag)
+	m, err := loadModel(ctx, "fixtures generate", *specFlag, stderr)
 	if err != nil {
 		return err
 	}
@@ -210,7 +211,7 @@ func runFixturesCheck(ctx context.Context, args []string, stdout, stderr io.Writ
 	if len(dirs) != 1 {
 		return usagef("fixtures check: give exactly one directory")
 	}
-	m, err := loadModel(ctx, "fixtures check", *specFlag)
+	m, err := loadModel(ctx, "fixtures check", *specFlag, stderr)
 	if err != nil {
 		return err
 	}

@@ -30,15 +30,15 @@ Examples:
 // scenariosCommands are scenarios' subcommands.
 var scenariosCommands = []subcommand{
 	{"list", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		return runScenarios(ctx, "list", args, stdout)
+		return runScenarios(ctx, "list", args, stdout, stderr)
 	}},
 	{"check", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		return runScenarios(ctx, "check", args, stdout)
+		return runScenarios(ctx, "check", args, stdout, stderr)
 	}},
 }
 
 // runScenarios is scenarios list and scenarios check (sub).
-func runScenarios(ctx context.Context, sub string, args []string, stdout io.Writer) error {
+func runScenarios(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("scenarios "+sub, flag.ContinueOnError)
 	specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
 	fixtureDir := fs.String("fixtures", "", "check fixture references against this fixture `directory` (default: the embedded data)")
@@ -53,7 +53,7 @@ func runScenarios(ctx context.Context, sub string, args []string, stdout io.Writ
 	if len(rest) > 1 || sub == "check" && len(rest) != 1 {
 		return usagef("scenarios %s: give %s", sub, map[string]string{"list": "at most one directory", "check": "exactly one directory"}[sub])
 	}
-	m, err := loadModel(ctx, "scenarios "+sub, *specFlag)
+	m, err := loadModel(ctx, "scenarios "+sub, *specFlag, stderr)
 	if err != nil {
 		return err
 	}

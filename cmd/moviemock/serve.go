@@ -237,7 +237,7 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		}
 	}
 
-	m, err := loadModel(ctx, name, *specFlag)
+	m, err := loadModel(ctx, name, *specFlag, stderr)
 	if err != nil {
 		return err
 	}

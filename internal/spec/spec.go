@@ -35,6 +35,8 @@ type Spec struct {
 	yaml   []byte
 	root   *yaml.Node // the document as written, for key order
 
+	warnings []string
+
 	modes sync.Map // *openapi3.Schema -> validationMode
 }
 
@@ -87,7 +89,8 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 	if !strings.HasPrefix(doc.OpenAPI, "3.") {
 		return nil, fmt.Errorf("load %s: openapi version %q is not 3.x", source, doc.OpenAPI)
 	}
-	if err := validate(doc, opts...); err != nil {
+	warnings, err := validateLenient(doc, opts...)
+	if err != nil {
 		return nil, fmt.Errorf("validate %s: %w", source, err)
 	}
 	if doc.IsOpenAPI31OrLater() {
@@ -102,8 +105,50 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 			return nil, fmt.Errorf("render %s as YAML: %w", source, err)
 		}
 	}
-	return &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root.Content[0]}, nil
+	return &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root.Content[0], warnings: warnings}, nil
 }
+
+// maxIgnoredFields bounds how many distinct unknown field names a document
+// may carry: each one costs a validation pass.
+const maxIgnoredFields = 32
+
+// validateLenient is validate, ignoring the fields the OpenAPI
+// specification does not define (not "x-" extensions) in any object, with a
+// warning saying where each was first met. FastAPI serves whatever a route's
+// openapi_extra says, unknown keys included (a key "Description" beside
+// "description"), and every client reads such a document by ignoring them;
+// kin-openapi v0.152.0 refuses it ("extra sibling fields"). Its
+// AllowExtraSiblingFields option only takes names known in advance, so the
+// document is validated again with each newly met name allowed, up to
+// maxIgnoredFields names.
+func validateLenient(doc *openapi3.T, opts ...openapi3.ValidationOption) ([]string, error) {
+	var allowed, warnings []string
+	for {
+		err := validate(doc, append(opts, openapi3.AllowExtraSiblingFields(allowed...))...)
+		var extra *openapi3.ExtraSiblingFieldsError
+		if err == nil || !errors.As(err, &extra) {
+			return warnings, err
+		}
+		var fresh []string
+		for _, f := range extra.Fields {
+			if !slices.Contains(allowed, f) && !slices.Contains(fresh, f) {
+				fresh = append(fresh, f)
+			}
+		}
+		if len(fresh) == 0 || len(allowed)+len(fresh) > maxIgnoredFields {
+			return warnings, err
+		}
+		allowed = append(allowed, fresh...)
+		// kin-openapi's message is the path down to the object, each step
+		// saying "invalid …": keep the path.
+		where, _ := strings.CutSuffix(err.Error(), ": "+extra.Error())
+		where = strings.ReplaceAll(where, "invalid ", "")
+		warnings = append(warnings, fmt.Sprintf("%s: ignoring %s, not an OpenAPI field (nor an x- extension)", where, strings.Join(fresh, ", ")))
+	}
+}
+
+// Warnings says what the loader ignored in the document, each with where.
+func (s *Spec) Warnings() []string { return slices.Clone(s.warnings) }
 
 // validate is doc.Validate, letting an OpenAPI 3.1 document carry the 3.2
 // Media Type field itemSchema. FastAPI (0.135 and later) writes it for a

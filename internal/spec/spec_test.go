@@ -386,3 +386,50 @@ func TestLoadKeepsItemSchema(t *testing.T) {
 		t.Errorf("a bad itemSchema: err = %v, want it refused", err)
 	}
 }
+
+// A field OpenAPI does not define, in any object, is ignored with a warning
+// saying where, as every client of the document FastAPI serves ignores it
+// (a route's openapi_extra can put any key there); an x- extension is no
+// warning at all.
+func TestLoadIgnoresUnknownFields(t *testing.T) {
+	t.Parallel()
+	const head = `{"openapi":"3.1.0","info":{"title":"x","version":"1"`
+	for _, tc := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"operation", head + `},"paths":{"/posts":{"get":{"description":"d","Description":"D","responses":{"200":{"description":"ok"}}}}}}`,
+			[]string{"paths: path /posts: operation GET: ignoring Description"}},
+		{"two objects", head + `,"Summary":"s"},"paths":{"/a":{"post":{"responses":{"200":{"description":"ok","Headers":{}}}}}}}`,
+			[]string{"info: ignoring Summary", "paths: path /a: operation POST: ignoring Headers"}},
+		{"extension", head + `,"x-logo":{}},"paths":{"/a":{"get":{"x-y":1,"responses":{"200":{"description":"ok"}}}}}}`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sp, err := Load([]byte(tc.doc), "served.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := sp.Warnings()
+			if len(got) != len(tc.want) {
+				t.Fatalf("warnings = %q, want %d like %q", got, len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("warning %d = %q, want it to say %q", i, got[i], w)
+				}
+			}
+		})
+	}
+
+	// A document made of unknown names only costs a bounded number of passes.
+	var b strings.Builder
+	b.WriteString(head + `},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok"}}`)
+	for i := range maxIgnoredFields + 1 {
+		fmt.Fprintf(&b, `,"K%d":1`, i)
+	}
+	b.WriteString(`}}}}`)
+	if _, err := Load([]byte(b.String()), "many.json"); err == nil || !strings.Contains(err.Error(), "extra sibling fields") {
+		t.Errorf("%d unknown names: err = %v, want refused", maxIgnoredFields+1, err)
+	}
+}
