@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -53,6 +54,9 @@ type Input struct {
 	KeepEmpty bool
 	// Default is the schema's default as JSON (nil: none, or null).
 	Default RawJSON
+	// Literal is an enum written inline, a Literal[...] of the app's, whose
+	// error is literal_error; an Enum class is a $ref, whose error is enum.
+	Literal bool
 	// Format is the string format pydantic validates for this input
 	// (date, date-time, time, duration, uri, email; uuid is Kind UUID), whose
 	// validator node is; "" for a plain string.
@@ -123,13 +127,22 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		if p.Schema == nil || p.Schema.Value == nil {
 			return ins, fmt.Errorf("parameter %q in %s: no schema", p.Name, p.In)
 		}
-		in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema.Value)
+		in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema)
 		if err != nil {
 			return ins, fmt.Errorf("parameter %q in %s: %w", p.Name, p.In, err)
 		}
 		ins.HasQuery = ins.HasQuery || p.In == "query"
 		ins.HasCookie = ins.HasCookie || p.In == "cookie"
 		ins.List = append(ins.List, in)
+	}
+	if headerModel(params) {
+		// pydantic validates the model's fields under their own names:
+		// an error's loc is the field, save_data, not the header, save-data.
+		for i := range ins.List {
+			if in := &ins.List[i]; in.In == "header" {
+				in.Loc = []any{"header", strings.ReplaceAll(in.Name, "-", "_")}
+			}
+		}
 	}
 	if op.RequestBody == nil || op.RequestBody.Value == nil {
 		return ins, nil
@@ -183,7 +196,7 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		if field == nil || field.Value == nil {
 			return ins, fmt.Errorf("form field %q: no schema", name)
 		}
-		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field.Value)
+		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field)
 		if err != nil {
 			return ins, fmt.Errorf("form field %q: %w", name, err)
 		}
@@ -191,6 +204,48 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		ins.List = append(ins.List, in)
 	}
 	return ins, nil
+}
+
+// headerModel reports whether an operation's header parameters are the
+// fields of one pydantic model (`headers: Model = Header()`). FastAPI
+// writes each field as a parameter named for its header (save-data) but
+// titled for the field ("Save Data"); a plain parameter is titled for its
+// header ("Save-Data"). Only a name with a hyphen tells them apart.
+func headerModel(params openapi3.Parameters) bool {
+	for _, ref := range params {
+		p := ref.Value
+		if p.In != "header" || !strings.Contains(p.Name, "-") || p.Schema == nil || p.Schema.Value == nil {
+			continue
+		}
+		field := strings.ReplaceAll(p.Name, "-", "_")
+		if title := p.Schema.Value.Title; title == pyTitle(field) && title != pyTitle(p.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyTitle is the title pydantic gives a field of this name:
+// name.title().replace("_", " ").strip() in Python, where title() starts
+// every run of letters upper case and lowers the rest.
+func pyTitle(name string) string {
+	var b strings.Builder
+	prevCased := false
+	for _, r := range name {
+		cased := unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
+		switch {
+		case cased && prevCased:
+			r = unicode.ToLower(r)
+		case cased:
+			r = unicode.ToTitle(r)
+		}
+		prevCased = cased
+		if r == '_' {
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // validatesBody reports whether op declares the answer FastAPI gives an
@@ -227,24 +282,30 @@ func bodyPath(sp *spec.Spec, op *openapi3.Operation) []string {
 	return nil
 }
 
-func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Schema) (Input, error) {
+func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.SchemaRef) (Input, error) {
 	v := Input{In: in, Name: name, Loc: []any{in, name}, Required: required}
+	s := sref.Value
 	if s.Default != nil {
 		if b, err := json.Marshal(s.Default); err == nil && string(b) != "null" {
 			v.Default = RawJSON(b)
 		}
 	}
-	value := nonNull(s)
+	valueRef := nonNullRef(sref)
+	value := valueRef.Value
 	if slices.Contains(value.Type.Slice(), "array") {
 		v.List, v.ListSchema = true, value
-		value = &openapi3.Schema{} // items: {} is any value, read as a string
+		value, valueRef = &openapi3.Schema{}, nil // items: {} is any value, read as a string
 		if v.ListSchema.Items != nil && v.ListSchema.Items.Value != nil {
-			value = nonNull(v.ListSchema.Items.Value)
+			valueRef = nonNullRef(v.ListSchema.Items)
+			value = valueRef.Value
 		}
 		if slices.Contains(value.Type.Slice(), "array") {
 			return v, fmt.Errorf("a list of lists: not implemented")
 		}
 	}
+	// pydantic writes an Enum class as a component the value refers to,
+	// a Literal[...] inline: they fail with "enum" and "literal_error".
+	v.Literal = len(value.Enum) > 0 && (valueRef == nil || valueRef.Ref == "")
 	v.Binary = value.Format == "binary" || value.ContentMediaType == "application/octet-stream"
 	if v.Binary && in != "body" {
 		return v, fmt.Errorf("a file outside a form: not implemented")
@@ -283,6 +344,18 @@ func compileValue(sp *spec.Spec, in, name string, required bool, s *openapi3.Sch
 	}
 	v.Schema = value
 	return v, nil
+}
+
+// nonNullRef is nonNull keeping the reference: X's own $ref, if any.
+func nonNullRef(s *openapi3.SchemaRef) *openapi3.SchemaRef {
+	if spec.Nullable(s.Value) {
+		for _, alt := range s.Value.AnyOf {
+			if alt.Value != nil && !alt.Value.Type.Is("null") {
+				return alt
+			}
+		}
+	}
+	return s
 }
 
 // nonNull is the schema of a value FastAPI writes as Optional[X] (anyOf:
@@ -616,6 +689,9 @@ func constraintItem(err error, in *Input, raw string, loc []any) ErrorItem {
 			limit = int64(f) // pydantic writes an int field's bounds as ints
 		}
 		if item, ok := Constraint(se.SchemaField, limit, raw, loc...); ok {
+			if se.SchemaField == "enum" && in.Literal {
+				item.Type = "literal_error"
+			}
 			return item
 		}
 		return ErrorItem{Type: "value_error", Loc: loc, Msg: "Value error, " + strings.TrimSpace(se.Reason), Input: raw}

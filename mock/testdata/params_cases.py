@@ -20,7 +20,8 @@ import sys
 import time
 
 APP = '''
-from typing import Annotated
+from enum import Enum
+from typing import Annotated, Literal
 from fastapi import FastAPI, Query, Header, Cookie, File, UploadFile, Form
 from pydantic import BaseModel
 
@@ -80,6 +81,33 @@ class Strict(BaseModel):
 
 @app.post("/fs")
 def fs(data: Annotated[Strict, Form()]):
+    return "ok"
+
+class Color(str, Enum):
+    red = "red"
+    blue = "blue"
+
+@app.get("/lit")
+def lit(order_by: Literal["created_at", "updated_at"] = "created_at", color: Color = Color.red,
+        opt: Literal["a", "b"] | None = None, many: Annotated[list[Literal["x", "y"]], Query()] = [],
+        colors: Annotated[list[Color], Query()] = [], maybe: Color | None = None):
+    return "ok"
+
+@app.post("/flit")
+def flit(kind: Annotated[Literal["a", "b"], Form()], color: Annotated[Color, Form()] = Color.red):
+    return "ok"
+
+class Headers(BaseModel):
+    save_data: bool
+    x_tag: list[int] = []
+    traceparent: str | None = None
+
+@app.get("/hm")
+def hm(h: Annotated[Headers, Header()]):
+    return "ok"
+
+@app.get("/hp")
+def hp(save_data: Annotated[bool, Header()], x_tag: Annotated[list[int], Header()] = []):
     return "ok"
 '''
 
@@ -148,6 +176,12 @@ CASES = [
     ("form model file", "POST", "/fm", MP, multipart(("age", "f.txt", "x"), ("tags", "g.txt", "y"))),
     ("strict form extras", "POST", "/fs", UE, "zz=1&code=p&zz=2&aa=3"),
     ("strict form empty values", "POST", "/fs", UE, "name=&code="),
+    ("literal and enum query refused", "GET", "/lit?order_by=x&color=x&opt=c&many=x&many=z&colors=green&maybe=x", [], None),
+    ("literal and enum query accepted", "GET", "/lit?order_by=updated_at&color=blue&opt=a&many=y&colors=red", [], None),
+    ("literal form field refused", "POST", "/flit", UE, "kind=c&color=green"),
+    ("header model bool and list items", "GET", "/hm", [("save-data", "maybe"), ("x-tag", "1"), ("x-tag", "x")], None),
+    ("header model accepted", "GET", "/hm", [("save-data", "yes"), ("x-tag", "1")], None),
+    ("header params bool and list items", "GET", "/hp", [("save-data", "maybe"), ("x-tag", "x")], None),
 ]
 
 
