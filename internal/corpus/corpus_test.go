@@ -588,6 +588,8 @@ func (r *recorder) replay(t *testing.T, base string) outcome {
 	var diffs, found []string
 	seen := map[string]bool{}
 	compared := 0
+	tokens := mockTokens(log, base)
+	t.Logf("logged in to the mock as the app was logged in to: %d of its tokens stand for the app's", len(tokens))
 	for _, ex := range log {
 		if !frameworkAnswer(ex.status, ex.respBody) {
 			continue
@@ -598,7 +600,7 @@ func (r *recorder) replay(t *testing.T, base string) outcome {
 		}
 		seen[key] = true
 		compared++
-		got, err := send(noRedirects, base, ex)
+		got, err := send(noRedirects, base, withTokens(ex, tokens))
 		if err != nil {
 			diffs = append(diffs, fmt.Sprintf("%s %s: %v", ex.method, ex.target, err))
 			continue
@@ -635,6 +637,62 @@ func (r *recorder) replay(t *testing.T, base string) outcome {
 		failure: fmt.Sprintf("%d of %d differ: %s", len(diffs), compared, strings.Join(diffs[:min(len(diffs), 3)], " | ")),
 		found:   slices.Compact(found),
 	}
+}
+
+// mockTokens logs in to the mock at base as the runner logged in to the
+// app: every request the app answered with a token is sent to the mock,
+// and the token the mock answers with stands for the app's. A token the
+// app signed means nothing to the mock, as a user of the mock logs in to
+// the mock; without this, the mock's 401 for a token it cannot verify
+// would hide what FastAPI answers once the token is good.
+func mockTokens(log []exchange, base string) map[string]string {
+	tokens := map[string]string{}
+	for _, ex := range log {
+		real := accessToken(ex.status, ex.respBody)
+		if real == "" || tokens[real] != "" {
+			continue
+		}
+		got, err := send(noRedirects, base, ex)
+		if err != nil {
+			continue
+		}
+		if mine := accessToken(got.status, got.body); mine != "" {
+			tokens[real] = mine
+		}
+	}
+	return tokens
+}
+
+// accessToken is the access_token of a 2xx JSON answer, else "".
+func accessToken(status int, body []byte) string {
+	if status < 200 || status > 299 {
+		return ""
+	}
+	var v struct {
+		AccessToken string `json:"access_token"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return ""
+	}
+	return v.AccessToken
+}
+
+// withTokens is ex with the app's tokens in its headers replaced by the
+// mock's.
+func withTokens(ex exchange, tokens map[string]string) exchange {
+	if len(tokens) == 0 {
+		return ex
+	}
+	ex.header = ex.header.Clone()
+	for k, vs := range ex.header {
+		for i, v := range vs {
+			for real, mine := range tokens {
+				v = strings.ReplaceAll(v, real, mine)
+			}
+			ex.header[k][i] = v
+		}
+	}
+	return ex
 }
 
 func bodyNote(ex exchange) string {
