@@ -171,9 +171,13 @@ func validate(doc *openapi3.T, opts ...openapi3.ValidationOption) error {
 	for i, mt := range set {
 		items[i], mt.ItemSchema = mt.ItemSchema, nil
 	}
+	dups := setAsideDuplicateIDs(doc)
 	err := doc.Validate(context.Background(), opts...)
 	for i, mt := range set {
 		mt.ItemSchema = items[i]
+	}
+	for op, id := range dups {
+		op.OperationID = id
 	}
 	if err != nil {
 		return err
@@ -188,6 +192,31 @@ func validate(doc *openapi3.T, opts ...openapi3.ValidationOption) error {
 		}
 	}
 	return nil
+}
+
+// setAsideDuplicateIDs blanks every operationId an earlier operation of
+// the same path already has, and returns them to be put back. FastAPI
+// gives every method of one route (api_route(methods=[...])) the same
+// operationId and serves the document so; kin-openapi v0.152.0 refuses
+// any repeated operationId. One repeated across paths is still refused.
+func setAsideDuplicateIDs(doc *openapi3.T) map[*openapi3.Operation]string {
+	dups := map[*openapi3.Operation]string{}
+	if doc.Paths == nil {
+		return dups
+	}
+	for _, item := range doc.Paths.Map() {
+		seen := map[string]bool{}
+		for _, op := range item.Operations() {
+			switch {
+			case op == nil || op.OperationID == "":
+			case seen[op.OperationID]:
+				dups[op], op.OperationID = op.OperationID, ""
+			default:
+				seen[op.OperationID] = true
+			}
+		}
+	}
+	return dups
 }
 
 // eachMediaType calls fn with every media type of every operation's

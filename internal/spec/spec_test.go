@@ -208,6 +208,7 @@ func TestLoadRejectsBadDocuments(t *testing.T) {
 		{"duplicate key", `{"openapi":"3.1.0","openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{}}`, "already defined"},
 		{"data after JSON", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{}} {}`, "after the document"},
 		{"nested too deep", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{},"x-deep":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`, "parse bad"},
+		{"operationId on two paths", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"operationId":"op","responses":{"200":{"description":"d"}}}},"/b":{"get":{"operationId":"op","responses":{"200":{"description":"d"}}}}}}`, "same operation id"},
 		{"broken ref", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Nope"}}}}}}}}}`, "bad"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -431,5 +432,26 @@ func TestLoadIgnoresUnknownFields(t *testing.T) {
 	b.WriteString(`}}}}`)
 	if _, err := Load([]byte(b.String()), "many.json"); err == nil || !strings.Contains(err.Error(), "extra sibling fields") {
 		t.Errorf("%d unknown names: err = %v, want refused", maxIgnoredFields+1, err)
+	}
+}
+
+// FastAPI gives every method of an api_route(methods=[...]) route its one
+// operationId, and serves that document: it loads, with the ids kept.
+func TestLoadAcceptsOneRouteOfSeveralMethods(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/multi":{
+"get":{"operationId":"multi_multi_post","responses":{"200":{"description":"d"}}},
+"put":{"operationId":"put_multi_multi_put","responses":{"200":{"description":"d"}}},
+"post":{"operationId":"multi_multi_post","responses":{"200":{"description":"d"}}},
+"delete":{"operationId":"multi_multi_post","responses":{"200":{"description":"d"}}}}}}`
+	sp, err := Load([]byte(doc), "multi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sp.Doc.Paths.Value("/multi")
+	for _, op := range []*openapi3.Operation{item.Get, item.Post, item.Delete} {
+		if op.OperationID != "multi_multi_post" {
+			t.Errorf("operationId %q, want multi_multi_post", op.OperationID)
+		}
 	}
 }
