@@ -376,16 +376,8 @@ func (s *Server) routes() (*mux.Router, error) {
 			}
 			methods = append(methods, mo.Method)
 		}
-		// Starlette's 405 names the methods of the first route that
-		// matched the path: FastAPI makes a route per operation, in the
-		// order the document lists them.
-		if order := s.spec.KeyOrder("paths", tmpl); len(methods) > 1 {
-			for _, key := range order {
-				if m := strings.ToUpper(key); slices.Contains(methods, m) {
-					methods = []string{m}
-					break
-				}
-			}
+		if len(methods) > 1 {
+			methods = firstRouteMethods(byPath[tmpl], s.spec.KeyOrder("paths", tmpl))
 		}
 		s.paths = append(s.paths, pathRoute{route: paths.Path(tmpl), methods: methods})
 	}
@@ -395,6 +387,43 @@ func (s *Server) routes() (*mux.Router, error) {
 	router.NotFoundHandler = http.HandlerFunc(s.notFound)
 	router.MethodNotAllowedHandler = http.HandlerFunc(s.methodNotAllowed)
 	return router, nil
+}
+
+// firstRouteMethods is what Starlette's 405 names for a path several
+// operations share: the methods of the first route declared for it. The
+// document does not keep the order of declaration (FastAPI writes a path's
+// operations in the fixed order of its PathItem model: get, put, post,
+// delete, …), so the first operation the document lists stands for it.
+// Operations sharing its operationId are one route of several methods
+// (api_route): FastAPI names them all, first the one the operationId ends
+// with, list(route.methods)[0]; the order of the rest is that of a Python
+// set, which the document does not show.
+func firstRouteMethods(ops []*model.Operation, order []string) []string {
+	rank := func(o *model.Operation) int {
+		if i := slices.Index(order, strings.ToLower(o.Method)); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	ops = slices.Clone(ops)
+	slices.SortStableFunc(ops, func(a, b *model.Operation) int { return rank(a) - rank(b) })
+	first := ops[0]
+	methods := []string{first.Method}
+	if first.ID == "" {
+		return methods
+	}
+	for _, o := range ops[1:] {
+		if o.ID == first.ID {
+			methods = append(methods, o.Method)
+		}
+	}
+	if i := strings.LastIndexByte(first.ID, '_'); i >= 0 && len(methods) > 1 {
+		lead := strings.ToUpper(first.ID[i+1:])
+		if j := slices.Index(methods, lead); j > 0 {
+			methods = append([]string{lead}, slices.Delete(methods, j, j+1)...)
+		}
+	}
+	return methods
 }
 
 // argList gives an operation its validated inputs by name.
