@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strconv"
@@ -264,24 +265,41 @@ func (r *runner) send(ctx context.Context, req Request) Response {
 	if why := r.robust.notSending(); why != "" {
 		return Response{Error: why, Skipped: why}
 	}
-	hreq, err := http.NewRequestWithContext(ctx, req.Method, req.URL, strings.NewReader(req.Body))
-	if err != nil {
-		return Response{Error: "cannot build the request: " + err.Error()}
-	}
-	hreq.Header = req.Header.Clone()
-	if hreq.Header == nil {
-		hreq.Header = http.Header{}
-	}
-	if _, set := hreq.Header["User-Agent"]; !set {
-		// Only the headers the case sets: a backend may refuse any header
-		// it does not declare (a pydantic header model with
-		// extra="forbid"), and net/http would add its User-Agent. An
-		// empty value makes net/http send none.
-		hreq.Header["User-Agent"] = []string{""}
-	}
 	start := time.Now()
-	resp, err := r.cfg.Client.Do(hreq)
-	if err != nil {
+	var resp *http.Response
+	for attempt := 0; ; attempt++ {
+		hreq, err := http.NewRequestWithContext(ctx, req.Method, req.URL, strings.NewReader(req.Body))
+		if err != nil {
+			return Response{Error: "cannot build the request: " + err.Error()}
+		}
+		hreq.Header = req.Header.Clone()
+		if hreq.Header == nil {
+			hreq.Header = http.Header{}
+		}
+		if _, set := hreq.Header["User-Agent"]; !set {
+			// Only the headers the case sets: a backend may refuse any header
+			// it does not declare (a pydantic header model with
+			// extra="forbid"), and net/http would add its User-Agent. An
+			// empty value makes net/http send none.
+			hreq.Header["User-Agent"] = []string{""}
+		}
+		reused := false
+		hreq = hreq.WithContext(httptrace.WithClientTrace(hreq.Context(), &httptrace.ClientTrace{
+			GotConn: func(info httptrace.GotConnInfo) { reused = info.Reused },
+		}))
+		resp, err = r.cfg.Client.Do(hreq)
+		if err != nil && reused && attempt < maxStaleRetries && staleConnection(err) && ctx.Err() == nil {
+			// The server closed a kept-alive connection before reading
+			// this request (some close it after an answer without saying
+			// Connection: close): the request was never received, so it
+			// goes again on a new connection, as browsers do (RFC 9112
+			// §9.3.1). net/http does so itself only for GET and HEAD.
+			start = time.Now()
+			continue
+		}
+		if err == nil {
+			break
+		}
 		out := Response{Error: describeTransportError(err, r.cfg.Timeout), Duration: time.Since(start)}
 		r.robust.answered(ctx, &out)
 		return out
@@ -299,6 +317,21 @@ func (r *runner) send(ctx context.Context, req Request) Response {
 	out.summarize()
 	r.robust.answered(ctx, &out)
 	return out
+}
+
+// maxStaleRetries bounds how often send sends a request again after a
+// kept-alive connection turned out closed.
+const maxStaleRetries = 2
+
+// staleConnection reports whether err is a connection the server had
+// already closed: reset, or closed before any byte of an answer.
+func staleConnection(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return false
+	}
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // describeTransportError says in plain words why no (complete) response came.

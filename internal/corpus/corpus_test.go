@@ -461,6 +461,11 @@ func checkServedDocument(t *testing.T, base string, url *string, spec string) {
 var noRedirects = &http.Client{
 	Timeout:       30 * time.Second,
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	// A connection per request: an app that closes a connection after an
+	// answer (a 204 with a body it cannot send) would otherwise break the
+	// next, unrelated request the recorder sends on it, and the runner
+	// would see a 502 of the recorder's instead of the app's answer.
+	Transport: &http.Transport{DisableKeepAlives: true},
 }
 
 // exchange is one request the recorder passed to the app, and its answer.
