@@ -54,14 +54,13 @@ type Input struct {
 	KeepEmpty bool
 	// Default is the schema's default as JSON (nil: none, or null).
 	Default RawJSON
-	// Literal is an enum written inline, a Literal[...] of the app's, whose
-	// error is literal_error; an Enum class is a $ref, whose error is enum.
-	Literal bool
 	// Format is the string format pydantic validates for this input
 	// (date, date-time, time, duration, uri, email; uuid is Kind UUID), whose
 	// validator node is; "" for a plain string.
 	Format string
 	node   *vnode
+	// enum is the Literal or Enum validator of an input with an enum.
+	enum *vnode
 }
 
 // Value is an input's value after validation.
@@ -304,8 +303,14 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 		}
 	}
 	// pydantic writes an Enum class as a component the value refers to,
-	// a Literal[...] inline: they fail with "enum" and "literal_error".
-	v.Literal = len(value.Enum) > 0 && (valueRef == nil || valueRef.Ref == "")
+	// a Literal[...] inline; they read a string their own ways and fail
+	// with "enum" and "literal_error".
+	switch viaRef := valueRef != nil && valueRef.Ref != ""; {
+	case len(value.Enum) > 0:
+		v.enum = enumNode(value.Enum, viaRef)
+	case value.Const != nil: // Literal[x] of one value
+		v.enum = enumNode([]any{value.Const}, viaRef)
+	}
 	v.Binary = value.Format == "binary" || value.ContentMediaType == "application/octet-stream"
 	if v.Binary && in != "body" {
 		return v, fmt.Errorf("a file outside a form: not implemented")
@@ -500,6 +505,22 @@ func listLength(typ, bound string, limit, n int, input any, loc []any) ErrorItem
 // to the schema's constraints; loc is where an error is reported.
 func (in *Input) coerce(sp *spec.Spec, raw string, loc []any) (Value, *ErrorItem) {
 	v := Value{Set: true, Str: raw}
+	if in.enum != nil {
+		// A Literal looks the string itself up: Literal[1] refuses "1".
+		// An int Enum reads it as a lax int first, a str Enum as is.
+		st := &vstate{loc: slices.Clone(loc)}
+		dump, ok := in.enum.validate(st, &pyValue{kind: pyStr, s: raw}, nil)
+		if !ok && len(st.items) > 0 {
+			item := st.items[0]
+			return Value{}, &item
+		}
+		if s, isStr := unquoteDump(dump); isStr {
+			v.Str = s
+		} else if n, isInt := ParseLaxInt(string(dump)); isInt && in.Kind == Integer {
+			v.Int = n
+		}
+		return v, nil
+	}
 	var value any = raw
 	switch in.Kind {
 	case Integer:
@@ -689,9 +710,6 @@ func constraintItem(err error, in *Input, raw string, loc []any) ErrorItem {
 			limit = int64(f) // pydantic writes an int field's bounds as ints
 		}
 		if item, ok := Constraint(se.SchemaField, limit, raw, loc...); ok {
-			if se.SchemaField == "enum" && in.Literal {
-				item.Type = "literal_error"
-			}
 			return item
 		}
 		return ErrorItem{Type: "value_error", Loc: loc, Msg: "Value error, " + strings.TrimSpace(se.Reason), Input: raw}

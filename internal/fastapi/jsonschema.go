@@ -711,6 +711,46 @@ func (c *compiler) compileEnum(n *yaml.Node, where string, viaRef bool) (*vnode,
 		reprs = append(reprs, lv.repr)
 	}
 	set.expected = joinExpected(reprs)
+	return literalNode(set, viaRef), nil
+}
+
+// enumNode compiles the enum of a parameter or form field, as decoded by
+// kin-openapi (strings, float64 numbers, bools, nil): nil when a value is
+// none pydantic's Literal or Enum lookup is implemented for here.
+func enumNode(vals []any, viaRef bool) *vnode {
+	set := &literalSet{}
+	reprs := make([]string, 0, len(vals))
+	for _, v := range vals {
+		lv := litValue{}
+		switch x := v.(type) {
+		case string:
+			lv.v, lv.repr = pyValue{kind: pyStr, s: x}, pyRepr(x)
+		case float64:
+			if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+				return nil
+			}
+			lv.v, lv.repr = pyValue{kind: pyInt, i: int64(x)}, strconv.FormatInt(int64(x), 10)
+		case bool:
+			lv.v, lv.repr = pyValue{kind: pyBool, b: x}, map[bool]string{true: "True", false: "False"}[x]
+		case nil:
+			lv.v, lv.repr = pyValue{kind: pyNone}, "None"
+		default:
+			return nil
+		}
+		lv.json, _ = appendInput(nil, &lv.v)
+		set.values = append(set.values, lv)
+		reprs = append(reprs, lv.repr)
+	}
+	if len(set.values) == 0 {
+		return nil
+	}
+	set.expected = joinExpected(reprs)
+	return literalNode(set, viaRef)
+}
+
+// literalNode is the validator of set's values: a Literal, or an Enum
+// class when the schema was reached through $ref.
+func literalNode(set *literalSet, viaRef bool) *vnode {
 	node := &vnode{kind: vLiteral, lit: set}
 	if viaRef {
 		node.kind = vEnum
@@ -730,7 +770,7 @@ func (c *compiler) compileEnum(n *yaml.Node, where string, viaRef bool) (*vnode,
 		}
 	}
 	set.build()
-	return node, nil
+	return node
 }
 
 // joinExpected is pydantic's expected_repr: "'a', 'b' or 'c'".

@@ -20,7 +20,7 @@ import sys
 import time
 
 APP = '''
-from enum import Enum
+from enum import Enum, IntEnum
 from typing import Annotated, Literal
 from fastapi import FastAPI, Query, Header, Cookie, File, UploadFile, Form
 from pydantic import BaseModel
@@ -91,6 +91,14 @@ class Color(str, Enum):
 def lit(order_by: Literal["created_at", "updated_at"] = "created_at", color: Color = Color.red,
         opt: Literal["a", "b"] | None = None, many: Annotated[list[Literal["x", "y"]], Query()] = [],
         colors: Annotated[list[Color], Query()] = [], maybe: Color | None = None):
+    return "ok"
+
+class N(IntEnum):
+    one = 1
+    two = 2
+
+@app.get("/lit2")
+def lit2(a: Literal[1, 2] = 1, n: N = N.one, b: Literal[True] | None = None):
     return "ok"
 
 @app.post("/flit")
@@ -178,6 +186,10 @@ CASES = [
     ("strict form empty values", "POST", "/fs", UE, "name=&code="),
     ("literal and enum query refused", "GET", "/lit?order_by=x&color=x&opt=c&many=x&many=z&colors=green&maybe=x", [], None),
     ("literal and enum query accepted", "GET", "/lit?order_by=updated_at&color=blue&opt=a&many=y&colors=red", [], None),
+    ("int literal refuses every string", "GET", "/lit2?a=1", [], None),
+    ("int literal and int enum refused", "GET", "/lit2?a=01&n=x&b=true", [], None),
+    ("int enum reads a lax int", "GET", "/lit2?n=%2001", [], None),
+    ("int enum out of range", "GET", "/lit2?n=3&b=True", [], None),
     ("literal form field refused", "POST", "/flit", UE, "kind=c&color=green"),
     ("header model bool and list items", "GET", "/hm", [("save-data", "maybe"), ("x-tag", "1"), ("x-tag", "x")], None),
     ("header model accepted", "GET", "/hm", [("save-data", "yes"), ("x-tag", "1")], None),
