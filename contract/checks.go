@@ -201,7 +201,8 @@ func checkStatus(x *checkInput) *verdict {
 	if !x.answered() {
 		return nil
 	}
-	if x.declared() || slices.Contains(x.r.cfg.FrameworkStatuses, x.resp().Status) || untypedRedirect(x.c().op.op, x.resp()) {
+	if x.declared() || slices.Contains(x.r.cfg.FrameworkStatuses, x.resp().Status) || untypedRedirect(x.c().op.op, x.resp()) ||
+		notAuthenticated403(x.c().op, x.resp()) {
 		return pass
 	}
 	if why := explainedRefusal(x.res); why != "" {
@@ -225,6 +226,9 @@ func checkStatus(x *checkInput) *verdict {
 func explainedRefusal(res *Result) string {
 	r := &res.Response
 	o := res.Case.op
+	if o != nil && r.Status == http.StatusUnprocessableEntity && ownValidator(r) {
+		return "a validator of the application's own (pydantic's value_error: an AfterValidator, a field_validator) refused a value the contract allows: a rule the contract cannot state"
+	}
 	if o == nil || r.Status < 400 || r.Status >= 500 || r.Status == http.StatusUnauthorized || r.Status == http.StatusUnprocessableEntity ||
 		(o.method != "POST" && o.method != "PUT" && o.method != "PATCH") {
 		return ""
@@ -259,6 +263,30 @@ func explainedRefusal(res *Result) string {
 		}
 	}
 	return ""
+}
+
+// ownValidator reports whether every error item of a 422 is pydantic's
+// value_error or assertion_error: a ValueError or an assertion of the
+// application's own validators, which no JSON Schema can say.
+func ownValidator(r *Response) bool {
+	raw := r.Body
+	if len(raw) == 0 {
+		raw = r.Excerpt
+	}
+	var v struct {
+		Detail []struct {
+			Type string `json:"type"`
+		} `json:"detail"`
+	}
+	if json.Unmarshal(raw, &v) != nil || len(v.Detail) == 0 {
+		return false
+	}
+	for _, it := range v.Detail {
+		if it.Type != "value_error" && it.Type != "assertion_error" {
+			return false
+		}
+	}
+	return true
 }
 
 // explainedNotes are the notes on the refusals explainedRefusal excused,

@@ -461,11 +461,8 @@ func checkServedDocument(t *testing.T, base string, url *string, spec string) {
 var noRedirects = &http.Client{
 	Timeout:       30 * time.Second,
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	// A connection per request: an app that closes a connection after an
-	// answer (a 204 with a body it cannot send) would otherwise break the
-	// next, unrelated request the recorder sends on it, and the runner
-	// would see a 502 of the recorder's instead of the app's answer.
-	Transport: &http.Transport{DisableKeepAlives: true},
+	// No Accept-Encoding the client did not send.
+	Transport: &http.Transport{DisableCompression: true},
 }
 
 // exchange is one request the recorder passed to the app, and its answer.
@@ -491,7 +488,15 @@ func newRecorder(t *testing.T, upstream string) *recorder {
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		ex := exchange{method: req.Method, target: req.RequestURI, header: req.Header.Clone(), body: body}
-		resp, err := send(noRedirects, upstream, ex)
+		// A connection per request: an app that closes a connection after
+		// an answer (a 204 with a body it cannot send) would otherwise
+		// break the next, unrelated request sent on it, and the runner
+		// would see the recorder's 502 instead of the app's answer.
+		// (DisableKeepAlives would send Connection: close, a header an
+		// app refusing undeclared headers refuses.)
+		tr := &http.Transport{DisableCompression: true}
+		resp, err := send(&http.Client{Timeout: noRedirects.Timeout, CheckRedirect: noRedirects.CheckRedirect, Transport: tr}, upstream, ex)
+		tr.CloseIdleConnections()
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
@@ -538,6 +543,12 @@ func send(client *http.Client, base string, ex exchange) (answer, error) {
 			continue
 		}
 		req.Header[k] = slices.Clone(vs)
+	}
+	if _, set := req.Header["User-Agent"]; !set {
+		// Only the client's headers: net/http would add its User-Agent,
+		// which an app refusing undeclared headers (a header model with
+		// extra="forbid") refuses. An empty value sends none.
+		req.Header["User-Agent"] = []string{""}
 	}
 	resp, err := client.Do(req)
 	if err != nil {
