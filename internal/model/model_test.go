@@ -60,3 +60,23 @@ func TestDeclaredExampleMustFitTheSchema(t *testing.T) {
 		})
 	}
 }
+
+// An OAuth2 password form is a login whether or not the contract has a
+// schema with a username to log in against: without one, Coll is nil and
+// the accounts are the mock's to configure.
+func TestLoginFormWithoutLoginCollection(t *testing.T) {
+	t.Parallel()
+	m := compileFile(t, "../../testdata/corpus/fastapi-docs/openapi/security.tutorial003_py310.json")
+	if m.Login != nil {
+		t.Fatalf("Login = %s, want none", m.Login.Name)
+	}
+	var login *Operation
+	for _, o := range m.Operations {
+		if o.Path == "/token" && o.Method == "POST" {
+			login = o
+		}
+	}
+	if login == nil || login.Kind != Login || login.Coll != nil {
+		t.Fatalf("POST /token = %+v, want a login with no collection", login)
+	}
+}
