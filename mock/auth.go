@@ -2,14 +2,20 @@ package mock
 
 import (
 	"crypto/subtle"
+	"errors"
+	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/brianvoe/gofakeit/v7"
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/scenarios"
 )
 
@@ -79,7 +85,9 @@ func (s *Server) authenticate(r *http.Request, st *state) (*fixtures.Record, str
 	user, ok := view{base: st.base, ov: st.ov}.user(username)
 	st.mu.RUnlock()
 	if !ok {
-		return nil, fastapi.DetailBadCredentials, false
+		if user = s.accounts[username]; user == nil {
+			return nil, fastapi.DetailBadCredentials, false
+		}
 	}
 	return user, "", true
 }
@@ -102,4 +110,118 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, method, templ
 func writeUnauthorized(w http.ResponseWriter, detail string) {
 	w.Header().Set("WWW-Authenticate", "Bearer")
 	fastapi.WriteDetail(w, http.StatusUnauthorized, detail)
+}
+
+// Account is a username and password login accepts.
+type Account struct{ Username, Password string }
+
+// DefaultAccount is the account login accepts when the contract has no
+// login collection and Config.Accounts is nil: the johndoe of FastAPI's
+// security tutorials, password "secret". It is public: a mock that
+// listens beyond loopback should be given its own with Accounts.
+var DefaultAccount = Account{Username: "johndoe", Password: "secret"}
+
+// maxAccounts bounds Config.Accounts.
+const maxAccounts = 1000
+
+// openAccounts makes the records of accounts (Config.Accounts). Under a
+// login collection each is a record of it, so that the current user and
+// the records a token's user owns are answered as for a user of the data:
+// its username set, its id past the data's integer ids (else generated),
+// the rest generated for the schema. A user of the data with the same
+// username stays who the token names; the account's password also logs
+// it in.
+func (s *Server) openAccounts(accounts []Account) error {
+	c := s.model.Login
+	if accounts == nil && c == nil {
+		accounts = []Account{DefaultAccount}
+	}
+	if len(accounts) > maxAccounts {
+		return fmt.Errorf("%d accounts: at most %d", len(accounts), maxAccounts)
+	}
+	s.accounts = make(map[string]*fixtures.Record, len(accounts))
+	var nextID int64
+	if c != nil && c.IDKind == model.IntID {
+		for _, r := range s.cfg.Data.Table(c).Recs {
+			if n, err := strconv.ParseInt(r.Key(c), 10, 64); err == nil && n > nextID {
+				nextID = n
+			}
+		}
+	}
+	now := fastapi.AppendString(nil, fastapi.FormatDateTime(s.cfg.Now()))
+	for _, a := range accounts {
+		if a.Username == "" {
+			return errors.New("an account with an empty username")
+		}
+		if c == nil {
+			s.accounts[a.Username] = &fixtures.Record{Secret: a.Password}
+			continue
+		}
+		vals := make([][]byte, len(c.Fields))
+		for _, f := range c.Fields {
+			switch {
+			case f.Name == "username":
+				vals[f.Index] = fastapi.AppendString(nil, a.Username)
+			case f == c.ID && c.IDKind == model.IntID:
+				nextID++
+				vals[f.Index] = strconv.AppendInt(nil, nextID, 10)
+			case f.Embed != nil, f.Default != nil:
+				// joined, or the default
+			case f.Stamp != "":
+				vals[f.Index] = now
+			default:
+				vals[f.Index] = s.fakeValue(f)
+			}
+		}
+		rec := fixtures.Build(c, vals, nil, a.Password, nil)
+		s.accounts[a.Username] = &rec
+	}
+	return nil
+}
+
+// loginRefusal is the status of a login with wrong credentials: 400 where
+// the operation declares it and no 401 (FastAPI's first OAuth2 tutorial,
+// raising HTTPException(400, "Incorrect username or password")), else
+// the 401 with WWW-Authenticate: Bearer of the JWT tutorial.
+func loginRefusal(o *model.Operation) int {
+	if o.Op.Responses != nil && o.Op.Responses.Value("400") != nil && o.Op.Responses.Value("401") == nil {
+		return http.StatusBadRequest
+	}
+	return http.StatusUnauthorized
+}
+
+// tokenMember is one member of a login's answer: value nil for the token.
+type tokenMember struct {
+	name  string
+	value []byte
+}
+
+// tokenMembers is the answer of login o when its declared schema is an
+// object with more than access_token and token_type (an expiry, a refresh
+// token): every property in the document's order, access_token the token,
+// token_type "bearer" where the schema takes it, the rest generated once.
+// Nil when the schema has no more than those two, or no access_token.
+func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
+	ref := o.Response
+	if ref == nil || ref.Value == nil || ref.Value.Properties["access_token"] == nil {
+		return nil
+	}
+	props := ref.Value.Properties
+	if len(props) == 1 || len(props) == 2 && props["token_type"] != nil {
+		return nil
+	}
+	f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(props))), false)
+	var out []tokenMember
+	for _, name := range s.spec.PropertyOrder(ref) {
+		m := tokenMember{name: name}
+		switch {
+		case name == "access_token":
+		case name == "token_type" && props[name].Value != nil && s.spec.Validate(props[name].Value, "bearer", false) == nil:
+			m.value = []byte(`"bearer"`)
+		default:
+			m.value = s.fake.Append(nil, f, name, props[name])
+		}
+		out = append(out, m)
+	}
+	return out
 }

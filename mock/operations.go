@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/moviemock/moviemock/fixtures"
@@ -344,15 +345,22 @@ func renderList(t *fixtures.Table, limit int) []byte {
 
 // login is FastAPI's OAuth2 password flow: the form is already validated
 // (username, password present; grant_type "password" or absent), so what is
-// left is checking the credentials and issuing a JWT.
+// left is checking the credentials (a user of the login collection's, or a
+// configured account) and issuing a JWT.
 func login(c *call) {
 	username, password := c.args.get("username").Str, c.args.get("password").Str
 	c.st.mu.RLock()
 	u, ok := c.view().user(username)
 	c.st.mu.RUnlock()
-	if !ok || !passwordMatches(u, password) {
-		c.w.Header().Set("WWW-Authenticate", "Bearer")
-		fastapi.WriteDetail(c.w, http.StatusUnauthorized, fastapi.DetailWrongLogin)
+	ok = ok && passwordMatches(u, password)
+	if a := c.s.accounts[username]; !ok && a != nil {
+		ok = passwordMatches(a, password)
+	}
+	if !ok {
+		if c.o.refusal == http.StatusUnauthorized {
+			c.w.Header().Set("WWW-Authenticate", "Bearer")
+		}
+		fastapi.WriteDetail(c.w, c.o.refusal, fastapi.DetailWrongLogin)
 		return
 	}
 	token, err := c.s.tokens.issue(username)
@@ -360,10 +368,27 @@ func login(c *call) {
 		panic(err) // HS256 with a []byte key cannot fail; if it does, FastAPI's 500
 	}
 	body := make([]byte, 0, len(token)+48)
-	body = append(body, `{"access_token":`...)
-	body = fastapi.AppendString(body, token)
-	body = append(body, `,"token_type":"bearer"}`...)
-	fastapi.WriteJSON(c.w, c.o.m.Status, body)
+	if c.o.token == nil {
+		body = append(body, `{"access_token":`...)
+		body = fastapi.AppendString(body, token)
+		body = append(body, `,"token_type":"bearer"}`...)
+		fastapi.WriteJSON(c.w, c.o.m.Status, body)
+		return
+	}
+	body = append(body, '{')
+	for i, m := range c.o.token {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = fastapi.AppendString(body, m.name)
+		body = append(body, ':')
+		if m.value == nil {
+			body = fastapi.AppendString(body, token)
+		} else {
+			body = append(body, m.value...)
+		}
+	}
+	fastapi.WriteJSON(c.w, c.o.m.Status, append(body, '}'))
 }
 
 func currentUser(c *call) {
@@ -373,6 +398,9 @@ func currentUser(c *call) {
 // example answers an operation no convention places: its declared
 // example, else a body generated for its schema once at start.
 func example(c *call) {
+	if c.o.lookup && !c.namedRecord() {
+		return
+	}
 	switch {
 	case c.o.media != "":
 		writeMedia(c.w, c.o.m.Status, c.o.media, c.o.stream, c.o.example)
@@ -386,4 +414,33 @@ func example(c *call) {
 	default:
 		fastapi.WriteJSON(c.w, c.o.m.Status, c.o.example)
 	}
+}
+
+// namedRecord answers the 404 of an Example operation whose path names a
+// record neither the contract nor the mock's answers know (operation.lookup),
+// as the application's own lookup would (FastAPI's
+// HTTPException(404, "Item not found")), and reports whether the record is
+// known.
+func (c *call) namedRecord() bool {
+	last := ""
+	for _, in := range c.o.inputs.List {
+		if in.In != "path" {
+			continue
+		}
+		last = in.Name
+		if c.s.named[in.Name+"\x00"+c.args.get(in.Name).Str] || c.s.named["\x00"+c.args.get(in.Name).Str] {
+			continue
+		}
+		if c.o.notFound != nil {
+			fastapi.WriteJSON(c.w, http.StatusNotFound, c.o.notFound)
+			return false
+		}
+		detail := "Not found"
+		if stem, ok := strings.CutSuffix(last, "_id"); ok && stem != "" {
+			detail = strings.ToUpper(stem[:1]) + strings.ReplaceAll(stem[1:], "_", " ") + " not found"
+		}
+		fastapi.WriteDetail(c.w, http.StatusNotFound, detail)
+		return false
+	}
+	return true
 }

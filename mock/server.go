@@ -51,6 +51,12 @@ type Config struct {
 	// RequireAuth makes every operation but login demand a bearer token this
 	// mock issued and that has not expired.
 	RequireAuth bool
+	// Accounts are the usernames and passwords login accepts beside the
+	// login collection's users (the contract's schema with a username).
+	// Nil: none when the contract has a login collection, else
+	// DefaultAccount, so that a contract whose accounts live outside it
+	// (FastAPI's security tutorials' fake_users_db) can still log in.
+	Accounts []Account
 	// CORS configures Starlette's CORSMiddleware (nil: fastapi.DefaultCORS,
 	// any origin with credentials). CORSOrigins, when set, replaces its
 	// allowed origins. DisableCORS turns CORS handling off.
@@ -100,13 +106,21 @@ type Config struct {
 // exactly as the FastAPI backend does. Build it with New; it is safe for
 // concurrent use.
 type Server struct {
-	cfg     Config
-	spec    *spec.Spec
-	model   *model.Model
-	store   *store
-	lists   atomic.Pointer[listCache]
-	engine  *scenarios.Engine
-	tokens  tokens
+	cfg    Config
+	spec   *spec.Spec
+	model  *model.Model
+	store  *store
+	lists  atomic.Pointer[listCache]
+	engine *scenarios.Engine
+	tokens tokens
+	// accounts are Config.Accounts by username: each a record of the login
+	// collection (generated, the username and password set), or when the
+	// contract has none a record holding the password only.
+	accounts map[string]*fixtures.Record
+	// named are the values the contract names for path parameters and
+	// those the answers of Example operations hold: the records of the
+	// operations that keep none (operation.lookup).
+	named   map[string]bool
 	handler http.Handler
 	fake    *fake.Generator
 
@@ -165,6 +179,15 @@ type operation struct {
 	// location is the Location of an Example operation answering a
 	// redirect (response_class=RedirectResponse).
 	location string
+	// lookup: an Example operation under path parameters that declares a
+	// 404 answers it for a value neither the contract nor the mock's
+	// answers name (Server.named).
+	lookup bool
+	// refusal is a login's status for wrong credentials; token its
+	// answer's members when the declared schema has more than
+	// access_token and token_type (nil: just those).
+	refusal int
+	token   []tokenMember
 }
 
 var handlers = map[model.Kind]func(c *call){
@@ -242,10 +265,14 @@ func New(cfg Config) (*Server, error) {
 		fake:   fake.New(cfg.Spec),
 		rand:   rand.New(rand.NewPCG(cfg.Seed, 0x6d6f7669656d6f63)),
 	}
+	if err := s.openAccounts(cfg.Accounts); err != nil {
+		return nil, err
+	}
 	router, err := s.routes()
 	if err != nil {
 		return nil, err
 	}
+	s.named = s.namedValues()
 	if cfg.Scenarios == nil {
 		set, err := scenarios.Load(cfg.Spec, cfg.Data, scenarios.ShippedFor(cfg.Spec))
 		if err != nil {
@@ -470,6 +497,12 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		}
 	}
 	o.notFound = s.declaredNotFound(mo)
+	if mo.Kind == model.Example && strings.Contains(mo.Path, "{") && mo.Op.Responses.Value("404") != nil {
+		o.lookup = true
+	}
+	if mo.Kind == model.Login {
+		o.refusal, o.token = loginRefusal(mo), s.tokenMembers(mo)
+	}
 	if mo.Status/100 == 3 {
 		o.location = redirectLocation(mo)
 	}

@@ -91,7 +91,7 @@ func create(c *call) {
 		case f.Stamp != "":
 			vals[f.Index] = now
 		case f.Owner && c.user != nil && f.Refers != nil:
-			vals[f.Index] = c.user.Value(f.Refers.ID)
+			vals[f.Index] = ownerValue(f, c.user.Value(f.Refers.ID))
 		case f.Default != nil:
 		case f.Type == "array":
 			vals[f.Index] = []byte("[]")
@@ -289,4 +289,15 @@ func remove(c *call) {
 		return
 	}
 	c.answer(old)
+}
+
+// ownerValue is the id of the token's user as the owner field f holds it:
+// an integer id in a string field is its decimal text, as the backend's
+// model converts it (pydantic's coerce_numbers_to_str, or str(user.id))
+// for the answer to fit the field's schema.
+func ownerValue(f *model.Field, id []byte) []byte {
+	if f.Type == "string" && len(id) > 0 && (id[0] == '-' || id[0] >= '0' && id[0] <= '9') {
+		return fastapi.AppendString(nil, string(id))
+	}
+	return id
 }

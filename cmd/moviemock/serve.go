@@ -62,6 +62,10 @@ Every operation is answered by convention from the document: reads, lists
 (filtered by query parameters that name a field, paged by skip/limit,
 offset/limit or page/size), nested lists, creates, replaces, updates,
 deletes, the OAuth2 password login, registration and the current user.
+Login accepts the users of the contract's schema with a username (from the
+data) and every --account; a contract with no such schema, whose accounts
+live in the backend's code, gets the demo account johndoe:secret (FastAPI's
+tutorials' user) unless --account names others.
 Writes stick (per X-Mock-Session when a request names one, else for
 everyone) until POST /__mock/reset. An operation no convention places is
 answered with its declared example, else a body generated for its schema.
@@ -74,6 +78,8 @@ Examples:
   moviemock serve --fixtures ./my-fixtures         your own data (JSON or YAML)
   moviemock serve --generate --seed 42 --reviews 100000
   moviemock serve --require-auth --token-lifetime 5m
+  moviemock serve --spec openapi.json --account alice:wonderland
+                                                   log in as alice as well
   moviemock serve --cors-origin http://localhost:5173
   moviemock serve --scenario flaky-connection      every request by a scenario
   moviemock serve --scenarios ./scenarios          your own scenario files too
@@ -106,7 +112,7 @@ var serveEnv = map[string]string{
 	"cors-expose-headers": "MOVIEMOCK_CORS_EXPOSE_HEADERS", "cors-credentials": "MOVIEMOCK_CORS_CREDENTIALS",
 	"cors-max-age": "MOVIEMOCK_CORS_MAX_AGE", "cors-private-network": "MOVIEMOCK_CORS_PRIVATE_NETWORK",
 	"max-body-size": "MOVIEMOCK_MAX_BODY_SIZE", "spec": "MOVIEMOCK_SPEC", "read-only": "MOVIEMOCK_READ_ONLY",
-	"max-write-bytes": "MOVIEMOCK_MAX_WRITE_BYTES", "records": "MOVIEMOCK_RECORDS", "count": "MOVIEMOCK_COUNT",
+	"max-write-bytes": "MOVIEMOCK_MAX_WRITE_BYTES", "account": "MOVIEMOCK_ACCOUNT", "records": "MOVIEMOCK_RECORDS", "count": "MOVIEMOCK_COUNT",
 	"body-timeout": "MOVIEMOCK_BODY_TIMEOUT", "limit-concurrency": "MOVIEMOCK_LIMIT_CONCURRENCY",
 }
 
@@ -133,6 +139,15 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	fs.Func("token-lifetime", "how long a token is valid, e.g. 30m ($MOVIEMOCK_TOKEN_LIFETIME) (default 30m0s)", func(v string) (err error) {
 		lifetime, err = parseDuration(v)
 		return err
+	})
+	var accounts []mock.Account
+	fs.Func("account", "`name:password` login accepts beside the contract's users (repeatable); without one, a contract with no schema of users logs in johndoe:secret ($MOVIEMOCK_ACCOUNT)", func(v string) error {
+		name, password, ok := strings.Cut(v, ":")
+		if !ok || name == "" || password == "" {
+			return fmt.Errorf("%q is not name:password", v)
+		}
+		accounts = append(accounts, mock.Account{Username: name, Password: password})
+		return nil
 	})
 	requireAuth := fs.Bool("require-auth", false, "demand a bearer token from login on every read ($MOVIEMOCK_REQUIRE_AUTH)")
 	var origins listFlag
@@ -264,6 +279,7 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		MaxWriteBytes: maxWrite,
 		TokenLifetime: lifetime,
 		RequireAuth:   *requireAuth,
+		Accounts:      accounts,
 		CORS:          cors,
 		DisableCORS:   *noCORS,
 		MaxBodyBytes:  maxBody,

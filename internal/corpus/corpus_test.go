@@ -295,7 +295,7 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]outcome {
 	spec := filepath.Join(dir, "openapi", a.Name+".json")
 	args := a.Args
 
-	mockURL, err := startMock(t, bin, spec)
+	mockURL, err := startMock(t, bin, spec, mockAccount(args))
 	if err != nil {
 		res[invServe] = outcome{failure: err.Error()}
 		res[invMock], res[invSame] = outcome{blocked: "no mock"}, outcome{blocked: "no mock"}
@@ -323,11 +323,30 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]outcome {
 	return res
 }
 
-// startMock runs `moviemock serve --spec spec` on a free port and returns
-// its URL, or why it did not start.
-func startMock(t *testing.T, bin, spec string) (string, error) {
+// mockAccount is the serve flags giving the mock the account the runner's
+// flags (--username, --password) log in with: the real app has it in its
+// code or database, which its document does not say.
+func mockAccount(args []string) []string {
+	var user, pass string
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i] {
+		case "--username":
+			user = args[i+1]
+		case "--password":
+			pass = args[i+1]
+		}
+	}
+	if user == "" || pass == "" {
+		return nil
+	}
+	return []string{"--account", user + ":" + pass}
+}
+
+// startMock runs `moviemock serve --spec spec` with more flags on a free
+// port and returns its URL, or why it did not start.
+func startMock(t *testing.T, bin, spec string, more []string) (string, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "serve", "--spec", spec, "--addr", "127.0.0.1:0", "--quiet")
+	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--spec", spec, "--addr", "127.0.0.1:0", "--quiet"}, more...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

@@ -1,0 +1,105 @@
+package mock
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+// maxNamed bounds how many values namedValues keeps.
+const maxNamed = 100_000
+
+// namedValues is Server.named: for each path parameter the values the
+// contract gives it (examples, enum, default), keyed "param\x00value", and
+// every string and number the answers of Example operations hold, keyed
+// "\x00value". An operation that keeps no records answers for those and
+// 404s the rest: a client (the runner among them) only ever learns a
+// record's id from the contract or from an answer.
+func (s *Server) namedValues() map[string]bool {
+	named := map[string]bool{}
+	add := func(key string) {
+		if len(named) < maxNamed {
+			named[key] = true
+		}
+	}
+	for _, mo := range s.model.Operations {
+		for _, list := range []openapi3.Parameters{mo.Item.Parameters, mo.Op.Parameters} {
+			for _, p := range list {
+				if p.Value == nil || p.Value.In != "path" {
+					continue
+				}
+				for _, v := range paramValues(p.Value) {
+					if str, ok := scalarText(v); ok {
+						add(p.Value.Name + "\x00" + str)
+					}
+				}
+			}
+		}
+	}
+	for _, o := range s.byRoute {
+		if o.m.Kind != model.Example || o.example == nil || o.media != "" {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(o.example))
+		dec.UseNumber()
+		for len(named) < maxNamed {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			switch t := tok.(type) {
+			case string:
+				add("\x00" + t)
+			case json.Number:
+				add("\x00" + t.String())
+			}
+		}
+	}
+	return named
+}
+
+// paramValues are the values a parameter's declaration gives it.
+func paramValues(p *openapi3.Parameter) []any {
+	var out []any
+	if p.Example != nil {
+		out = append(out, p.Example)
+	}
+	for _, ex := range p.Examples {
+		if ex != nil && ex.Value != nil && ex.Value.Value != nil {
+			out = append(out, ex.Value.Value)
+		}
+	}
+	if p.Schema != nil && p.Schema.Value != nil {
+		sc := p.Schema.Value
+		if sc.Example != nil {
+			out = append(out, sc.Example)
+		}
+		out = append(out, sc.Examples...)
+		out = append(out, sc.Enum...)
+		if sc.Default != nil {
+			out = append(out, sc.Default)
+		}
+	}
+	return out
+}
+
+// scalarText is a declared value as a path carries it.
+func scalarText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case int:
+		return strconv.Itoa(x), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case bool:
+		return strconv.FormatBool(x), true
+	}
+	return "", false
+}
