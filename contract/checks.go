@@ -141,6 +141,7 @@ func (cfg *Config) enabled() []*check {
 func (r *runner) check(report *Report, ops []*operation) {
 	r.finish(report.Results)
 	r.waiveGates(report, ops)
+	report.Notes = append(report.Notes, untrustedHostNote(report.Results)...)
 	if why := r.robust.discovery; why != "" {
 		report.Notes = append(report.Notes, "discovery (ids, a token) stopped early, the cases were still tried: "+why)
 	}

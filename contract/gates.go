@@ -198,3 +198,29 @@ func (r *runner) waiveGates(report *Report, ops []*operation) {
 			o.id, strings.Join(g.params, ", "), strconv.Itoa(g.status), g.body, waived[key], strings.Join(g.flags, " ")))
 	}
 }
+
+// untrustedHostNote says, when every answer was Starlette's
+// TrustedHostMiddleware refusing the Host the runner sent (400 "Invalid
+// host header"), which flag gives a host name the application trusts: the
+// contract cannot tell its allowed hosts.
+func untrustedHostNote(results []*Result) []string {
+	answered := 0
+	for _, res := range results {
+		r := &res.Response
+		if r.Status == 0 {
+			continue
+		}
+		answered++
+		body := r.Body
+		if body == nil {
+			body = r.Excerpt
+		}
+		if r.Status != http.StatusBadRequest || string(body) != "Invalid host header" {
+			return nil
+		}
+	}
+	if answered == 0 {
+		return nil
+	}
+	return []string{"every request was answered 400 \"Invalid host header\" (Starlette's TrustedHostMiddleware): the application trusts other host names than the one in --base-url; give one it trusts: --header 'Host: HOSTNAME'"}
+}

@@ -283,6 +283,13 @@ func (r *runner) send(ctx context.Context, req Request) Response {
 			// empty value makes net/http send none.
 			hreq.Header["User-Agent"] = []string{""}
 		}
+		if host := hreq.Header.Get("Host"); host != "" {
+			// net/http sends req.Host, never a Host header: a --header
+			// Host (for an app that trusts only its own host names,
+			// Starlette's TrustedHostMiddleware) goes there.
+			hreq.Host = host
+			hreq.Header.Del("Host")
+		}
 		reused := false
 		hreq = hreq.WithContext(httptrace.WithClientTrace(hreq.Context(), &httptrace.ClientTrace{
 			GotConn: func(info httptrace.GotConnInfo) { reused = info.Reused },

@@ -306,3 +306,40 @@ func TestQueryAndCookieForEveryRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestTrustedHost: an application that trusts only its own host names
+// (Starlette's TrustedHostMiddleware) refuses every request with 400
+// "Invalid host header", and a note says to give --header Host; given it,
+// the requests carry that Host and the run passes.
+func TestTrustedHost(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+		pass   bool
+	}{
+		{name: "no Host given"},
+		{name: "Host given", header: http.Header{"Host": {"example.com"}}, pass: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h, cfg := mockWith(t, "advanced_middleware.tutorial002_py310", func(w http.ResponseWriter, r *http.Request) bool {
+				if r.Host != "example.com" {
+					w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+					w.WriteHeader(http.StatusBadRequest)
+					w.Write([]byte("Invalid host header"))
+					return true
+				}
+				return false
+			})
+			cfg.Header = tc.header
+			report := run(t, h, cfg)
+			if f := failed(report); (len(f) == 0) != tc.pass {
+				t.Errorf("%d failures, want a pass: %v\n%s", len(f), tc.pass, strings.Join(f, "\n"))
+			}
+			if note := hasNote(report, "--header 'Host: HOSTNAME'"); note == tc.pass {
+				t.Errorf("note on the host: %v, want %v: %q", note, !tc.pass, report.Notes)
+			}
+		})
+	}
+}
