@@ -65,6 +65,38 @@ func (c *call) key(coll *model.Collection, param string) (string, bool) {
 	return fixtures.IDKey(coll, v.Str), true
 }
 
+// find is the record path parameter param names, and its key: by id, or
+// where param is another field of coll (a slug, a username) the first
+// record whose field holds the value, as the backend's
+// filter(Post.slug == slug).first() finds it. The scan is linear: such
+// lookups are not indexed.
+func (c *call) find(coll *model.Collection, param string) (string, *fixtures.Record, bool) {
+	if f := coll.Field(param); f != nil && f != coll.ID {
+		want, ok := c.paramJSON(param, f)
+		if !ok {
+			return "", nil, false
+		}
+		var found *fixtures.Record
+		c.view().each(coll, func(r *fixtures.Record) bool {
+			if bytes.Equal(r.Value(f), want) {
+				found = r
+				return false
+			}
+			return true
+		})
+		if found == nil {
+			return "", nil, false
+		}
+		return found.Key(coll), found, true
+	}
+	key, ok := c.key(coll, param)
+	if !ok {
+		return "", nil, false
+	}
+	rec, ok := c.view().get(coll, key)
+	return key, rec, ok
+}
+
 // paramJSON is a path or query value as the field f holds it.
 func (c *call) paramJSON(name string, f *model.Field) ([]byte, bool) {
 	v := c.args.get(name)
@@ -88,11 +120,7 @@ func readOne(c *call) {
 	coll := c.o.m.Coll
 	c.st.mu.RLock()
 	defer c.st.mu.RUnlock()
-	key, ok := c.key(coll, c.o.m.IDParam)
-	var rec *fixtures.Record
-	if ok {
-		rec, ok = c.view().get(coll, key)
-	}
+	_, rec, ok := c.find(coll, c.o.m.IDParam)
 	if !ok {
 		c.notFound(coll)
 		return

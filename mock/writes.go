@@ -228,11 +228,7 @@ func modify(c *call) {
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
 	v := c.view()
-	key, ok := c.key(coll, o.IDParam)
-	var old *fixtures.Record
-	if ok {
-		old, ok = v.get(coll, key)
-	}
+	key, old, ok := c.find(coll, o.IDParam)
 	if !ok {
 		c.notFound(coll)
 		return
@@ -276,11 +272,7 @@ func remove(c *call) {
 	coll, o := c.o.m.Coll, c.o.m
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
-	key, ok := c.key(coll, o.IDParam)
-	var old *fixtures.Record
-	if ok {
-		old, ok = c.view().get(coll, key)
-	}
+	key, old, ok := c.find(coll, o.IDParam)
 	if !ok {
 		c.notFound(coll)
 		return
