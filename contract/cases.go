@@ -1198,10 +1198,11 @@ func deleterOf(ops []*operation, creator *operation) *operation {
 type createdRecord struct {
 	creator *operation
 	id      string
+	record  any // the create's answer, for the key a deleter's path takes
 }
 
 // create makes one record with creator's valid inputs.
-func (r *runner) create(ctx context.Context, creator *operation, b *builder) (string, bool) {
+func (r *runner) create(ctx context.Context, creator *operation, b *builder, param string) (string, bool) {
 	vals, _ := b.validValues(creator)
 	if vals == nil {
 		return "", false
@@ -1214,9 +1215,9 @@ func (r *runner) create(ctx context.Context, creator *operation, b *builder) (st
 	if json.Unmarshal(resp.Body, &body) != nil {
 		return "", false
 	}
-	id, ok := idOf(body)
+	id, ok := keyOf(body, param)
 	if ok {
-		b.created = append(b.created, createdRecord{creator, id})
+		b.created = append(b.created, createdRecord{creator, id, body})
 	}
 	return id, ok
 }
@@ -1232,7 +1233,7 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 		switch {
 		case o.method == "GET" && o.model != nil && o.model.Kind == model.ReadOne && len(b.ids[o.model.IDParam]) == 0:
 			if c := creatorOf(ops, o); c != nil {
-				if id, ok := r.create(ctx, c, b); ok {
+				if id, ok := r.create(ctx, c, b, o.model.IDParam); ok {
 					b.ids[o.model.IDParam] = append(b.ids[o.model.IDParam], id)
 					b.records[o.model.IDParam] = true
 					report.Notes = append(report.Notes, fmt.Sprintf("%s: %s %q created with %s, as nothing listed one", o.id, o.model.IDParam, id, c.id))
@@ -1248,7 +1249,7 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 				n = 2
 			}
 			for i := 0; i < n; i++ {
-				if id, ok := r.create(ctx, c, b); ok {
+				if id, ok := r.create(ctx, c, b, o.target); ok {
 					b.own[o] = append(b.own[o], id)
 					b.records[o.target] = true
 				}
@@ -1300,7 +1301,9 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 		}
 		if c.Method == "POST" && s/100 == 2 && !c.op.tokenEndpoint {
 			if id, ok := idInResponse(&res.Response); ok {
-				created = append(created, createdRecord{c.op, id})
+				var body any
+				json.Unmarshal(res.Response.Body, &body)
+				created = append(created, createdRecord{c.op, id, body})
 			}
 		}
 	}
@@ -1319,6 +1322,9 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 			}
 		}
 		vals[d.target] = rec.id
+		if k, ok := keyOf(rec.record, d.target); ok {
+			vals[d.target] = k
+		}
 		req := b.request(d, vals)
 		if deleted[req.URL] {
 			continue

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -230,6 +231,9 @@ func explainedRefusal(res *Result) string {
 	if o != nil && r.Status == http.StatusUnprocessableEntity && ownValidator(r) {
 		return "a validator of the application's own (pydantic's value_error: an AfterValidator, a field_validator) refused a value the contract allows: a rule the contract cannot state"
 	}
+	if o != nil && o.method == "GET" && r.Status == http.StatusNotFound && o.op.Responses.Value("404") != nil && noSelector(res) {
+		return "the operation declares 404 and its optional query parameters, none of them given, select the record"
+	}
 	if o == nil || r.Status < 400 || r.Status >= 500 || r.Status == http.StatusUnauthorized || r.Status == http.StatusUnprocessableEntity ||
 		(o.method != "POST" && o.method != "PUT" && o.method != "PATCH") {
 		return ""
@@ -264,6 +268,42 @@ func explainedRefusal(res *Result) string {
 		}
 	}
 	return ""
+}
+
+// noSelector reports whether the case's operation takes only optional
+// query parameters (GET /users/user?username=…&user_id=…), at least one,
+// and the case gave none of them: a lookup with nothing to look up, which
+// an application may answer with the 404 it declares. The answer must be
+// an application's {"detail": "…"}.
+func noSelector(res *Result) bool {
+	o := res.Case.op
+	u, err := url.Parse(res.Case.Request.URL)
+	if err != nil {
+		return false
+	}
+	optional := 0
+	for _, in := range o.inputs.List {
+		switch {
+		case in.In == "path" || in.Required:
+			return false
+		case in.In == "query":
+			if u.Query().Has(in.Name) {
+				return false
+			}
+			optional++
+		}
+	}
+	if optional == 0 {
+		return false
+	}
+	raw := res.Response.Body
+	if len(raw) == 0 {
+		raw = res.Response.Excerpt
+	}
+	var v struct {
+		Detail *string `json:"detail"`
+	}
+	return json.Unmarshal(raw, &v) == nil && v.Detail != nil
 }
 
 // ownValidator reports whether every error item of a 422 is pydantic's

@@ -425,7 +425,7 @@ func (r *runner) run(ctx context.Context) *Report {
 				continue
 			}
 			for _, item := range r.discoverList(ctx, o, b) {
-				if id, ok := idOf(item); ok && len(b.ids[it.itemParam]) < maxItemReads && !slices.Contains(b.ids[it.itemParam], id) {
+				if id, ok := keyOf(item, it.itemParam); ok && len(b.ids[it.itemParam]) < maxItemReads && !slices.Contains(b.ids[it.itemParam], id) {
 					b.ids[it.itemParam] = append(b.ids[it.itemParam], id)
 					b.records[it.itemParam] = true
 				}
@@ -439,6 +439,7 @@ func (r *runner) run(ctx context.Context) *Report {
 	r.createOwn(ctx, ops, b, report)
 
 	b.build(ops)
+	built := len(b.cases)
 	// list_item_consistency: read every listed item (bounded).
 	for _, it := range ops {
 		if it.listOf == nil {
@@ -454,6 +455,10 @@ func (r *runner) run(ctx context.Context) *Report {
 			b.add(it, Positive, ExpectSuccess, fmt.Sprintf("%s=%q (listed by %s)", it.itemParam, id, it.listOf.id), v, nil)
 		}
 	}
+	// They go first: the records were listed before any case wrote, and
+	// a write of the runner's own (a delete of a record sharing the key,
+	// a replace that re-keys it) must not race them.
+	b.cases = slices.Concat(b.cases[built:], b.cases[:built])
 
 	report.Results = r.execute(ctx, b.cases)
 	report.Results = append(report.Results, r.sequences(ctx, report)...)
@@ -698,6 +703,25 @@ func idOf(v any) (string, bool) {
 		return id.String(), true
 	}
 	return "", false
+}
+
+// keyOf is the value a record gives the path parameter param: its field
+// of that name (a post's slug for /posts/{slug}, a user's username), else
+// its id.
+func keyOf(v any, param string) (string, bool) {
+	if m, ok := v.(map[string]any); ok && param != "" && param != "id" {
+		switch k := m[param].(type) {
+		case string:
+			if k != "" {
+				return k, true
+			}
+		case float64:
+			if k == float64(int64(k)) {
+				return fmt.Sprint(int64(k)), true
+			}
+		}
+	}
+	return idOf(v)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
