@@ -106,6 +106,7 @@ func (m *Model) findCollections() error {
 			}
 		}
 	}
+	paths := map[string][]string{} // schema -> the paths answering it
 	for _, path := range m.Spec.Paths() {
 		item := doc.Paths.Value(path)
 		for _, method := range methods {
@@ -116,6 +117,7 @@ func (m *Model) findCollections() error {
 			_, schema := successResponse(op)
 			if name, _ := itemsOf(schema); name != "" {
 				add(name)
+				paths[name] = append(paths[name], path)
 			}
 		}
 	}
@@ -129,6 +131,10 @@ func (m *Model) findCollections() error {
 	}
 	for _, name := range order {
 		if !found[name] {
+			continue
+		}
+		if same := m.sameAs(name, paths); same != nil {
+			m.byName[name] = same
 			continue
 		}
 		c, err := m.compileCollection(name)
@@ -332,4 +338,41 @@ func jsonValue(v any) any {
 		return fastapi.RawJSON(b)
 	}
 	return v
+}
+
+// sameAs is the collection whose schema is name's but for its title and
+// description, answered on a path that also answers name, or nil. Two
+// pydantic models of the same fields under one path (a Posts read model
+// and a PostInDB that POST /posts answers with) are one resource to the
+// backend, one table; they serialise alike, so a record created as one is
+// read as the other. The same fields under other paths (/items, /things)
+// stay apart.
+func (m *Model) sameAs(name string, paths map[string][]string) *Collection {
+	key := func(name string) string {
+		raw, ok := m.Spec.RawJSON("components", "schemas", name)
+		if !ok {
+			return ""
+		}
+		var v map[string]any
+		if json.Unmarshal(raw, &v) != nil {
+			return ""
+		}
+		delete(v, "title")
+		delete(v, "description")
+		out, err := json.Marshal(v)
+		if err != nil {
+			return ""
+		}
+		return string(out) + "\x00" + strings.Join(m.Spec.KeyOrder("components", "schemas", name, "properties"), ",")
+	}
+	want := key(name)
+	if want == "" {
+		return nil
+	}
+	for _, c := range m.Collections {
+		if slices.ContainsFunc(paths[c.Name], func(p string) bool { return slices.Contains(paths[name], p) }) && key(c.Name) == want {
+			return c
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,5 +79,48 @@ func TestLoginFormWithoutLoginCollection(t *testing.T) {
 	}
 	if login == nil || login.Kind != Login || login.Coll != nil {
 		t.Fatalf("POST /token = %+v, want a login with no collection", login)
+	}
+}
+
+// Two schemas of the same fields answered under one path (a read model and
+// the model a create answers with) are one collection; the same fields
+// under other paths stay apart.
+func TestSameSchemaUnderOnePathIsOneCollection(t *testing.T) {
+	t.Parallel()
+	const post = `{"type":"object","properties":{"id":{"type":"integer"},"title":{"type":"string"}},"required":["id","title"],"title":"%s"}`
+	one := func(name string) string {
+		return `{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/` + name + `"}}}},"422":{"description":"v"}}`
+	}
+	body := `"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Posts"}}}}`
+	doc := `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/posts":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Posts"}}}}}}},
+  "post":{` + body + `,"responses":` + one("PostInDB") + `}},
+"/posts/{post_id}":{"get":{"parameters":[{"name":"post_id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":` + one("Posts") + `}},
+"/things/{thing_id}":{"get":{"parameters":[{"name":"thing_id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":` + one("Thing") + `}}},
+"components":{"schemas":{"PostInDB":` + fmt.Sprintf(post, "PostInDB") + `,"Posts":` + fmt.Sprintf(post, "Posts") + `,"Thing":` + fmt.Sprintf(post, "Thing") + `}}}`
+	sp, err := spec.Load([]byte(doc), "same.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Collections) != 2 || m.Collection("Posts") != m.Collection("PostInDB") || m.Collection("Thing") == m.Collection("Posts") {
+		t.Fatalf("collections %d: Posts %p, PostInDB %p, Thing %p; want Posts and PostInDB one, Thing its own", len(m.Collections), m.Collection("Posts"), m.Collection("PostInDB"), m.Collection("Thing"))
+	}
+	var create, read *Operation
+	for _, o := range m.Operations {
+		switch o.Kind {
+		case Create:
+			create = o
+		case ReadOne:
+			if o.Path == "/posts/{post_id}" {
+				read = o
+			}
+		}
+	}
+	if create == nil || read == nil || create.Coll != read.Coll {
+		t.Errorf("create %+v and read %+v, want both on one collection", create, read)
 	}
 }
