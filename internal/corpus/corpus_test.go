@@ -487,6 +487,7 @@ var noRedirects = &http.Client{
 // exchange is one request the recorder passed to the app, and its answer.
 type exchange struct {
 	method, target string
+	host           string // the Host the client gave, when not the server's address
 	header         http.Header
 	body           []byte
 	status         int
@@ -507,6 +508,9 @@ func newRecorder(t *testing.T, upstream string) *recorder {
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		ex := exchange{method: req.Method, target: req.RequestURI, header: req.Header.Clone(), body: body}
+		if req.Host != r.srv.Listener.Addr().String() {
+			ex.host = req.Host // the client named a host of its own (--header Host)
+		}
 		// A connection per request: an app that closes a connection after
 		// an answer (a 204 with a body it cannot send) would otherwise
 		// break the next, unrelated request sent on it, and the runner
@@ -546,13 +550,16 @@ type answer struct {
 }
 
 // send sends ex to base as the client sent it: the raw target, the headers
-// (Host set anew), the body.
+// (Host set anew unless the client named its own), the body.
 func send(client *http.Client, base string, ex exchange) (answer, error) {
 	req, err := http.NewRequest(ex.method, base, bytes.NewReader(ex.body))
 	if err != nil {
 		return answer{}, err
 	}
 	req.URL.Opaque = ex.target
+	if ex.host != "" {
+		req.Host = ex.host
+	}
 	if i := strings.IndexByte(ex.target, '?'); i >= 0 {
 		req.URL.Opaque, req.URL.RawQuery = ex.target[:i], ex.target[i+1:]
 	}

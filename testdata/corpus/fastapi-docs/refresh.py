@@ -76,7 +76,13 @@ def served(app, path):
     except Exception:
         return None
     return out["body"] if out["status"] == 200 else None
-
+# What the documentation tells its reader to give an app to run it: the
+# settings it reads from the environment, the host its middleware trusts.
+SETUP = {
+    "docs_src.settings.%s.main" % v: {"env": ["ADMIN_EMAIL=deadpool@example.com"]}
+    for v in ("app02_py310", "app02_an_py310", "app03_py310", "app03_an_py310")
+}
+SETUP["docs_src.advanced_middleware.tutorial002_py310"] = {"args": ["--header", "Host: example.com"]}
 
 apps, skipped = [], {}
 for path in sorted(glob.glob("docs_src/**/*.py", recursive=True)):
@@ -120,6 +126,7 @@ for path in sorted(glob.glob("docs_src/**/*.py", recursive=True)):
         entry["openapi_url"] = app.openapi_url or ""
     if requires:
         entry["requires"] = requires
+    entry.update(SETUP.get(module, {}))
     apps.append(entry)
 
 with open("apps.json", "w") as f:
