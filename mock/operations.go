@@ -218,7 +218,7 @@ func appendRecords(b []byte, recs []*fixtures.Record) []byte {
 // the records, total the count before paging, and the paging values.
 func (c *call) appendPage(b []byte, recs []*fixtures.Record, total int) []byte {
 	o := c.o.m
-	page, size := c.intArg(o.Paging.Page, 1), c.intArg(o.Paging.Size, 50)
+	page, size := c.intArg(o.Paging.Page, o.Paging.FirstPage), c.intArg(o.Paging.Size, 50)
 	limit, skip := c.intArg(o.Paging.Limit, 100), c.intArg(o.Paging.Skip, 0)
 	b = append(b, '{')
 	for i, name := range c.s.spec.PropertyOrder(o.Response) {
@@ -274,8 +274,8 @@ func (c *call) intArg(name string, def int64) int64 {
 func (c *call) window(p model.Paging) (start, stop int64, paged bool) {
 	switch {
 	case p.Page != "" && p.Size != "":
-		page, size := c.intArg(p.Page, 1), c.intArg(p.Size, 50)
-		return (page - 1) * size, page * size, true
+		page, size := c.intArg(p.Page, p.FirstPage)-p.FirstPage, c.intArg(p.Size, 50)
+		return page * size, (page + 1) * size, true
 	case p.Skip != "" || p.Limit != "":
 		skip := c.intArg(p.Skip, 0)
 		if p.Limit == "" {

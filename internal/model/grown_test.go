@@ -188,7 +188,7 @@ func tasksWant() wantContract {
 		ops: []wantOp{
 			// Page_Project_ has items (an array of Project) and no id: a
 			// page. archived is a Project field: a filter; page/size page.
-			{method: "GET", path: "/projects", id: "list_projects_projects_get", kind: List, coll: "Project", status: 200, shape: PageShape, filters: []string{"archived"}, paging: Paging{Page: "page", Size: "size"}},
+			{method: "GET", path: "/projects", id: "list_projects_projects_get", kind: List, coll: "Project", status: 200, shape: PageShape, filters: []string{"archived"}, paging: Paging{Page: "page", Size: "size", FirstPage: 1}},
 			{method: "POST", path: "/projects", id: "create_project_projects_post", kind: Create, coll: "Project", status: 201, shape: OneShape},
 			{method: "GET", path: "/projects/{project_id}", id: "get_project_projects__project_id__get", kind: ReadOne, coll: "Project", idParam: "project_id", status: 200, shape: OneShape},
 			{method: "PUT", path: "/projects/{project_id}", id: "replace_project_projects__project_id__put", kind: Replace, coll: "Project", idParam: "project_id", status: 200, shape: OneShape},

@@ -85,8 +85,12 @@ type Operation struct {
 type Paging struct {
 	Skip  string // skip or offset: 0-based
 	Limit string // limit
-	Page  string // page: 1-based, with Size
+	Page  string // page, with Size: counted from FirstPage
 	Size  string // size, page_size or per_page
+	// FirstPage is the number of the first page: 0 where the page
+	// parameter allows 0 (fastapi-pagination's zero-based Params, page:
+	// int = Query(0, ge=0)), else 1.
+	FirstPage int64
 }
 
 func (o *Operation) String() string { return o.Method + " " + o.Path }
@@ -315,7 +319,7 @@ func (m *Model) listParams(o *Operation) {
 		case "limit":
 			o.Paging.Limit = p.Name
 		case "page":
-			o.Paging.Page = p.Name
+			o.Paging.Page, o.Paging.FirstPage = p.Name, firstPage(p)
 		case "size", "page_size", "per_page":
 			o.Paging.Size = p.Name
 		default:
@@ -324,6 +328,25 @@ func (m *Model) listParams(o *Operation) {
 			}
 		}
 	}
+}
+
+// firstPage is the first page number a page parameter allows: 0 where its
+// minimum is 0 (inclusive) or, with no minimum, its default is 0; else 1.
+func firstPage(p *openapi3.Parameter) int64 {
+	if p.Schema == nil || p.Schema.Value == nil {
+		return 1
+	}
+	s := p.Schema.Value
+	if s.Min != nil {
+		if *s.Min == 0 && !s.ExclusiveMin.IsTrue() {
+			return 0
+		}
+		return 1
+	}
+	if d, ok := s.Default.(float64); ok && d == 0 {
+		return 0
+	}
+	return 1
 }
 
 // bodySchema is an operation's request body schema for one media type.
