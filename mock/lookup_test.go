@@ -1,6 +1,7 @@
 package mock_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -13,6 +14,37 @@ import (
 // deletes alike; the id in its place names no record.
 func TestPathParameterNamingAFieldFindsByIt(t *testing.T) {
 	t.Parallel()
+	checkSlugLookups(t, slugServer(t, `"required":["title","slug"]`))
+}
+
+// A create that does not set the field records are addressed by gets a
+// value no other record has, as the backend computes one (a slug from the
+// title): the record can be read by it.
+func TestCreateFillsTheFieldRecordsAreAddressedBy(t *testing.T) {
+	t.Parallel()
+	srv := slugServer(t, `"required":["title"]`)
+	hdr := http.Header{"Content-Type": {"application/json"}}
+	seen := map[string]bool{}
+	for range 3 {
+		rec := serve(srv, request{method: "POST", target: "/posts", body: `{"title":"a"}`, header: hdr})
+		var post struct {
+			Slug *string `json:"slug"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &post); rec.Code != 201 || err != nil || post.Slug == nil || *post.Slug == "" {
+			t.Fatalf("create: %d %s, want a slug", rec.Code, rec.Body)
+		}
+		if seen[*post.Slug] {
+			t.Errorf("slug %q given twice", *post.Slug)
+		}
+		seen[*post.Slug] = true
+		if got := serve(srv, request{target: "/posts/" + *post.Slug}); got.Code != 200 || got.Body.String() != rec.Body.String() {
+			t.Errorf("GET /posts/%s: %d %s, want %s", *post.Slug, got.Code, got.Body, rec.Body)
+		}
+	}
+}
+
+func slugServer(t *testing.T, createRequired string) http.Handler {
+	t.Helper()
 	const v422 = `"422":{"description":"v","content":{"application/json":{"schema":{"$ref":"#/components/schemas/HTTPValidationError"}}}}`
 	slug := `"parameters":[{"name":"slug","in":"path","required":true,"schema":{"type":"string"}}]`
 	one := `"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Post"}}}`
@@ -24,7 +56,7 @@ func TestPathParameterNamingAFieldFindsByIt(t *testing.T) {
   "put":{` + slug + `,` + body + `,"responses":{"200":{"description":"ok",` + one + `},` + v422 + `}},
   "delete":{` + slug + `,"responses":{"200":{"description":"ok",` + one + `},` + v422 + `}}}},
 "components":{"schemas":{
- "PostCreate":{"type":"object","properties":{"title":{"type":"string"},"slug":{"type":"string"}},"required":["title","slug"]},
+ "PostCreate":{"type":"object","properties":{"title":{"type":"string"},"slug":{"type":"string"}},` + createRequired + `},
  "Post":{"type":"object","properties":{"id":{"type":"integer"},"title":{"type":"string"},"slug":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["id","title"]},
  "HTTPValidationError":{"type":"object","properties":{"detail":{"type":"array","items":{"type":"object"}}}}}}}`
 	sp, err := spec.Load([]byte(doc), "slug.json")
@@ -35,8 +67,13 @@ func TestPathParameterNamingAFieldFindsByIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	json := http.Header{"Content-Type": {"application/json"}}
-	if rec := serve(srv, request{method: "POST", target: "/posts", body: `{"title":"a","slug":"hello-world"}`, header: json}); rec.Code != 201 {
+	return srv
+}
+
+func checkSlugLookups(t *testing.T, srv http.Handler) {
+	t.Helper()
+	hdr := http.Header{"Content-Type": {"application/json"}}
+	if rec := serve(srv, request{method: "POST", target: "/posts", body: `{"title":"a","slug":"hello-world"}`, header: hdr}); rec.Code != 201 {
 		t.Fatalf("create: %d %s", rec.Code, rec.Body)
 	}
 	for _, tc := range []struct {
@@ -46,7 +83,7 @@ func TestPathParameterNamingAFieldFindsByIt(t *testing.T) {
 	}{
 		{request{target: "/posts/hello-world"}, 200, `{"id":1,"title":"a","slug":"hello-world"}`},
 		{request{target: "/posts/1"}, 404, `{"detail":"Post not found"}`},
-		{request{method: "PUT", target: "/posts/hello-world", body: `{"title":"b","slug":"hello-world"}`, header: json}, 200, `{"id":1,"title":"b","slug":"hello-world"}`},
+		{request{method: "PUT", target: "/posts/hello-world", body: `{"title":"b","slug":"hello-world"}`, header: hdr}, 200, `{"id":1,"title":"b","slug":"hello-world"}`},
 		{request{method: "DELETE", target: "/posts/hello-world"}, 200, `{"id":1,"title":"b","slug":"hello-world"}`},
 		{request{target: "/posts/hello-world"}, 404, `{"detail":"Post not found"}`},
 	} {

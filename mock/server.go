@@ -117,6 +117,9 @@ type Server struct {
 	// collection (generated, the username and password set), or when the
 	// contract has none a record holding the password only.
 	accounts map[string]*fixtures.Record
+	// keys are, per collection, the fields other than the id that path
+	// parameters address its records by (a slug, a username).
+	keys map[*model.Collection]map[*model.Field]bool
 	// named are the values the contract names for path parameters and
 	// those the answers of Example operations hold: the records of the
 	// operations that keep none (operation.lookup).
@@ -273,6 +276,18 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.named = s.namedValues()
+	s.keys = map[*model.Collection]map[*model.Field]bool{}
+	for _, o := range s.model.Operations {
+		if o.Coll == nil || o.IDParam == "" {
+			continue
+		}
+		if f := o.Coll.Field(o.IDParam); f != nil && f != o.Coll.ID {
+			if s.keys[o.Coll] == nil {
+				s.keys[o.Coll] = map[*model.Field]bool{}
+			}
+			s.keys[o.Coll][f] = true
+		}
+	}
 	if cfg.Scenarios == nil {
 		set, err := scenarios.Load(cfg.Spec, cfg.Data, scenarios.ShippedFor(cfg.Spec))
 		if err != nil {

@@ -86,8 +86,10 @@ func create(c *call) {
 			vals[f.Index] = c.newID(coll)
 		case f.Embed != nil:
 			// joined
-		case ok:
+		case ok && (string(val) != "null" || !c.s.keyField(coll, f)):
 			vals[f.Index] = val
+		case c.s.keyField(coll, f):
+			vals[f.Index] = c.uniqueValue(v, coll, f)
 		case f.Stamp != "":
 			vals[f.Index] = now
 		case f.Owner && c.user != nil && f.Refers != nil:
@@ -292,4 +294,35 @@ func ownerValue(f *model.Field, id []byte) []byte {
 		return fastapi.AppendString(nil, string(id))
 	}
 	return id
+}
+
+// keyField reports whether a path parameter addresses coll's records by f
+// (GET /posts/{slug}): a key of the record beside its id.
+func (s *Server) keyField(coll *model.Collection, f *model.Field) bool {
+	return f != coll.ID && s.keys[coll] != nil && s.keys[coll][f]
+}
+
+// uniqueValue is a generated value of f no record of coll in v has: a
+// create that does not set a key field gets one, as the backend computes
+// one (a slug from the title), else the record could never be addressed.
+func (c *call) uniqueValue(v view, coll *model.Collection, f *model.Field) []byte {
+	taken := func(val []byte) bool {
+		found := false
+		v.each(coll, func(r *fixtures.Record) bool {
+			found = bytes.Equal(r.Value(f), val)
+			return !found
+		})
+		return found
+	}
+	val := c.s.fakeValue(f)
+	for i := 0; taken(val) && i < 8; i++ {
+		val = c.s.fakeValue(f)
+	}
+	if taken(val) && f.Type == "string" {
+		var s string
+		if jsonUnmarshalString(val, &s) == nil {
+			val = fastapi.AppendString(nil, fmt.Sprintf("%s-%d", s, v.count(coll)+1))
+		}
+	}
+	return val
 }
