@@ -444,7 +444,10 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 				continue
 			}
 			v, ok := rec[name]
-			if !ok && o.Coll == nil {
+			if !ok && (o.Coll == nil || slices.Contains(schema.Required, name)) {
+				// A field the body requires that the collection's records
+				// do not carry (a registration's password, served by no
+				// answer): from the body's own schema for it.
 				v, ok = s.freshValue(schema.Properties[name], name)
 			}
 			if o.Coll != nil && o.Coll.ID != nil && name == o.Coll.ID.Name {
