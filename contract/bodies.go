@@ -292,6 +292,45 @@ func (b *builder) rawBody(o *operation) string {
 	return ""
 }
 
+// keepKeys gives the body field of a write named like one of its path
+// parameters the path's value, so that a case changes the record it
+// addresses without moving it: PUT /users/{username} with another
+// username in its body renames the user, and every later case addresses a
+// user that is gone. (Sequences move records on purpose, and follow them.)
+func keepKeys(o *operation, vals values, body string) string {
+	if !o.unsafe() || body == "" {
+		return body
+	}
+	m, ok := decodeObject([]byte(body))
+	if !ok {
+		return body
+	}
+	changed := false
+	for _, in := range o.inputs.List {
+		v, set := vals[in.Name]
+		if in.In != "path" || !set {
+			continue
+		}
+		switch cur := m[in.Name].(type) {
+		case string:
+			if cur != v {
+				m[in.Name], changed = v, true
+			}
+		case json.Number:
+			if _, err := strconv.ParseFloat(v, 64); err == nil && string(cur) != v {
+				m[in.Name], changed = json.Number(v), true
+			}
+		}
+	}
+	if !changed {
+		return body
+	}
+	if out := encode(m); bodyValid(o, out) {
+		return string(out)
+	}
+	return body
+}
+
 // decodeObject decodes a JSON object keeping numbers as written.
 func decodeObject(body []byte) (map[string]any, bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))

@@ -458,7 +458,7 @@ func (b *builder) validValues(o *operation) (values, string) {
 				return nil, "request body"
 			}
 		} else {
-			vals[bodyKey] = body
+			vals[bodyKey] = keepKeys(o, vals, body)
 		}
 	}
 	if raw := o.inputs.Raw; raw != nil {
@@ -655,12 +655,12 @@ func (b *builder) positive(o *operation) {
 	b.add(o, Positive, ExpectSuccess, describe(vals, o.inputs.List), vals, nil)
 	// The body with its required fields only, and with a field the
 	// schema does not declare (pydantic ignores it).
-	if body, ok := b.requiredOnly(o, b.validBody(o)); ok {
+	if body, ok := b.requiredOnly(o, keepKeys(o, vals, b.validBody(o))); ok {
 		v := clone(vals)
 		v[bodyKey] = body
 		b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List)+" body: required fields only", v, nil)
 	}
-	if body, ok := b.withExtraField(o, b.validBody(o)); ok {
+	if body, ok := b.withExtraField(o, keepKeys(o, vals, b.validBody(o))); ok {
 		v := clone(vals)
 		v[bodyKey] = body
 		b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List)+" body: an undeclared field", v, nil)

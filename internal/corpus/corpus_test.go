@@ -311,7 +311,7 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]outcome {
 	correct := runContract(t, bin, rec.URL(), spec, args)
 	res[invApp] = correct.outcome()
 	if mockURL != "" {
-		res[invSame] = rec.replay(t, mockURL)
+		res[invSame] = rec.replay(t, mockURL, docPaths(t, spec))
 	}
 	for _, bug := range a.Bugs {
 		ref.Env = append(slices.Clone(a.Env), "CORPUS_BUG="+bug)
@@ -621,9 +621,10 @@ func frameworkAnswer(status int, body []byte) bool {
 var comparedHeaders = []string{"Content-Type", "Allow", "Www-Authenticate", "Location"}
 
 // replay sends every exchange the app answered with one of FastAPI's own
-// answers to the mock at base. What it found is the requests (method and
-// path) whose answers differ.
-func (r *recorder) replay(t *testing.T, base string) outcome {
+// answers to the mock at base. What it found is the requests whose answers
+// differ, as method and path template (one of paths, the document's; the
+// path itself where none matches).
+func (r *recorder) replay(t *testing.T, base string, paths []string) outcome {
 	r.mu.Lock()
 	log := slices.Clone(r.log)
 	r.mu.Unlock()
@@ -663,7 +664,7 @@ func (r *recorder) replay(t *testing.T, base string) outcome {
 		}
 		if len(d) > 0 {
 			path, _, _ := strings.Cut(ex.target, "?")
-			found = append(found, ex.method+" "+path)
+			found = append(found, ex.method+" "+template(paths, path))
 			diffs = append(diffs, fmt.Sprintf("%s %s%s: %s", ex.method, clip([]byte(ex.target)), bodyNote(ex), strings.Join(d, "; ")))
 		}
 	}
@@ -776,6 +777,45 @@ func probe(t *testing.T, rec *recorder, spec string) {
 			do("GET", p+"/")
 		}
 	}
+}
+
+// docPaths lists the paths of the document at spec.
+func docPaths(t *testing.T, spec string) []string {
+	var doc struct {
+		Paths map[string]json.RawMessage `json:"paths"`
+	}
+	readJSON(t, spec, &doc)
+	return slices.Sorted(maps.Keys(doc.Paths))
+}
+
+// template returns the path of paths that path matches with the most
+// literal segments (a {param} matches any one segment), or path itself:
+// the key of a difference, which stays the same when the runner's
+// generated values do not.
+func template(paths []string, path string) string {
+	segs := strings.Split(path, "/")
+	best, most := path, -1
+	for _, p := range paths {
+		ps := strings.Split(p, "/")
+		if len(ps) != len(segs) {
+			continue
+		}
+		literal := 0
+		for i, seg := range ps {
+			if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+				continue
+			}
+			if seg != segs[i] {
+				literal = -1
+				break
+			}
+			literal++
+		}
+		if literal > most {
+			best, most = p, literal
+		}
+	}
+	return best
 }
 
 func readJSON(t *testing.T, path string, v any) {
