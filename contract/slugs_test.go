@@ -14,6 +14,7 @@ import (
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
 )
 
 // postsBackend is the posts part of a blog (the document of the corpus's
@@ -284,5 +285,41 @@ func TestLookupWithNothingToLookUp(t *testing.T) {
 				t.Errorf("note: %v, want %v: %q", note, tc.declared, report.Notes)
 			}
 		})
+	}
+}
+
+// TestWritesKeepTheKeyTheyAddress runs the suite against the mock of the
+// corpus's blog, whose PUT /users/{username} takes a body with a username:
+// a positive case that sent another one would rename the user, and every
+// later case would address one that is gone (404).
+func TestWritesKeepTheKeyTheyAddress(t *testing.T) {
+	t.Parallel()
+	name := filepath.Join("..", "testdata", "corpus", "services", "openapi", "fastapi_blog.json")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(data, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Accounts: []mock.Account{{Username: "leodoe", Password: "leodoepass"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := run(t, srv, contract.Config{Spec: sp, Username: "leodoe", Password: "leodoepass", Examples: contract.DefaultExamples})
+	for _, tally := range report.ByCheck() {
+		if tally.Failed > 0 {
+			t.Errorf("%s: %d failed", tally.Name, tally.Failed)
+		}
+	}
+	ran := false
+	for _, r := range report.Results {
+		if r.Case.Method == "PUT" && strings.HasPrefix(r.Case.Path, "/users/{") && r.Case.Kind == contract.Positive {
+			ran = true
+		}
+	}
+	if !ran {
+		t.Error("no positive PUT /users/{username} ran")
 	}
 }
