@@ -420,6 +420,9 @@ func (b *builder) validValues(o *operation) (values, string) {
 	for _, in := range o.inputs.List {
 		switch {
 		case in.In == "path":
+			if _, none := in.NoStringAccepted(); none {
+				return nil, in.Name
+			}
 			ids := b.ids[in.Name]
 			if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
 				ids = b.own[o]
@@ -646,7 +649,26 @@ func describe(vals values, order []fastapi.Input) string {
 	return strings.Join(parts, " ")
 }
 
+// literalNote says why no value of in is ever sent where the app must
+// accept it: FastAPI refuses every one (fastapi.Input.NoStringAccepted);
+// "" for any other input.
+func literalNote(in fastapi.Input) string {
+	expected, none := in.NoStringAccepted()
+	if !none {
+		return ""
+	}
+	// pydantic's expected: "1 or 2", "1, 2 or 3", "True".
+	first := strings.TrimSuffix(strings.SplitN(expected, " ", 2)[0], ",")
+	return fmt.Sprintf("%s %q is a Literal of %s, which pydantic compares with the text sent itself (%q is not %s): FastAPI refuses every value sent for it, so no request that sends it can be accepted",
+		in.In, in.Name, expected, strings.ToLower(first), first)
+}
+
 func (b *builder) positive(o *operation) {
+	for _, in := range o.inputs.List {
+		if note := literalNote(in); note != "" && !in.Required {
+			*b.notes = append(*b.notes, fmt.Sprintf("%s: %s; it is left out of positive cases", o.id, note))
+		}
+	}
 	vals, missing := b.validValues(o)
 	if vals == nil {
 		*b.notes = append(*b.notes, fmt.Sprintf("%s: no positive case: %s", o.id, b.why(o, missing)))
@@ -1051,6 +1073,11 @@ func (b *builder) why(o *operation, missing string) string {
 		return fmt.Sprintf("no record of the runner's own for %q (creating one failed or the contract has no create for it; --allow-destructive would use listed ids)", missing)
 	}
 	for _, in := range o.inputs.List {
+		if in.Name == missing {
+			if note := literalNote(in); note != "" {
+				return note
+			}
+		}
 		if in.Name == missing && in.In == "body" && (missing == "username" || missing == "password") {
 			return fmt.Sprintf("no valid value known for %q (give --username and --password)", missing)
 		}

@@ -939,7 +939,7 @@ func (s *seqRun) inLists(c *model.Collection, rec map[string]any, id string, wan
 		s.search(list, nil, nil, rec, id, want, check, fmt.Sprintf("%s: the record is %s the list", opName(list), what))
 		for _, f := range list.Filters {
 			v, ok := scalarQuery(rec[f])
-			if !ok {
+			if !ok || !s.queryAccepts(list, f, v) {
 				continue
 			}
 			s.search(list, nil, url.Values{f: {v}}, rec, id, want, check, fmt.Sprintf("%s?%s=%s: the record is %s the filtered list", opName(list), f, v, what))
@@ -955,6 +955,19 @@ func (s *seqRun) inLists(c *model.Collection, rec map[string]any, id string, wan
 		}
 		s.search(o, map[string]string{o.ParentParam: v}, nil, rec, id, want, check, fmt.Sprintf("%s: the record is %s its %s's list", opName(o), what, o.Parent))
 	}
+}
+
+// queryAccepts reports whether FastAPI takes val for o's query parameter
+// name: a value a record has may be one no query string carries (a
+// Literal[1, 2] refuses "1": fastapi.Input.NoStringAccepted).
+func (s *seqRun) queryAccepts(o *model.Operation, name, val string) bool {
+	for _, in := range s.op(o).inputs.List {
+		if in.In == "query" && in.Name == name {
+			_, bad := in.Check(s.r.sp, val, true)
+			return bad == nil
+		}
+	}
+	return true
 }
 
 // scalarQuery writes a JSON scalar as a query parameter.
@@ -1632,7 +1645,7 @@ func (s *seqRun) pagingAndFilters(o *model.Operation) {
 				break
 			}
 		}
-		if !found {
+		if !found || !s.queryAccepts(o, f, val) {
 			continue
 		}
 		fq := url.Values{f: {val}}

@@ -413,6 +413,27 @@ func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorIt
 	return in.coerce(sp, raw, in.Loc)
 }
 
+// NoStringAccepted reports whether no value sent as text (a path, query,
+// header or cookie value, a form field) can be accepted: the input is a
+// Literal (an enum or const written inline) of none but non-string values,
+// Literal[1, 2] or Literal[True]. pydantic looks the string itself up in a
+// Literal, so "1" is not 1 and "true" not True (pydantic 2.13 under FastAPI
+// 0.141): FastAPI refuses every request that sends one. An Enum class (a
+// $ref) reads a lax int first, and a string in the Literal matches itself,
+// so neither is such an input. expected is the Literal's values as
+// pydantic's message writes them ("1 or 2").
+func (in *Input) NoStringAccepted() (expected string, ok bool) {
+	if in.enum == nil || in.enum.kind != vLiteral || in.Binary {
+		return "", false
+	}
+	for _, v := range in.enum.lit.values {
+		if v.v.kind == pyStr {
+			return "", false
+		}
+	}
+	return in.enum.lit.expected, true
+}
+
 // NotUploadFile is FastAPI's error for a text value sent where an
 // UploadFile is declared (its validator raises ValueError).
 func NotUploadFile(input string, loc ...any) ErrorItem {
