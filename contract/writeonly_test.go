@@ -1,6 +1,8 @@
 package contract_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,5 +63,45 @@ func TestCreateSendsFieldsRecordsDoNotCarry(t *testing.T) {
 	}
 	if got := applied(report)["stateful_create_read"]; got == 0 {
 		t.Errorf("stateful_create_read never applied; notes: %q", report.Notes)
+	}
+}
+
+// TestRegistrationByEmail: accounts that register with an email and a
+// password and log in with the email as the form's username (the
+// hex_todo service of the corpus) are registered, logged in, found as
+// the current user and refused a second registration of the same email;
+// against the mock of that contract, every step passes.
+func TestRegistrationByEmail(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("..", "testdata", "corpus", "services", "openapi", "hex_todo.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(data, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Model: m, Accounts: []mock.Account{{Username: "john.doe@gmail.com", Password: "dev@1234"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := run(t, srv, contract.Config{Spec: sp, Checks: []string{"registration_login"}, Username: "john.doe@gmail.com", Password: "dev@1234", Examples: 1})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("failures on a correct server:\n%s", strings.Join(f, "\n"))
+	}
+	steps := 0
+	for _, res := range report.Results {
+		if res.Case.Kind == contract.Sequence {
+			steps++
+		}
+	}
+	// Register, log in, read the current user, register again.
+	if steps < 4 {
+		t.Errorf("%d registration steps, want 4; notes: %q", steps, report.Notes)
 	}
 }

@@ -160,7 +160,7 @@ func (s *Server) openAccounts(accounts []Account) error {
 		vals := make([][]byte, len(c.Fields))
 		for _, f := range c.Fields {
 			switch {
-			case f.Name == "username":
+			case f == c.UserKey:
 				vals[f.Index] = fastapi.AppendString(nil, a.Username)
 			case f == c.ID && c.IDKind == model.IntID:
 				nextID++

@@ -124,7 +124,7 @@ func (v view) user(name string) (*fixtures.Record, bool) {
 		return nil, false
 	}
 	if co := v.co(c); co != nil {
-		user := c.Field("username")
+		user := c.UserKey
 		var found *fixtures.Record
 		v.each(c, func(r *fixtures.Record) bool {
 			if r.Str(user) == name {

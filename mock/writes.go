@@ -109,7 +109,7 @@ func create(c *call) {
 	secret := ""
 	if coll.Secret != "" {
 		secret = c.bodySecret(coll)
-		if user := coll.Field("username"); user != nil {
+		if user := coll.UserKey; user != nil {
 			name := vals[user.Index]
 			taken := false
 			v.each(coll, func(r *fixtures.Record) bool {

@@ -32,7 +32,11 @@ type Collection struct {
 	Record *openapi3.Schema
 	// Secret is "password" for the login collection: a member every record
 	// has, that is checked but never served.
-	Secret  string
+	Secret string
+	// UserKey is, for the login collection, the field the login form's
+	// username names an account by: username, or email for accounts that
+	// register and log in with their email. Nil for other collections.
+	UserKey *Field
 	Checker *spec.Checker // the loader's fast path; nil when the schema is beyond it
 
 	byName map[string]*Field
@@ -152,17 +156,62 @@ func (m *Model) findCollections() error {
 			m.Login = c
 		}
 	}
+	if m.Login == nil {
+		m.Login = m.emailAccounts()
+	}
 	for _, c := range m.Collections {
 		m.relate(c)
 	}
 	if m.Login != nil {
 		m.Login.Secret = "password"
+		m.Login.UserKey = m.Login.Field("username")
+		if m.Login.UserKey == nil {
+			m.Login.UserKey = m.Login.Field("email")
+		}
 	}
 	for _, c := range m.Collections {
 		c.Record = recordSchema(c)
 		c.Checker = m.Spec.Checker(c.Record)
 	}
 	return nil
+}
+
+// emailAccounts is the login collection of a contract whose accounts are
+// named by their email: with an OAuth2 password form (username and
+// password) and no collection with a username, the collection with an
+// email field that a POST creates from a JSON body taking an email and a
+// password. The form's username is then the account's email. Nil when
+// there is none.
+func (m *Model) emailAccounts() *Collection {
+	login := false
+	var found *Collection
+	for _, path := range m.Spec.Paths() {
+		op := m.Spec.Doc.Paths.Value(path).Post
+		if op == nil {
+			continue
+		}
+		form := bodySchema(op, "application/x-www-form-urlencoded")
+		if form == nil {
+			form = bodySchema(op, "multipart/form-data")
+		}
+		if form != nil && form.Value != nil && form.Value.Properties["username"] != nil && form.Value.Properties["password"] != nil {
+			login = true
+			continue
+		}
+		body := bodySchema(op, "application/json")
+		if body == nil || body.Value == nil || body.Value.Properties["email"] == nil || body.Value.Properties["password"] == nil {
+			continue
+		}
+		_, resp := successResponse(op)
+		name, shape := itemsOf(resp)
+		if c := m.byName[name]; c != nil && shape == OneShape && c.Field("email") != nil && found == nil {
+			found = c
+		}
+	}
+	if !login {
+		return nil
+	}
+	return found
 }
 
 // itemsOf is the collection schema a response schema returns: a $ref to a
