@@ -104,7 +104,9 @@ func BenchmarkCorpusService(b *testing.B) {
 		bench(b, backend.URL)
 	})
 	b.Run("mock", func(b *testing.B) {
-		srv, err := mock.New(mock.Config{Spec: sp})
+		// The mock knows the account the runner logs in with, as
+		// serve --account would.
+		srv, err := mock.New(mock.Config{Spec: sp, Accounts: []mock.Account{{Username: cfg.Username, Password: cfg.Password}}})
 		if err != nil {
 			b.Fatal(err)
 		}
