@@ -90,7 +90,7 @@ var Checks = []check{
 	{"positive_data_acceptance", "valid input is accepted (2xx), generated valid input never answered as invalid", checkPositive},
 	{"validation_error_shape", "a 422 is an HTTPValidationError whose loc names the offending input", checkValidationShape},
 	{"jwt_wellformed", "access_token is a JWT with a known alg, exp in the future, signature verified with --jwt-secret", checkJWT},
-	{"token_type_bearer", "token_type is \"bearer\"", checkTokenType},
+	{"token_type_bearer", "token_type is \"bearer\", in any case (RFC 6749 §5.1: Bearer, bearer)", checkTokenType},
 	{"list_item_consistency", "every listed item equals its single read", checkListConsistency},
 	{"unique_ids", "the ids in a list are unique", checkUniqueIDs},
 	{"author_consistency", "wherever x_id and x are given, x_id equals x.id (author_id == author.id)", checkIDConsistency},
