@@ -589,6 +589,15 @@ func (r *runner) discoverList(ctx context.Context, o *operation, b *builder) []a
 	return nil
 }
 
+// integerCandidates are the ids probeIDs tries for an integer parameter
+// beyond the contract's examples.
+func integerCandidates(in fastapi.Input) []string {
+	if in.Kind == fastapi.Integer {
+		return []string{"1", "2", "3", "4", "5"}
+	}
+	return nil
+}
+
 // probeIDs finds records for path parameters no id is trusted for: it
 // reads each candidate (the contract's examples, then ids 1 to 5 for an
 // integer) and keeps those the target answers 200 for.
@@ -601,16 +610,15 @@ func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, can
 			if in.In != "path" || len(b.ids[in.Name]) > 0 {
 				continue
 			}
-			try := candidates[in.Name]
-			if in.Kind == fastapi.Integer {
-				try = append(try, "1", "2", "3", "4", "5")
+			var try []string
+			for _, id := range slices.Concat(candidates[in.Name], integerCandidates(in)) {
+				if !slices.Contains(try, id) {
+					try = append(try, id) // each once, in the note too
+				}
 			}
 			base := b.fillAnything(o)
 			var found []string
 			for _, id := range try {
-				if slices.Contains(found, id) {
-					continue
-				}
 				v := clone(base)
 				v[in.Name] = id
 				if resp := r.send(ctx, b.request(o, v)); resp.Status == http.StatusOK {
