@@ -126,16 +126,21 @@ type Observer struct {
 	checks []*check
 	notes  []string
 
-	mu       sync.Mutex
-	started  time.Time
-	next     int // the next exchange's Index
-	checked  int
-	failed   int
-	outside  int
-	failures []*Result
-	notKept  int
-	byOp     map[*operation]*opTally
-	byCheck  map[string]*Tally
+	mu      sync.Mutex
+	started time.Time
+	next    int // the next exchange's Index
+	checked int
+	failed  int
+	outside int
+	// mocked and unanswered count the exchanges the upstream did not
+	// answer (NotReached); mockedOp those of each operation the mock
+	// answered.
+	mocked, unanswered int
+	mockedOp           map[*operation]int
+	failures           []*Result
+	notKept            int
+	byOp               map[*operation]*opTally
+	byCheck            map[string]*Tally
 }
 
 type opTally struct {
@@ -215,6 +220,8 @@ func (o *Observer) Reset() {
 	defer o.mu.Unlock()
 	o.started = o.r.cfg.Now()
 	o.next, o.checked, o.failed, o.outside, o.notKept = 0, 0, 0, 0, 0
+	o.mocked, o.unanswered = 0, 0
+	o.mockedOp = map[*operation]int{}
 	o.failures = nil
 	o.byOp = map[*operation]*opTally{}
 	o.byCheck = map[string]*Tally{}
@@ -341,6 +348,27 @@ func (o *Observer) Check(ex *Exchange) *Result {
 	return copyResult(res)
 }
 
+// NotReached counts an exchange the upstream did not answer: the mock
+// answered it instead (mocked: the upstream was unreachable, lacks the
+// operation, or the operation is always mocked), or moviemock answered it
+// with an error of its own (a 502, 504 or 413). method and template name
+// the contract operation the request fell under ("" template: none). Such
+// an exchange is not checked; a session whose exchanges none reached the
+// upstream checked nothing.
+func (o *Observer) NotReached(method, template string, mocked bool) {
+	op := o.ops[strings.ToUpper(method)+" "+template]
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !mocked {
+		o.unanswered++
+		return
+	}
+	o.mocked++
+	if op != nil && template != "" {
+		o.mockedOp[op]++
+	}
+}
+
 // copyResult is a copy of res the caller may change: the kept result is
 // not.
 func copyResult(res *Result) *Result {
@@ -369,6 +397,24 @@ func (o *Observer) Counts() (checked, failed int) {
 	return o.checked, o.failed
 }
 
+// Summary is every count of the exchanges so far, as a report's summary has
+// them (its Checks and Operations aside).
+func (o *Observer) Summary() ObservedSummary {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.summary()
+}
+
+// summary is the counts of ObservedSummary; o.mu is held.
+func (o *Observer) summary() ObservedSummary {
+	s := ObservedSummary{Exchanges: o.checked, Failed: o.failed, NotKept: o.notKept, Outside: o.outside,
+		Mocked: o.mocked, Unanswered: o.unanswered}
+	for _, t := range o.byCheck {
+		s.Violations += t.Failed
+	}
+	return s
+}
+
 // Report is everything observed so far, for WriteText, WriteJSON,
 // WriteJUnit and WriteHTML: the failing exchanges kept, per-operation and
 // per-check tallies, and the coverage of operations and statuses seen.
@@ -380,7 +426,9 @@ func (o *Observer) Report() *Report {
 		BaseURL: o.r.cfg.BaseURL, Spec: o.r.sp.Source(), Started: o.started, Duration: now.Sub(o.started),
 		Notes: slices.Clone(o.notes),
 	}
-	sum := &ObservedSummary{Exchanges: o.checked, Failed: o.failed, NotKept: o.notKept, Outside: o.outside, perOperation: map[string][]Tally{}}
+	counts := o.summary()
+	sum := &counts
+	sum.perOperation = map[string][]Tally{}
 	for _, res := range o.failures {
 		rep.Results = append(rep.Results, copyResult(res))
 	}
@@ -397,6 +445,7 @@ func (o *Observer) Report() *Report {
 	}
 	for _, op := range o.order {
 		cov := newCoverage(op)
+		cov.Mocked = o.mockedOp[op]
 		t := o.byOp[op]
 		if t == nil {
 			cov.classify(nil)
@@ -426,13 +475,31 @@ type ObservedSummary struct {
 	// NotKept counts the failing exchanges after MaxKeptFailures: in Failed,
 	// not in the report's Results.
 	NotKept int `json:"not_kept,omitempty"`
-	// Outside counts exchanges no operation of the contract describes.
-	Outside    int     `json:"outside_contract,omitempty"`
+	// Outside counts exchanges the upstream answered that no operation of
+	// the contract describes: not checked.
+	Outside int `json:"outside_contract,omitempty"`
+	// Violations counts the failed checks: an exchange (in Failed) may
+	// have several.
+	Violations int `json:"violations"`
+	// Mocked counts the exchanges the mock answered instead of the
+	// upstream, Unanswered those moviemock answered with an error of its
+	// own (the upstream failed): neither reached the upstream, neither is
+	// checked.
+	Mocked     int     `json:"mocked,omitempty"`
+	Unanswered int     `json:"unanswered,omitempty"`
 	Checks     []Tally `json:"checks"`
 	Operations []Tally `json:"operations"` // Cases: exchanges
 	// perOperation is each operation's tally per check, for JUnit.
 	perOperation map[string][]Tally
 }
+
+// Total counts every exchange: those that reached the upstream and those
+// that did not.
+func (o *ObservedSummary) Total() int { return o.Reached() + o.Mocked + o.Unanswered }
+
+// Reached counts the exchanges the upstream answered: checked, or outside
+// the contract.
+func (o *ObservedSummary) Reached() int { return o.Exchanges + o.Outside }
 
 // keptRequest is req as a report keeps it: credentials redacted, the body
 // bounded.

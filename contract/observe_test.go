@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -391,14 +392,14 @@ func TestObserverReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"3 exchanges observed, 2 violations (3 failed checks)",
+		"3 of 3 exchanges reached the upstream, 3 checked, 2 failed with 3 violations",
 		"getReview GET /reviews/{review_id}", "2 exchanges",
 		"not_a_server_error — getReview, exchange 1",
 		"paging_and_filters — listReviews, exchange 2",
 		"reproduce: curl -i 'http://upstream.test/reviews?limit=1'",
 		"statuses seen 200; never seen 422; undeclared 500",
 		"createMovie POST /movies", "not seen",
-		"FAILED: 3 failed checks in 2 of 3 exchanges observed",
+		"FAILED: 3 violations in 2 of 3 exchanges checked",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the text report lacks %q:\n%s", want, text.String())
@@ -417,7 +418,9 @@ func TestObserverReport(t *testing.T) {
 			ChecksFailed int `json:"checks_failed"`
 		} `json:"summary"`
 		Observed struct {
-			Exchanges int `json:"exchanges"`
+			Exchanges  int `json:"exchanges"`
+			Failed     int `json:"failed"`
+			Violations int `json:"violations"`
 		} `json:"observed"`
 		Results []struct {
 			Case struct {
@@ -431,7 +434,7 @@ func TestObserverReport(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &parsed); err != nil {
 		t.Fatalf("the JSON report is not JSON: %v\n%s", err, js.String())
 	}
-	if parsed.Passed || parsed.Summary.Cases != 3 || parsed.Summary.FailedCases != 2 || parsed.Summary.ChecksFailed != 3 || parsed.Observed.Exchanges != 3 || len(parsed.Results) != 2 {
+	if parsed.Passed || parsed.Summary.Cases != 3 || parsed.Summary.FailedCases != 2 || parsed.Summary.ChecksFailed != 3 || parsed.Observed.Exchanges != 3 || parsed.Observed.Failed != 2 || parsed.Observed.Violations != 3 || len(parsed.Results) != 2 {
 		t.Errorf("JSON summary %+v, observed %+v, %d results", parsed.Summary, parsed.Observed, len(parsed.Results))
 	}
 	if len(parsed.Results) == 2 && (parsed.Results[0].Case.Kind != "observed" || parsed.Results[1].Case.Operation != "listReviews" || len(parsed.Results[0].Checks) == 0) {
@@ -504,7 +507,7 @@ func TestObserverBoundsFailures(t *testing.T) {
 	if len(rep.Results) != contract.MaxKeptFailures || rep.FailedCases() != n || rep.Observed.NotKept != 7 {
 		t.Errorf("%d results kept, %d failed, %d not kept", len(rep.Results), rep.FailedCases(), rep.Observed.NotKept)
 	}
-	if !strings.Contains(rep.SummaryLine(), fmt.Sprintf("%d exchanges observed", n)) {
+	if !strings.Contains(rep.SummaryLine(), fmt.Sprintf("%d of %d exchanges reached the upstream, %d checked, %d failed", n, n, n, n)) {
 		t.Errorf("summary line %q", rep.SummaryLine())
 	}
 }
@@ -564,5 +567,141 @@ func TestNewObserverRefusesUnknownChecks(t *testing.T) {
 		Request:   contract.Request{Method: "GET", URL: "http://x/reviews/1"}, Response: contract.Response{Status: 500}})
 	if res == nil || len(res.Checks) != 1 || res.Checks[0].Check != "request_conformance" || res.Checks[0].Passed {
 		t.Errorf("only request_conformance selected: %+v", res)
+	}
+}
+
+// TestObserverCountsAgree: the summary line, the verdict, the JSON, text
+// and HTML reports count with the same words (a violation is one failed
+// check, an exchange fails with one or more), say how many exchanges
+// reached the upstream, show an operation the mock answered as such rather
+// than "not seen", and explain request_conformance in the HTML's "What it
+// requires".
+func TestObserverCountsAgree(t *testing.T) {
+	tests := []struct {
+		name     string
+		checked  []exchange
+		mocked   [][2]string // method, template
+		errors   int
+		summary  []string
+		verdict  string
+		mockedOp string // an operation only the mock answered
+	}{
+		{
+			name:     "nothing reached the upstream",
+			mocked:   [][2]string{{"GET", "/reviews/{review_id}"}, {"GET", "/reviews/{review_id}"}, {"POST", "/movies"}, {"GET", "/nowhere"}},
+			errors:   1,
+			summary:  []string{"NOT CHECKED 0 of 5 exchanges reached the upstream, 0 checked, 0 failed"},
+			verdict:  "NOT CHECKED: none of 5 exchanges reached the upstream",
+			mockedOp: "POST /movies",
+		},
+		{
+			name: "violations in some exchanges",
+			checked: []exchange{
+				{method: "GET", template: "/reviews/{review_id}", url: "/reviews/r2", checked: true, status: 500, header: http.Header{"Content-Type": {"text/plain"}}, body: []byte("boom")},
+				{method: "GET", template: "/reviews/{review_id}", url: "/reviews/r1", checked: true, status: 200, body: jsonBody(t, review("r1", "m1", nil))},
+				{method: "GET", template: "", url: "/elsewhere", status: 200},
+			},
+			mocked:   [][2]string{{"POST", "/movies"}},
+			summary:  []string{"FAILED 3 of 4 exchanges reached the upstream, 2 checked, 1 failed with "},
+			verdict:  "FAILED: ",
+			mockedOp: "POST /movies",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := newObserver(t, "movies", false, 0)
+			for _, e := range tt.checked {
+				o.Check(e.build())
+			}
+			for _, m := range tt.mocked {
+				o.NotReached(m[0], m[1], true)
+			}
+			for range tt.errors {
+				o.NotReached("GET", "", false)
+			}
+			s := o.Summary()
+			rep := o.Report()
+			if rep.Failures() != s.Violations || rep.FailedCases() != s.Failed {
+				t.Errorf("Summary() %+v, report: %d failed checks, %d failed exchanges", s, rep.Failures(), rep.FailedCases())
+			}
+			if s.Total() != len(tt.checked)+len(tt.mocked)+tt.errors {
+				t.Errorf("Total() = %d", s.Total())
+			}
+			line := rep.SummaryLine()
+			for _, want := range tt.summary {
+				if !strings.Contains(line, want) {
+					t.Errorf("summary line %q lacks %q", line, want)
+				}
+			}
+			if s.Violations > 0 && !strings.Contains(line, fmt.Sprintf("with %d violations", s.Violations)) {
+				t.Errorf("summary line %q does not count %d violations", line, s.Violations)
+			}
+			var text bytes.Buffer
+			if err := rep.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(text.String(), tt.verdict) {
+				t.Errorf("the text report lacks the verdict %q:\n%s", tt.verdict, text.String())
+			}
+			var mockedLine string
+			for _, l := range strings.Split(text.String(), "\n") {
+				if strings.Contains(l, tt.mockedOp) {
+					mockedLine = l
+				}
+			}
+			if !strings.Contains(mockedLine, "answered by the mock only") || strings.Contains(mockedLine, "not seen") {
+				t.Errorf("the text report's line of %s, answered by the mock: %q", tt.mockedOp, mockedLine)
+			}
+			var js bytes.Buffer
+			if err := rep.WriteJSON(&js); err != nil {
+				t.Fatal(err)
+			}
+			var parsed struct {
+				Observed struct {
+					Exchanges, Failed, Violations, Mocked, Unanswered int
+				}
+			}
+			if err := json.Unmarshal(js.Bytes(), &parsed); err != nil {
+				t.Fatal(err)
+			}
+			if o := parsed.Observed; o.Exchanges != s.Exchanges || o.Failed != s.Failed || o.Violations != s.Violations || o.Mocked != len(tt.mocked) || o.Unanswered != tt.errors {
+				t.Errorf("JSON observed %+v, want %+v", o, s)
+			}
+			var page bytes.Buffer
+			if err := rep.WriteHTML(&page); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(page.String(), "answered by the mock only (") {
+				t.Errorf("the HTML report does not say %s was answered by the mock", tt.mockedOp)
+			}
+		})
+	}
+}
+
+// TestObservedHTMLExplainsEveryCheck: every check row of a proxy's HTML
+// report says what the check requires, request_conformance (a check of
+// observed exchanges only) too.
+func TestObservedHTMLExplainsEveryCheck(t *testing.T) {
+	o := newObserver(t, "movies", false, 0)
+	o.Check(exchange{method: "POST", template: "/movies", url: "/movies", checked: true,
+		rejection: &contract.Rejection{Status: 422, Items: []contract.RejectionItem{{Loc: []any{"body"}, Msg: "Field required", Type: "missing"}}},
+		status:    201, body: []byte(`{}`)}.build())
+	var page bytes.Buffer
+	if err := o.Report().WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?s)<tr data-check="([a-z_]+)"[^>]*>.*?<td class="about">(.*?)</td>`)
+	rows := re.FindAllStringSubmatch(page.String(), -1)
+	seen := false
+	for _, m := range rows {
+		if m[1] == "request_conformance" {
+			seen = true
+		}
+		if strings.TrimSpace(m[2]) == "" {
+			t.Errorf("the check %s's \"What it requires\" is empty", m[1])
+		}
+	}
+	if !seen {
+		t.Errorf("no request_conformance row among %d check rows", len(rows))
 	}
 }

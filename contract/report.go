@@ -294,7 +294,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	for _, c := range coverage {
 		if c.Cases == 0 {
-			ew.printf("  %-50s    %s\n", Safe(c.Operation+" "+c.Method+" "+c.Path), none)
+			what := none
+			if c.Mocked > 0 {
+				what = fmt.Sprintf("answered by the mock only (%s), not checked", plural(c.Mocked, "exchange", "exchanges"))
+			}
+			ew.printf("  %-50s    %s\n", Safe(c.Operation+" "+c.Method+" "+c.Path), what)
 		}
 	}
 	ew.printf("\nChecks:\n")
@@ -375,9 +379,12 @@ func (r *Report) WriteText(w io.Writer) error {
 func (r *Report) verdict() string {
 	if o := r.Observed; o != nil {
 		if n := r.Failures(); n > 0 {
-			return fmt.Sprintf("FAILED: %d failed checks in %d of %d exchanges observed (%v)", n, o.Failed, o.Exchanges, r.Duration.Round(time.Millisecond))
+			return fmt.Sprintf("FAILED: %s in %d of %d exchanges checked (%v)", plural(n, "violation", "violations"), o.Failed, o.Exchanges, r.Duration.Round(time.Millisecond))
 		}
-		return fmt.Sprintf("PASSED: %d exchanges observed, every check passed (%v)", o.Exchanges, r.Duration.Round(time.Millisecond))
+		if o.Reached() == 0 {
+			return fmt.Sprintf("NOT CHECKED: none of %s reached the upstream (%v)", plural(o.Total(), "exchange", "exchanges"), r.Duration.Round(time.Millisecond))
+		}
+		return fmt.Sprintf("PASSED: %d exchanges checked, every check passed (%v)", o.Exchanges, r.Duration.Round(time.Millisecond))
 	}
 	cases := len(r.Results)
 	if n := r.Failures(); n > 0 {
@@ -396,6 +403,8 @@ func (r *Report) SummaryLine() string {
 		verdict := "PASSED "
 		if r.Failures() > 0 {
 			verdict = "FAILED "
+		} else if o.Reached() == 0 {
+			verdict = "NOT CHECKED "
 		}
 		b.WriteString("moviemock proxy: " + verdict + o.line(r.Failures()))
 	} else if failedCases == 0 && r.Failures() == 0 {
@@ -726,6 +735,9 @@ type Coverage struct {
 	Unseen   []string `json:"declared_statuses_unseen"`
 	// Undeclared are statuses answered that the contract does not declare.
 	Undeclared []int `json:"undeclared_statuses_seen,omitempty"`
+	// Mocked counts the exchanges of the operation a proxy's mock answered
+	// instead of the upstream: not checked, not in Cases.
+	Mocked int `json:"mocked,omitempty"`
 }
 
 // coverage is r.Coverage, or what the results alone tell.
@@ -886,14 +898,21 @@ func listOrNone(l []string) string {
 	return strings.Join(l, ", ")
 }
 
-// line is "12 exchanges observed, 2 violations (3 failed checks)".
+// line is "12 of 14 exchanges reached the upstream, 12 checked, 2 failed
+// with 3 violations": a violation is one failed check, an exchange fails
+// with one or more. failedChecks is the report's count of them.
 func (o *ObservedSummary) line(failedChecks int) string {
-	s := fmt.Sprintf("%d exchanges observed, %d violations", o.Exchanges, o.Failed)
-	if o.Failed == 1 {
-		s = strings.TrimSuffix(s, "s")
-	}
+	s := fmt.Sprintf("%d of %s reached the upstream, %d checked, %d failed", o.Reached(), plural(o.Total(), "exchange", "exchanges"), o.Exchanges, o.Failed)
 	if failedChecks > 0 {
-		s += fmt.Sprintf(" (%d failed checks)", failedChecks)
+		s += " with " + plural(failedChecks, "violation", "violations")
 	}
 	return s
+}
+
+// plural is "1 exchange" or "n exchanges".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

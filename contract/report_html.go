@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"html/template"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,7 @@ type htmlOperation struct {
 	Method     string
 	Path       string
 	Cases      int
+	Mocked     int // observed: exchanges the mock answered instead of the upstream
 	Passed     int
 	Failed     int
 	Declared   string
@@ -150,7 +152,7 @@ func (r *Report) htmlView() htmlView {
 	}
 
 	about := map[string]string{}
-	for _, c := range Checks {
+	for _, c := range append(slices.Clone(Checks), ObservedChecks...) {
 		about[c.name] = c.about
 	}
 	for _, t := range r.ByCheck() {
@@ -220,6 +222,7 @@ func (op *htmlOperation) fill(c *Coverage) {
 	op.Undeclared = listOrNone(undeclared)
 	op.Kinds = Safe(listOrNone(c.kindsRun()))
 	op.Skipped = c.Skipped
+	op.Mocked = c.Mocked
 }
 
 // htmlHeaders is h sorted by name, each value on its own row.
@@ -377,7 +380,7 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{- range .Operations}}
 <tr data-operation="{{.Name}}" class="{{if .Failed}}fail{{else}}ok{{end}}">
 <th scope="row"><code>{{.Method}} {{.Path}}</code><br><span class="opid">{{.ID}}</span></th>
-<td class="num cases">{{if .Cases}}{{.Cases}}{{else if $.Observed}}not seen{{else}}no cases{{end}}</td>
+<td class="num cases">{{if .Cases}}{{.Cases}}{{if .Mocked}} (and {{.Mocked}} answered by the mock){{end}}{{else if .Mocked}}answered by the mock only ({{.Mocked}}), not checked{{else if $.Observed}}not seen{{else}}no cases{{end}}</td>
 <td class="num passed">{{.Passed}}</td>
 <td class="num failed{{if .Failed}} fail{{end}}">{{.Failed}}</td>
 <td class="declared">{{.Declared}}</td>
