@@ -98,6 +98,10 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 		// upstream's answer for it: nothing the upstream did wrong.
 		panic(http.ErrAbortHandler)
 	}
+	if x.op == nil && p.cfg.Observer != nil {
+		// Outside the contract: counted as having reached the upstream.
+		p.cfg.Observer.Check(&contract.Exchange{Method: x.r.Method})
+	}
 	if x.op != nil {
 		body := kept.Bytes()
 		out := contract.Response{Status: resp.StatusCode, Header: resp.Header, Truncated: truncated, Size: sent, Duration: time.Since(x.start)}

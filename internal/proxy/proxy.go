@@ -351,6 +351,13 @@ func lacks(resp *http.Response) string {
 // journal and, once per operation and reason, in the log.
 func (p *Proxy) answerFromMock(w http.ResponseWriter, r *http.Request, mockHandler http.Handler, op *model.Operation, body []byte, why string) {
 	scenarios.SetAnsweredBy(r, "mock: "+why)
+	if obs := p.cfg.Observer; obs != nil {
+		template := ""
+		if op != nil {
+			template = op.Path
+		}
+		obs.NotReached(r.Method, template, true)
+	}
 	if body != nil {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
@@ -430,6 +437,9 @@ func unwrapURL(err error) error {
 // fail answers with a FastAPI-style {"detail": why}, marked X-Mock-Error.
 func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, code int, why string) {
 	scenarios.SetAnsweredBy(r, "moviemock: "+why)
+	if obs := p.cfg.Observer; obs != nil {
+		obs.NotReached(r.Method, "", false)
+	}
 	if p.cfg.Logger != nil {
 		p.cfg.Logger.Warn("upstream failure", "method", r.Method, "path", r.URL.Path, "status", code, "why", why)
 	}

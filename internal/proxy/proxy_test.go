@@ -674,3 +674,111 @@ func TestCompressedAnswers(t *testing.T) {
 		t.Errorf("recorded %d records of a compressed answer, want 1", rec.Len())
 	}
 }
+
+// GET /__mock/violations and the report count alike: a violation is one
+// failed check (an exchange may fail several), failed counts the exchanges
+// with one; an exchange the mock answered did not reach the upstream. A
+// violation's path is the path the client asked for, its url the request
+// as forwarded (under the upstream's base path).
+func TestViolationCountsAgree(t *testing.T) {
+	m, err := mock.New(mock.Config{DisableAdmin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path, ok := strings.CutPrefix(r.URL.Path, "/api")
+		if !ok || strings.HasPrefix(path, "/reviews") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(404)
+			io.WriteString(w, `{"detail":"Not Found"}`)
+			return
+		}
+		r.URL.Path = path
+		rec := httptest.NewRecorder()
+		m.ServeHTTP(rec, r)
+		status, body := rec.Code, rec.Body.String()
+		if strings.HasPrefix(path, "/person/") {
+			status, body = 201, strings.Replace(body, `"name":`, `"nom":`, 1)
+		}
+		for k, vs := range rec.Header() {
+			w.Header()[k] = vs
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(up.Close)
+	lacks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(404)
+		io.WriteString(w, `{"detail":"Not Found"}`)
+	}))
+	t.Cleanup(lacks.Close)
+
+	tests := []struct {
+		name     string
+		upstream string
+		paths    []string
+		// want: exchanges, reached, mocked, checked, failed exchanges
+		want      [5]int
+		summary   string
+		wantPaths []string
+	}{
+		{
+			name: "an exchange failing several checks", upstream: up.URL + "/api",
+			paths:     []string{"/person/1", "/person/2", "/person/abc", "/reviews", "/nowhere"},
+			want:      [5]int{5, 4, 1, 3, 3},
+			summary:   "FAILED 4 of 5 exchanges reached the upstream, 3 checked, 3 failed with 6 violations",
+			wantPaths: []string{"/person/1", "/person/2", "/person/abc", "/person/abc", "/person/abc", "/person/abc"},
+		},
+		{
+			name: "an upstream lacking everything", upstream: lacks.URL,
+			paths:   []string{"/person/1", "/reviews/1", "/reviews"},
+			want:    [5]int{3, 0, 3, 0, 0},
+			summary: "NOT CHECKED 0 of 3 exchanges reached the upstream, 0 checked, 0 failed",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, tt.upstream, nil)
+			for _, p := range tt.paths {
+				do(t, "GET", s.srv.URL+p, nil, "")
+			}
+			resp, err := http.Get(s.srv.URL + "/__mock/violations")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var listed struct {
+				Exchanges, Reached, Mocked, Checked, Failed int
+				ViolationCount                              int `json:"violation_count"`
+				Violations                                  []proxy.Violation
+			}
+			err = json.NewDecoder(resp.Body).Decode(&listed)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := [5]int{listed.Exchanges, listed.Reached, listed.Mocked, listed.Checked, listed.Failed}
+			if got != tt.want || listed.ViolationCount != len(listed.Violations) {
+				t.Errorf("GET /__mock/violations counts %v, %d violations of %d listed; want %v", got, listed.ViolationCount, len(listed.Violations), tt.want)
+			}
+			var paths []string
+			for _, v := range listed.Violations {
+				paths = append(paths, v.Path)
+				if v.URL != tt.upstream+v.Path {
+					t.Errorf("violation url %q, want %q", v.URL, tt.upstream+v.Path)
+				}
+			}
+			if strings.Join(paths, " ") != strings.Join(tt.wantPaths, " ") {
+				t.Errorf("violation paths %q, want %q", paths, tt.wantPaths)
+			}
+			rep := s.p.Report()
+			if rep.Failures() != listed.ViolationCount || rep.FailedCases() != listed.Failed {
+				t.Errorf("the report counts %d violations in %d exchanges, the control API %d in %d", rep.Failures(), rep.FailedCases(), listed.ViolationCount, listed.Failed)
+			}
+			if line := rep.SummaryLine(); !strings.Contains(line, tt.summary) {
+				t.Errorf("summary line %q lacks %q", line, tt.summary)
+			}
+		})
+	}
+}

@@ -4,17 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/moviemock/moviemock/contract"
 )
 
 // Violation is one failed check of one exchange, as GET /__mock/violations
-// lists it.
+// lists it: an exchange may have several.
 type Violation struct {
-	Case      string `json:"case"` // the exchange, and when it came in
-	Method    string `json:"method"`
+	Case   string `json:"case"` // the exchange, and when it came in
+	Method string `json:"method"`
+	// Path is the request's path as the client sent it, URL the request as
+	// forwarded to the upstream (with the query).
 	Path      string `json:"path"`
+	URL       string `json:"url"`
 	Operation string `json:"operation"`
 	Status    int    `json:"status"`
 	Check     string `json:"check"`
@@ -35,7 +40,7 @@ func (p *Proxy) Violations() []Violation {
 				continue
 			}
 			out = append(out, Violation{
-				Case: res.Case.Name, Method: res.Case.Method, Path: res.Case.Request.URL, Operation: res.Case.Operation,
+				Case: res.Case.Name, Method: res.Case.Method, Path: p.clientPath(res.Case.Request.URL), URL: res.Case.Request.URL, Operation: res.Case.Operation,
 				Status: res.Response.Status, Check: c.Check, Expected: c.Expected, Got: c.Got, Curl: contract.Curl(res.Case.Request),
 			})
 		}
@@ -43,17 +48,40 @@ func (p *Proxy) Violations() []Violation {
 	return out
 }
 
-func (p *Proxy) violations(w http.ResponseWriter, r *http.Request) {
-	var checked, failed int
-	if p.cfg.Observer != nil {
-		checked, failed = p.cfg.Observer.Counts()
+// clientPath is the path of a forwarded request's URL as the client sent
+// it: without the upstream's base path.
+func (p *Proxy) clientPath(target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return target
 	}
+	return strings.TrimPrefix(u.Path, p.upstream.Path)
+}
+
+// violationsBody is GET /__mock/violations's answer. Its counts are the
+// reports' (contract.ObservedSummary): a violation is one failed check;
+// Failed counts the exchanges with at least one. Violations lists those of
+// the failing exchanges kept (the first contract.MaxKeptFailures).
+type violationsBody struct {
+	Exchanges      int         `json:"exchanges"`       // every exchange
+	Reached        int         `json:"reached"`         // answered by the upstream
+	Mocked         int         `json:"mocked"`          // answered by the mock instead
+	Checked        int         `json:"checked"`         // of a contract operation, checked
+	Failed         int         `json:"failed"`          // checked, with a violation
+	ViolationCount int         `json:"violation_count"` // failed checks
+	Violations     []Violation `json:"violations"`
+}
+
+func (p *Proxy) violations(w http.ResponseWriter, r *http.Request) {
+	var body violationsBody
+	if p.cfg.Observer != nil {
+		s := p.cfg.Observer.Summary()
+		body = violationsBody{Exchanges: s.Total(), Reached: s.Reached(), Mocked: s.Mocked, Checked: s.Exchanges,
+			Failed: s.Failed, ViolationCount: s.Violations}
+	}
+	body.Violations = p.Violations()
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(struct {
-		Checked    int         `json:"checked"`
-		Failed     int         `json:"failed"`
-		Violations []Violation `json:"violations"`
-	}{checked, failed, p.Violations()})
+	json.NewEncoder(w).Encode(body)
 }
 
 func (p *Proxy) clearViolations(w http.ResponseWriter, r *http.Request) {
