@@ -36,6 +36,11 @@ Violations are logged as they happen, written into the journal entry of the
 exchange, listed at GET /__mock/violations, and written on exit with
 --report FILE; with --fail-on-violation the exit code is 1 when there was
 one, so an end-to-end suite run through the proxy checks the backend too.
+A violation is one failed check; an exchange fails with one or more. The
+summary says how many exchanges reached the upstream: with
+--fail-on-violation, a session none of whose exchanges reached it (a wrong
+--upstream, a backend that was down, everything mocked) fails as well, for
+it checked nothing.
 
 What the upstream lacks is answered by the mock, with serve's data,
 scenarios and state: an operation the upstream answers with FastAPI's own
@@ -52,7 +57,8 @@ password or token ever), every --record-interval and on exit, so that
 An upstream that takes longer than --upstream-timeout to answer gets a 504,
 one that fails otherwise a 502; both carry X-Mock-Error saying why.
 
-Exit code: 0, or 1 with --fail-on-violation when a check failed; 2 bad usage.
+Exit code: 0, or 1 with --fail-on-violation when a check failed or no
+exchange reached the upstream; 2 bad usage.
 
 Examples:
   moviemock proxy --upstream http://127.0.0.1:8001
@@ -127,7 +133,7 @@ func (px *proxyFlags) define(fs *flag.FlagSet) map[string]string {
 	})
 	fs.StringVar(&px.report, "report", "", "write the violations report to this `file` on exit ($MOVIEMOCK_REPORT)")
 	fs.StringVar(&px.format, "format", "", "report `format`: text, json, junit or html (default: from the --report file's ending, else text) ($MOVIEMOCK_FORMAT)")
-	fs.BoolVar(&px.failOnViolation, "fail-on-violation", false, "exit 1 when a check failed ($MOVIEMOCK_FAIL_ON_VIOLATION)")
+	fs.BoolVar(&px.failOnViolation, "fail-on-violation", false, "exit 1 when a check failed or no exchange reached the upstream ($MOVIEMOCK_FAIL_ON_VIOLATION)")
 	fs.StringVar(&px.recordDir, "record", "", "write the records of the upstream's answers into this fixture `directory` ($MOVIEMOCK_RECORD)")
 	px.recordInterval = defaultRecordInterval
 	fs.Func("record-interval", "how often --record writes what is new; 0: on exit only ($MOVIEMOCK_RECORD_INTERVAL) (default 10s)", func(v string) (err error) {
@@ -232,7 +238,8 @@ func (px *proxyFlags) record(ctx context.Context, stderr io.Writer) {
 }
 
 // finish writes the report and says how the session went: a failure when
-// --fail-on-violation and a check failed.
+// --fail-on-violation and a check failed, or no exchange reached the
+// upstream (nothing was checked).
 func (px *proxyFlags) finish(stdout, stderr io.Writer) error {
 	report := px.p.Report()
 	if px.report != "" {
@@ -245,8 +252,14 @@ func (px *proxyFlags) finish(stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "moviemock proxy: %s recorded into %s\n", problems.Plural(px.recorder.Len(), "record", "records"), px.recordDir)
 	}
 	fmt.Fprintln(stdout, report.SummaryLine())
-	if n := report.Failures(); n > 0 && px.failOnViolation {
-		return &failureError{problems.Plural(n, "check", "checks") + " failed"}
+	if !px.failOnViolation {
+		return nil
+	}
+	if n := report.Failures(); n > 0 {
+		return &failureError{problems.Plural(n, "violation", "violations") + ": " + problems.Plural(n, "check", "checks") + " failed"}
+	}
+	if o := report.Observed; o != nil && o.Reached() == 0 {
+		return &failureError{fmt.Sprintf("none of %s reached the upstream %s: nothing was checked", problems.Plural(o.Total(), "exchange", "exchanges"), px.upstream)}
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/proxy"
 	"github.com/moviemock/moviemock/internal/reference"
+	"github.com/moviemock/moviemock/mock"
 )
 
 // End-to-end tests of `moviemock proxy` in front of the reference FastAPI
@@ -869,5 +870,63 @@ func TestProxyUsageErrors(t *testing.T) {
 		if strings.Contains(stdout.String(), "moviemock proxying") {
 			t.Errorf("proxy %q started:\n%s", tc.args, stdout.String())
 		}
+	}
+}
+
+// A proxy whose exchanges none reached the upstream (nothing listens at
+// --upstream: the mock answered them all) checked nothing: its summary says
+// how many of the exchanges reached the upstream, and --fail-on-violation
+// exits 1 rather than turn a pipeline green. An upstream that answers
+// passes.
+func TestProxyNothingReachedTheUpstream(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	m, err := mock.New(mock.Config{DisableAdmin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(m)
+	t.Cleanup(up.Close)
+
+	paths := []string{"/reviews", "/reviews?limit=2", "/person/1"}
+	tests := []struct {
+		name     string
+		upstream string
+		args     []string
+		code     int
+		summary  string
+	}{
+		{"nothing listens, --fail-on-violation", closed, []string{"--fail-on-violation"}, 1,
+			"moviemock proxy: NOT CHECKED 0 of 3 exchanges reached the upstream, 0 checked, 0 failed"},
+		{"nothing listens", closed, nil, 0,
+			"moviemock proxy: NOT CHECKED 0 of 3 exchanges reached the upstream, 0 checked, 0 failed"},
+		{"an upstream that answers, --fail-on-violation", up.URL, []string{"--fail-on-violation"}, 0,
+			"moviemock proxy: PASSED 3 of 3 exchanges reached the upstream, 3 checked, 0 failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := startProxy(t, tt.upstream, tt.args...)
+			for _, path := range paths {
+				if code, body := mockCall(t, p.base, "GET", path, ""); code != 200 {
+					t.Errorf("GET %s: %d %s", path, code, clip(body))
+				}
+			}
+			err := p.stop(t)
+			var stderr bytes.Buffer
+			if code := exitCode(err, &stderr); code != tt.code {
+				t.Errorf("exit %d (%v), want %d", code, err, tt.code)
+			}
+			if tt.code == 1 && (err == nil || !strings.Contains(err.Error(), "none of 3 exchanges reached the upstream "+tt.upstream)) {
+				t.Errorf("the failure says %v", err)
+			}
+			if out := p.out.String(); !strings.Contains(out, tt.summary) {
+				t.Errorf("stdout lacks %q:\n%s", tt.summary, out)
+			}
+		})
 	}
 }
