@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/moviemock/moviemock/internal/problems"
@@ -52,6 +54,10 @@ func (e *Errors) err() error {
 	return e
 }
 
+// Error lists the problems file by file, in line order.
 func (e *Errors) Error() string {
+	slices.SortStableFunc(e.Items, func(a, b *Problem) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
 	return e.Message(problems.Plural(e.Count(), "problem", "problems") + " in scenario files")
 }

@@ -190,6 +190,29 @@ func (p *parser) failLine(line int, field, format string, args ...any) {
 	p.errs.Add(&Problem{File: p.file, Line: line, Scenario: p.scenario, Rule: p.rule, Field: field, Reason: fmt.Sprintf(format, args...)})
 }
 
+// answerKeys are the keys of each way a rule answers, which a rule's own
+// level does not take: a hint names where one given there belongs.
+var answerKeys = map[string][]string{
+	"passthrough": {"status", "headers", "set", "where", "offset", "limit"},
+	"respond":     {"status", "headers", "body", "raw", "content_type", "fixture", "generate", "set"},
+	"fault":       {"bytes", "chunk", "interval", "for"},
+}
+
+// nests is a hint for an unknown key that belongs one level down, under
+// an allowed key that takes it ("" when none does).
+func nests(key string, allowed []string) string {
+	var under []string
+	for _, a := range []string{"passthrough", "respond", "fault"} {
+		if slices.Contains(allowed, a) && slices.Contains(answerKeys[a], key) {
+			under = append(under, a+":")
+		}
+	}
+	if len(under) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s nests under %s, e.g. %s {%s: …}", key, strings.Join(under, " or "), under[0], key)
+}
+
 // fields checks that n is a mapping of allowed keys, each once, and returns
 // the values by key.
 func (p *parser) fields(n *yaml.Node, field string, allowed ...string) (map[string]*yaml.Node, bool) {
@@ -203,7 +226,7 @@ func (p *parser) fields(n *yaml.Node, field string, allowed ...string) (map[stri
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
 		case !slices.Contains(allowed, k.Value):
-			p.fail(k, join(field, k.Value), "unknown key %q (known here: %s)", k.Value, strings.Join(allowed, ", "))
+			p.fail(k, join(field, k.Value), "unknown key %q (known here: %s)%s", k.Value, strings.Join(allowed, ", "), nests(k.Value, allowed))
 			ok = false
 		case out[k.Value] != nil:
 			p.fail(k, join(field, k.Value), "given twice")

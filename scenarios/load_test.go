@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -109,6 +110,30 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 	want := "dir/a.yaml:fault dir/a.yaml:times dir/b.yaml:name dir/c.yaml:delay"
 	if strings.Join(got, " ") != want {
 		t.Errorf("problems %v, want %s\n%v", got, want, err)
+	}
+}
+
+// The problems of a file are listed in line order, whichever check found
+// them first, and a key given at a rule's level that belongs under its
+// answer says where it nests.
+func TestLoadListsProblemsInLineOrder(t *testing.T) {
+	_, err := load(t, map[string]string{
+		"a.yaml": head + "  - match: {method: GET, path: /nowhere}\n    passthrough: true\n    set: {name: x}\n  - match: {method: BREW, path: /reviews}\n    respond: {status: 99}\n",
+	})
+	var errs *scenarios.Errors
+	if !errors.As(err, &errs) {
+		t.Fatal(err)
+	}
+	msg := err.Error()
+	var lines []int
+	for _, p := range errs.Items {
+		lines = append(lines, p.Line)
+	}
+	if !slices.IsSorted(lines) || len(lines) < 3 {
+		t.Errorf("lines %v, want three or more in order:\n%s", lines, msg)
+	}
+	if !strings.Contains(msg, "set nests under passthrough:") {
+		t.Errorf("no hint that set nests under passthrough:\n%s", msg)
 	}
 }
 
