@@ -17,8 +17,8 @@ import (
 	"github.com/moviemock/moviemock/internal/atomicfile"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/problems"
-	"github.com/moviemock/moviemock/internal/proxy"
 	"github.com/moviemock/moviemock/mock"
+	"github.com/moviemock/moviemock/proxy"
 )
 
 const defaultRecordInterval = 10 * time.Second

@@ -24,9 +24,9 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/moviemock/moviemock/fixtures"
-	"github.com/moviemock/moviemock/internal/proxy"
 	"github.com/moviemock/moviemock/internal/reference"
 	"github.com/moviemock/moviemock/mock"
+	"github.com/moviemock/moviemock/proxy"
 )
 
 // End-to-end tests of `moviemock proxy` in front of the reference FastAPI

@@ -21,8 +21,8 @@ import (
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
-	"github.com/moviemock/moviemock/internal/proxy"
 	"github.com/moviemock/moviemock/mock"
+	"github.com/moviemock/moviemock/proxy"
 	"github.com/moviemock/moviemock/scenarios"
 )
 

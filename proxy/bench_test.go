@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
-	"github.com/moviemock/moviemock/internal/proxy"
 	"github.com/moviemock/moviemock/mock"
+	"github.com/moviemock/moviemock/proxy"
 )
 
 // BenchmarkProxyOverhead compares a read sent to the upstream directly with
