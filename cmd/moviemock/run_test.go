@@ -184,7 +184,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad origin from the environment", []string{"serve"}, map[string]string{"MOVIEMOCK_CORS_ORIGIN": "http://a.test/"}, "no trailing slash"},
 		{"bad environment value", []string{"serve"}, map[string]string{"MOVIEMOCK_REQUIRE_AUTH": "sometimes"}, "MOVIEMOCK_REQUIRE_AUTH"},
 		{"missing fixture dir", []string{"serve", "--fixtures", "/nonexistent/dir"}, nil, "/nonexistent/dir"},
-		{"bad fixture record", []string{"serve", "--fixtures", badDir}, nil, "persons.yaml:1: person 0 (id 1): field name"},
+		{"bad fixture record", []string{"serve", "--fixtures", badDir}, nil, "persons.yaml:1: person #1 (id 1): field name"},
 		{"generate without out", []string{"fixtures", "generate"}, nil, "--out DIR is required"},
 		{"fixtures without subcommand", []string{"fixtures"}, nil, "generate or check"},
 	} {
