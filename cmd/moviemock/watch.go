@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -147,7 +148,7 @@ func (w *watcher) look() bool {
 	if now.fixtures != w.seen.fixtures {
 		d, _, err := w.files.data()
 		if err != nil {
-			w.log.Error("fixtures not reloaded; still serving the previous data", "error", err.Error())
+			logProblems(w.log, "fixtures not reloaded; still serving the previous data", err)
 		}
 		data = d
 	}
@@ -156,7 +157,7 @@ func (w *watcher) look() bool {
 		// Scenarios render fixtures, so new data reloads them too.
 		var err error
 		if set, err = w.files.scenarioSet(orCurrent(data, w.srv)); err != nil {
-			w.log.Error("scenarios not reloaded; still serving the previous ones", "error", err.Error())
+			logProblems(w.log, "scenarios not reloaded; still serving the previous ones", err)
 		}
 	}
 	w.seen = now // a failure is retried at the next edit
@@ -241,4 +242,21 @@ func stamp(dir string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// logProblems logs err under msg: its first line, then each problem of a
+// list of them (fixture records, scenario files) as a line of its own, so
+// that a logfmt or JSON log keeps one problem a record.
+func logProblems(log *slog.Logger, msg string, err error) {
+	var list interface{ Unwrap() []error }
+	if !errors.As(err, &list) || len(list.Unwrap()) == 0 {
+		log.Error(msg, "error", err.Error())
+		return
+	}
+	problems := list.Unwrap()
+	summary, _, _ := strings.Cut(err.Error(), "\n")
+	log.Error(msg, "error", summary)
+	for i, p := range problems {
+		log.Error(msg, "problem", i+1, "of", len(problems), "error", p.Error())
+	}
 }
