@@ -34,6 +34,7 @@ type Result struct {
 	Case     *Case         `json:"case"`
 	Response Response      `json:"response"`
 	Checks   []CheckResult `json:"checks"`
+	curl     string        // the reproduction a redacted copy shows
 }
 
 // Failed reports whether any check failed.

@@ -36,6 +36,11 @@ type Report struct {
 	// (Observer.Report): Results then lists only the failing exchanges
 	// kept, and the tallies are the Observer's, of every exchange.
 	Observed *ObservedSummary `json:"observed,omitempty"`
+	// Credentials are the run's secrets: every writer hides them
+	// (Redactor), and what it finds in the results besides.
+	Credentials Credentials `json:"-"`
+	// redactedCopy: the report is already the writers' copy (redacted).
+	redactedCopy bool
 }
 
 // Untested is an operation the run could not test, and why.
@@ -264,6 +269,7 @@ func Safe(s string) string {
 // reproduces it, and last one summary line. Everything the target sent is
 // escaped (Safe): it cannot drive the terminal.
 func (r *Report) WriteText(w io.Writer) error {
+	r = r.redacted()
 	ew := &errWriter{w: w}
 	unit, none := "cases", "no cases"
 	if o := r.Observed; o != nil {
@@ -367,7 +373,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				}
 				ew.printf("   answered:  %s\n", Safe(answered))
 			}
-			ew.printf("   reproduce: %s\n", Safe(Curl(res.Case.Request)))
+			ew.printf("   reproduce: %s\n", Safe(res.reproduce()))
 		}
 	}
 	ew.printf("\n%s\n", r.verdict())
@@ -514,6 +520,7 @@ type jsonResponse struct {
 
 // WriteJSON writes the report as JSON.
 func (r *Report) WriteJSON(w io.Writer) error {
+	r = r.redacted()
 	out := jsonReport{
 		BaseURL: r.BaseURL, Spec: r.Spec, Seed: r.Seed, StartedAt: r.Started.UTC(),
 		DurationMS: r.Duration.Milliseconds(), Notes: r.Notes, Stopped: r.Stopped,
@@ -546,7 +553,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		}
 		body := res.Response.excerptText()
 		out.Results = append(out.Results, jsonResult{
-			Case: res.Case, Checks: res.Checks, Curl: Curl(res.Case.Request),
+			Case: res.Case, Checks: res.Checks, Curl: res.reproduce(),
 			Response: jsonResponse{Response: res.Response, Body: body, DurationMS: float64(res.Response.Duration.Microseconds()) / 1000},
 		})
 	}
@@ -571,6 +578,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // excerptText is the start of the body (ExcerptBytes at most), "…" after
 // it when there was more.
 func (resp *Response) excerptText() string {
+	if resp.shown != nil {
+		return *resp.shown
+	}
 	excerpt := resp.bodyText()
 	body := string(excerpt[:min(len(excerpt), ExcerptBytes)])
 	if int64(len(body)) < resp.Size || resp.Truncated {
@@ -622,6 +632,7 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
 // WriteJUnit writes the report as JUnit XML.
 func (r *Report) WriteJUnit(w io.Writer) error {
+	r = r.redacted()
 	out := junitSuites{Name: "moviemock contract", Time: seconds(r.Duration)}
 	index := map[string]int{}
 	if r.Observed != nil {
@@ -686,7 +697,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 					Message: "expected " + Safe(c.Expected) + ", got " + Safe(c.Got),
 					Type:    Safe(c.Check),
 					Text: fmt.Sprintf("request: %s %s\nexpected: %s\ngot: %s\nreproduce: %s\n",
-						Safe(res.Case.Request.Method), Safe(res.Case.Request.URL), Safe(c.Expected), Safe(c.Got), Safe(Curl(res.Case.Request))),
+						Safe(res.Case.Request.Method), Safe(res.Case.Request.URL), Safe(c.Expected), Safe(c.Got), Safe(res.reproduce())),
 				}
 				s.Failures++
 				out.Failures++

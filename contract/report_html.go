@@ -27,6 +27,7 @@ import (
 // Without JavaScript the page reads the same; only the copy buttons stay
 // hidden.
 func (r *Report) WriteHTML(w io.Writer) error {
+	r = r.redacted()
 	return htmlReport.Execute(w, r.htmlView())
 }
 
@@ -194,7 +195,7 @@ func (r *Report) htmlView() htmlView {
 				ResponseHeaders: htmlHeaders(resp.Header),
 				HeadersTrimmed:  resp.HeadersTrimmed,
 				ResponseBody:    safeBlock(resp.excerptText()),
-				Curl:            Safe(Curl(req)),
+				Curl:            Safe(res.reproduce()),
 			}
 			if len(req.Body) > ExcerptBytes {
 				f.RequestBody = safeBlock(req.Body[:ExcerptBytes] + "…")

@@ -257,6 +257,8 @@ type Response struct {
 	// Skipped says why the request was not sent (an unresponsive target or
 	// operation, --max-failures); no check applies to a skipped case.
 	Skipped string `json:"skipped,omitempty"`
+	// shown is the excerpt a redacted report shows (nil: excerptText's).
+	shown *string
 }
 
 // send performs req with the runner's client. It sends nothing once the
@@ -465,6 +467,10 @@ func (r *runner) run(ctx context.Context) *Report {
 	r.cleanUp(ctx, ops, b, report)
 	r.check(report, ops)
 	r.untested(report, ops)
+	report.Credentials = Credentials{Password: r.cfg.Password, JWTSecret: string(r.cfg.JWTSecret), Token: r.token}
+	if report.Credentials.Token == "" {
+		report.Credentials.Token = r.cfg.Header.Get("Authorization")
+	}
 	return report
 }
 

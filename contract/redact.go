@@ -1,0 +1,406 @@
+package contract
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+// The environment variables a reproduction reads the credentials from.
+const (
+	PasswordVar = "MOVIEMOCK_PASSWORD"
+	TokenVar    = "MOVIEMOCK_TOKEN"
+)
+
+// Credentials are the secrets a run was given: a report never shows them.
+type Credentials struct {
+	Password  string // --password
+	JWTSecret string // --jwt-secret
+	Token     string // the bearer token the run logged in with
+}
+
+// Redactor is the one rule by which everything a report writes (text,
+// JSON, JUnit, HTML, curl reproductions, notes) hides credentials:
+//
+//   - the values it knows (--password, --jwt-secret, every bearer token
+//     sent or issued, cookie values, the value of every body field whose
+//     name model.SecretName marks) are replaced wherever they appear, also
+//     URL- or JSON-encoded: a bearer token by its first 8 characters and
+//     "…", anything else by "[redacted]";
+//   - Authorization and Cookie headers, and the secret-named fields of a
+//     form or JSON body, are redacted whatever their value (as a proxy's
+//     kept exchanges are, keptRequest);
+//   - a curl reproduction reads the password and the token from
+//     $MOVIEMOCK_PASSWORD and $MOVIEMOCK_TOKEN, so that it still runs.
+type Redactor struct {
+	password string
+	masks    map[string]string // value → what is shown instead
+	order    []string          // masks' keys, longest first
+	tokens   map[string]bool
+	used     map[string]bool // the variables a reproduction read
+}
+
+// minSecret is the length below which a value seen in a secret-named field
+// is not hidden elsewhere in the report: "a" would blank every a.
+const minSecret = 6
+
+// NewRedactor is the rule for a run given c.
+func NewRedactor(c Credentials) *Redactor {
+	x := &Redactor{password: c.Password, masks: map[string]string{}, tokens: map[string]bool{}, used: map[string]bool{}}
+	if len(c.Password) >= 3 {
+		x.add(c.Password, false)
+	}
+	if len(c.JWTSecret) >= 3 {
+		x.add(c.JWTSecret, false)
+	}
+	x.addAuthorization(c.Token)
+	return x
+}
+
+// add makes the redactor hide v (a bearer token: token).
+func (x *Redactor) add(v string, token bool) {
+	if v == "" || x.masks[v] != "" {
+		return
+	}
+	mask := "[redacted]"
+	if token {
+		x.tokens[v] = true
+		mask = "…"
+		if len(v) > 16 {
+			mask = v[:8] + "…"
+		}
+	}
+	forms := []string{v, url.QueryEscape(v), url.PathEscape(v)}
+	if b, err := json.Marshal(v); err == nil {
+		forms = append(forms, string(b[1:len(b)-1]))
+	}
+	for _, f := range forms {
+		if _, ok := x.masks[f]; !ok && f != "" {
+			x.masks[f] = mask
+			x.order = append(x.order, f)
+		}
+	}
+	sort.SliceStable(x.order, func(i, j int) bool { return len(x.order[i]) > len(x.order[j]) })
+}
+
+// addAuthorization hides the credentials of an Authorization value.
+func (x *Redactor) addAuthorization(v string) {
+	scheme, cred, found := strings.Cut(strings.TrimSpace(v), " ")
+	switch {
+	case !found:
+		if len(scheme) >= minSecret {
+			x.add(scheme, false)
+		}
+	case strings.EqualFold(scheme, "bearer"):
+		if cred = strings.TrimSpace(cred); len(cred) >= minSecret {
+			x.add(cred, true)
+		}
+	case len(cred) >= minSecret:
+		x.add(strings.TrimSpace(cred), false)
+	}
+}
+
+// learn adds the secrets a result carries: its request's credentials and
+// secret-named fields, and the tokens and cookies its answer issued.
+func (x *Redactor) learn(res *Result) {
+	if res == nil || res.Case == nil {
+		return
+	}
+	req := res.Case.Request
+	for _, v := range req.Header.Values("Authorization") {
+		x.addAuthorization(v)
+	}
+	for _, v := range req.Header.Values("Cookie") {
+		for _, c := range strings.Split(v, ";") {
+			if _, val, ok := strings.Cut(c, "="); ok && len(strings.TrimSpace(val)) >= minSecret {
+				x.add(strings.TrimSpace(val), false)
+			}
+		}
+	}
+	for _, v := range res.Response.Header.Values("Set-Cookie") {
+		first, _, _ := strings.Cut(v, ";")
+		if _, val, ok := strings.Cut(first, "="); ok && len(strings.TrimSpace(val)) >= minSecret {
+			x.add(strings.TrimSpace(val), false)
+		}
+	}
+	x.learnBody(req.Header.Get("Content-Type"), req.Body)
+	x.learnBody("application/json", string(res.Response.bodyText()))
+}
+
+// learnBody adds the values of body's secret-named fields.
+func (x *Redactor) learnBody(contentType, body string) {
+	if body == "" {
+		return
+	}
+	if strings.HasPrefix(contentType, "application/x-www-form-urlencoded") {
+		if vals, err := url.ParseQuery(body); err == nil {
+			for k, vs := range vals {
+				for _, v := range vs {
+					if model.SecretName(k) && len(v) >= minSecret {
+						x.add(v, strings.HasSuffix(strings.ToLower(k), "token"))
+					}
+				}
+			}
+		}
+		return
+	}
+	var v any
+	if json.Unmarshal([]byte(body), &v) != nil {
+		return
+	}
+	budget := 10000
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if budget--; budget < 0 || depth > 32 {
+			return
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if s, ok := e.(string); ok && model.SecretName(k) && len(s) >= minSecret {
+					x.add(s, strings.HasSuffix(strings.ToLower(k), "token"))
+				}
+				walk(e, depth+1)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+}
+
+// Text is s with every secret the redactor knows replaced.
+func (x *Redactor) Text(s string) string {
+	if x == nil || s == "" {
+		return s
+	}
+	for _, v := range x.order {
+		if strings.Contains(s, v) {
+			s = replaceWord(s, v, x.masks[v])
+		}
+	}
+	return s
+}
+
+// replaceWord replaces v in s where it is not part of a longer word: a
+// password "secret" leaves client_secret and --jwt-secret alone.
+func replaceWord(s, v, with string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, v)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(v)
+		before := b.Len() > 0 || i > 0
+		var prev byte
+		if i > 0 {
+			prev = s[i-1]
+		} else if before {
+			prev = lastByte(&b)
+		}
+		if (i == 0 && !before || !wordByte(prev) || !wordByte(v[0])) && (end == len(s) || !wordByte(s[end]) || !wordByte(v[len(v)-1])) {
+			b.WriteString(s[:i])
+			b.WriteString(with)
+		} else {
+			b.WriteString(s[:end])
+		}
+		s = s[end:]
+	}
+}
+
+func lastByte(b *strings.Builder) byte {
+	s := b.String()
+	return s[len(s)-1]
+}
+
+// wordByte is true of the bytes a name is made of.
+func wordByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// Request is req as a report shows it: its Authorization, Cookie and
+// secret-named body fields redacted, and every known secret replaced.
+func (x *Redactor) Request(req Request) Request {
+	out := req
+	out.Header = req.Header.Clone()
+	for name, vs := range out.Header {
+		switch strings.ToLower(name) {
+		case "authorization", "proxy-authorization":
+			for i, v := range vs {
+				scheme, cred, found := strings.Cut(strings.TrimSpace(v), " ")
+				if found && strings.EqualFold(scheme, "bearer") && x.masks[strings.TrimSpace(cred)] != "" {
+					vs[i] = scheme + " " + x.masks[strings.TrimSpace(cred)]
+				} else {
+					vs[i] = redactAuthorization(v)
+				}
+			}
+		case "cookie":
+			out.Header[name] = redactCookies(vs, false)
+		default:
+			for i, v := range vs {
+				vs[i] = x.Text(v)
+			}
+		}
+	}
+	out.URL = x.Text(req.URL)
+	out.Body = x.Text(redactBody(req.Header.Get("Content-Type"), req.Body))
+	return out
+}
+
+// Curl is a shell command that sends req again, its credentials read from
+// $MOVIEMOCK_PASSWORD (the --password) and $MOVIEMOCK_TOKEN (a bearer
+// token), every other secret redacted.
+func (x *Redactor) Curl(req Request) string {
+	const passMark, tokenMark = "MOVIEMOCKPASSWORDMARK", "MOVIEMOCKTOKENMARK"
+	shown := x.Request(req)
+	// The headers: a bearer token becomes $MOVIEMOCK_TOKEN.
+	for name, vs := range req.Header {
+		if k := http.CanonicalHeaderKey(name); k != "Authorization" && k != "Proxy-Authorization" {
+			continue
+		}
+		for i, v := range vs {
+			scheme, cred, found := strings.Cut(strings.TrimSpace(v), " ")
+			if found && strings.EqualFold(scheme, "bearer") && x.tokens[strings.TrimSpace(cred)] {
+				shown.Header[name][i] = scheme + " " + tokenMark
+				x.used[TokenVar] = true
+			}
+		}
+	}
+	var extra []string
+	ct := req.Header.Get("Content-Type")
+	switch {
+	case x.password == "" || req.Body == "":
+	case strings.HasPrefix(ct, "application/x-www-form-urlencoded"):
+		// The password field is sent with --data-urlencode, the rest as is.
+		var kept []string
+		for _, p := range strings.Split(req.Body, "&") {
+			name, v, _ := strings.Cut(p, "=")
+			n, err1 := url.QueryUnescape(name)
+			val, err2 := url.QueryUnescape(v)
+			if err1 == nil && err2 == nil && val == x.password {
+				extra = append(extra, "--data-urlencode", `"`+n+"=$"+PasswordVar+`"`)
+				x.used[PasswordVar] = true
+				continue
+			}
+			kept = append(kept, p)
+		}
+		shown.Body = x.Text(redactBody(ct, strings.Join(kept, "&")))
+		if len(kept) == 0 {
+			shown.Body = ""
+		}
+	case strings.Contains(ct, "json"):
+		if b, err := json.Marshal(x.password); err == nil && strings.Contains(req.Body, string(b)) {
+			shown.Body = x.Text(strings.ReplaceAll(req.Body, string(b), `"`+passMark+`"`))
+			x.used[PasswordVar] = true
+		}
+	}
+	cmd := Curl(shown)
+	if len(extra) > 0 {
+		cmd += " " + strings.Join(extra, " ")
+	}
+	// A mark is inside a quoted word: close it, read the variable, reopen.
+	reopen := "'"
+	if strings.Contains(cmd, "$'") {
+		reopen = "$'"
+	}
+	cmd = strings.ReplaceAll(cmd, tokenMark, `'"$`+TokenVar+`"`+reopen)
+	cmd = strings.ReplaceAll(cmd, passMark, `'"$`+PasswordVar+`"`+reopen)
+	for _, v := range []string{TokenVar, PasswordVar} { // an empty word left after it
+		cmd = strings.ReplaceAll(cmd, `"$`+v+`"`+reopen+"'", `"$`+v+`"`)
+	}
+	return cmd
+}
+
+// Note says how to set the variables the reproductions read; "" when none
+// does.
+func (x *Redactor) Note() string {
+	var vars []string
+	if x.used[PasswordVar] {
+		vars = append(vars, PasswordVar+" (the --password)")
+	}
+	if x.used[TokenVar] {
+		vars = append(vars, TokenVar+" (the access_token the target issues when you log in)")
+	}
+	if len(vars) == 0 {
+		return "credentials are redacted in this report"
+	}
+	return "credentials are redacted in this report; the reproductions read them from the environment: export " + strings.Join(vars, " and ") + " before pasting one"
+}
+
+// redacted is a copy of r as the writers show it: every result's request,
+// answer, checks and reproduction, the notes and reasons through the
+// report's Redactor.
+func (r *Report) redacted() *Report {
+	if r.redactedCopy {
+		return r
+	}
+	x := NewRedactor(r.Credentials)
+	for _, res := range r.Results {
+		x.learn(res)
+	}
+	out := *r
+	out.redactedCopy = true
+	out.BaseURL = x.Text(r.BaseURL)
+	out.Stopped = x.Text(r.Stopped)
+	out.Untested = slices.Clone(r.Untested)
+	for i := range out.Untested {
+		out.Untested[i].Why = x.Text(out.Untested[i].Why)
+	}
+	out.Results = make([]*Result, len(r.Results))
+	for i, res := range r.Results {
+		cp := *res
+		if res.Case != nil {
+			c := *res.Case
+			c.Name = x.Text(c.Name)
+			cp.curl = x.Curl(c.Request)
+			c.Request = x.Request(c.Request)
+			cp.Case = &c
+		}
+		cp.Response.Header = res.Response.Header.Clone()
+		for name, vs := range cp.Response.Header {
+			if strings.EqualFold(name, "Set-Cookie") {
+				cp.Response.Header[name] = redactCookies(vs, true)
+				continue
+			}
+			for j, v := range vs {
+				vs[j] = x.Text(v)
+			}
+		}
+		shown := x.Text(res.Response.excerptText())
+		cp.Response.shown = &shown
+		cp.Response.Body, cp.Response.Excerpt = nil, []byte(shown)
+		cp.Response.Error = x.Text(res.Response.Error)
+		cp.Response.Skipped = x.Text(res.Response.Skipped)
+		cp.Checks = slices.Clone(res.Checks)
+		for j := range cp.Checks {
+			cp.Checks[j].Expected = x.Text(cp.Checks[j].Expected)
+			cp.Checks[j].Got = x.Text(cp.Checks[j].Got)
+		}
+		out.Results[i] = &cp
+	}
+	out.Notes = make([]string, 0, len(r.Notes)+1)
+	for _, n := range r.Notes {
+		out.Notes = append(out.Notes, x.Text(n))
+	}
+	if r.Credentials != (Credentials{}) || len(x.tokens) > 0 {
+		out.Notes = append(out.Notes, x.Note())
+	}
+	return &out
+}
+
+// reproduce is the curl command of res, as the report shows it.
+func (res *Result) reproduce() string {
+	if res.curl != "" {
+		return res.curl
+	}
+	return Curl(res.Case.Request)
+}

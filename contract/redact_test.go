@@ -1,0 +1,71 @@
+package contract
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestRedactor(t *testing.T) {
+	const token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJib2IifQ.c2lnbmF0dXJl"
+	x := NewRedactor(Credentials{Password: "S3cr3t pass!", JWTSecret: "jwt-signing-key", Token: "Bearer " + token})
+	for _, tc := range []struct {
+		name        string
+		req         Request
+		curl, shown []string // in the reproduction, in the redacted request
+		never       []string
+	}{
+		{"a form login", Request{Method: "POST", URL: "http://h/token", Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}},
+			Body: "username=bob&password=S3cr3t+pass%21&client_secret=abcdefgh"},
+			[]string{`--data-raw 'username=bob&client_secret=%5Bredacted%5D' --data-urlencode "password=$MOVIEMOCK_PASSWORD"`},
+			[]string{"password=%5Bredacted%5D"}, []string{"S3cr3t", "abcdefgh"}},
+		{"a JSON body", Request{Method: "POST", URL: "http://h/users", Header: http.Header{"Content-Type": {"application/json"}},
+			Body: `{"username":"bob","password":"S3cr3t pass!"}`},
+			[]string{`--data-raw '{"username":"bob","password":"'"$MOVIEMOCK_PASSWORD"'"}'`},
+			[]string{`"password":"[redacted]"`}, []string{"S3cr3t"}},
+		{"a bearer token", Request{Method: "GET", URL: "http://h/users/me", Header: http.Header{"Authorization": {"Bearer " + token}}},
+			[]string{`-H 'Authorization: Bearer '"$MOVIEMOCK_TOKEN"`}, []string{"Bearer eyJhbGci…"}, []string{token}},
+		{"a cookie and a secret in the query", Request{Method: "GET", URL: "http://h/k?key=jwt-signing-key\x01", Header: http.Header{"Cookie": {"session=abc123xyz; theme=dark"}}},
+			[]string{"session=[redacted]; theme=[redacted]", `$'http://h/k?key=[redacted]\x01'`}, []string{"session=[redacted]"}, []string{"abc123xyz", "jwt-signing-key"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			curl := x.Curl(tc.req)
+			shown := x.Request(tc.req)
+			all := curl + "\n" + shown.URL + "\n" + shown.Body + "\n" + strings.Join(shown.Header.Values("Authorization"), "") + strings.Join(shown.Header.Values("Cookie"), "")
+			for _, want := range tc.curl {
+				if !strings.Contains(curl, want) {
+					t.Errorf("the reproduction lacks %s:\n%s", want, curl)
+				}
+			}
+			for _, want := range tc.shown {
+				if !strings.Contains(all, want) {
+					t.Errorf("the request shown lacks %s:\n%s", want, all)
+				}
+			}
+			for _, s := range tc.never {
+				if strings.Contains(all, s) {
+					t.Errorf("%q shown:\n%s", s, all)
+				}
+			}
+		})
+	}
+	if got := x.Text("the secret is jwt-signing-key, the token " + token); strings.Contains(got, "jwt-signing-key") || strings.Contains(got, token) {
+		t.Errorf("Text: %s", got)
+	}
+}
+
+// A password that is also a common word is hidden where it stands alone,
+// not inside longer names.
+func TestRedactorWords(t *testing.T) {
+	x := NewRedactor(Credentials{Password: "secret"})
+	for in, want := range map[string]string{
+		"secret":                              "[redacted]",
+		`{"password":"secret"}`:               `{"password":"[redacted]"}`,
+		"client_secret=secret&a=secretive":    "client_secret=[redacted]&a=secretive",
+		"verified with --jwt-secret; secret.": "verified with --jwt-secret; [redacted].",
+	} {
+		if got := x.Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
