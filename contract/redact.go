@@ -64,8 +64,8 @@ func NewRedactor(c Credentials) *Redactor {
 
 // add makes the redactor hide v (a bearer token: token).
 func (x *Redactor) add(v string, token bool) {
-	if v == "" || x.masks[v] != "" {
-		return
+	if v == "" || x.masks[v] != "" || strings.Contains(v, "redacted") || strings.Contains(v, "…") {
+		return // what a proxy kept is already redacted
 	}
 	mask := "[redacted]"
 	if token {
@@ -336,6 +336,16 @@ func (x *Redactor) Note() string {
 	return "credentials are redacted in this report; the reproductions read them from the environment: export " + strings.Join(vars, " and ") + " before pasting one"
 }
 
+// Redactor is the rule the report's writers apply: its Credentials and
+// the secrets its results carry.
+func (r *Report) Redactor() *Redactor {
+	x := NewRedactor(r.Credentials)
+	for _, res := range r.Results {
+		x.learn(res)
+	}
+	return x
+}
+
 // redacted is a copy of r as the writers show it: every result's request,
 // answer, checks and reproduction, the notes and reasons through the
 // report's Redactor.
@@ -343,10 +353,7 @@ func (r *Report) redacted() *Report {
 	if r.redactedCopy {
 		return r
 	}
-	x := NewRedactor(r.Credentials)
-	for _, res := range r.Results {
-		x.learn(res)
-	}
+	x := r.Redactor()
 	out := *r
 	out.redactedCopy = true
 	out.BaseURL = x.Text(r.BaseURL)

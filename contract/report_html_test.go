@@ -215,10 +215,11 @@ func TestHTMLReportHostileTarget(t *testing.T) {
 
 	// Every failure, in order, with the curl that reproduces it.
 	var curls []string
+	redactor := report.Redactor()
 	for _, res := range report.Results {
 		for _, c := range res.Checks {
 			if !c.Passed {
-				curls = append(curls, contract.Curl(res.Case.Request))
+				curls = append(curls, redactor.Curl(res.Case.Request))
 			}
 		}
 	}
