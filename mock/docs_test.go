@@ -355,3 +355,30 @@ func TestDocsTrailingSlash(t *testing.T) {
 		}
 	}
 }
+
+// The files the documentation pages load stay out of the journal: opening
+// /docs must not fill the control panel with /docs/assets/*. The page
+// itself and the API are journaled.
+func TestDocsAssetsNotJournaled(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, mock.Config{AdminToken: "t"})
+	for _, target := range []string{"/docs", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js", "/person/1"} {
+		if rec := serve(srv, request{target: target}); rec.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d", target, rec.Code)
+		}
+	}
+	rec := serve(srv, request{target: "/__mock/journal", header: http.Header{"X-Mock-Admin-Token": {"t"}}})
+	var entries []struct {
+		Path string `json:"path"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &entries); err != nil {
+		t.Fatalf("%v: %s", err, rec.Body)
+	}
+	var paths []string
+	for _, e := range entries {
+		paths = append(paths, e.Path)
+	}
+	if got := strings.Join(paths, " "); got != "/docs /person/1" {
+		t.Errorf("journal holds %q, want /docs /person/1", got)
+	}
+}

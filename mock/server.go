@@ -340,6 +340,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	// The journal outside CORS: the preflights it answers are journaled too.
 	h = s.engine.Journaling(h)
+	// The files /docs and /redoc load are moviemock's own, not the API's:
+	// they stay out of the journal (and out of scenarios' reach).
+	h = around(assetsURL, router, h)
 	if !cfg.DisableAdmin {
 		// Outside CORS: the control API answers no preflight and sends no
 		// Access-Control-* header, so no page of another site reads it or
@@ -353,6 +356,17 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.handler = h
 	return s, nil
+}
+
+// around sends requests under prefix to direct, the rest to next.
+func around(prefix string, direct, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, prefix) {
+			direct.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // mountAdmin sends requests under scenarios.AdminPrefix to the control API,
