@@ -346,6 +346,8 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	} else {
 		fmt.Fprintf(stdout, "moviemock serving %s on %s%s\n%s", source, serveURL(*addr, ln.Addr()), activeScenario(*scenario), understood(m, data, set))
 	}
+	base, _, _ := strings.Cut(serveURL(*addr, ln.Addr()), " ") // without "(listening on all interfaces)"
+	fmt.Fprint(stdout, pages(base, !*noAdmin))
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -497,6 +499,15 @@ func validToken(s string) bool {
 // understood is what serve says it understood of the contract: the
 // collections and their records, the operations by convention, and those
 // answered from examples only.
+// pages is the start-up line that says where moviemock's own pages are.
+func pages(base string, admin bool) string {
+	line := fmt.Sprintf("  open %s/docs (Swagger UI), %s/redoc (ReDoc)", base, base)
+	if admin {
+		line += fmt.Sprintf(", %s/__mock/ (control panel)", base)
+	}
+	return line + "\n"
+}
+
 func understood(m *model.Model, data *fixtures.Dataset, set *scenarios.Set) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  contract %s: %s: %s\n", m.Spec.Source(), problems.Plural(len(m.Collections), "collection", "collections"), data.Counts())

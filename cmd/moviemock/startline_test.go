@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -52,8 +53,31 @@ func TestServeStartLine(t *testing.T) {
 	}
 }
 
+// The start-up lines say where the pages are, and what data a contract of
+// its own gets when the embedded data fits none of its collections.
+func TestServeStartLinesSayWhatAndWhere(t *testing.T) {
+	lines := startLines(t, 20, "--addr", "0.0.0.0:0", "--spec", "../../testdata/corpus/services/openapi/hex_todo.json")
+	for _, re := range []string{
+		`^moviemock serving no records \(the embedded default data fits none of this contract's collections; --generate makes some\) on http://127\.0\.0\.1:\d+`,
+		`\n  open (http://127\.0\.0\.1:\d+)/docs \(Swagger UI\), http://127\.0\.0\.1:\d+/redoc \(ReDoc\), http://127\.0\.0\.1:\d+/__mock/ \(control panel\)\n`,
+	} {
+		if !regexp.MustCompile(re).MatchString(lines) {
+			t.Errorf("start-up lines do not match %s:\n%s", re, lines)
+		}
+	}
+	if lines := startLines(t, 20, "--addr", "127.0.0.1:0", "--no-admin"); !strings.Contains(lines, "serving the embedded default data on") || strings.Contains(lines, "__mock") {
+		t.Errorf("start-up lines:\n%s", lines)
+	}
+}
+
 // startLine starts serve with args and returns the first line it prints.
 func startLine(t *testing.T, args ...string) string {
+	return startLines(t, 1, args...)
+}
+
+// startLines starts serve with args and returns the first n lines it
+// prints, or its start-up lines up to the one of its pages.
+func startLines(t *testing.T, n int, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
@@ -63,11 +87,21 @@ func startLine(t *testing.T, args ...string) string {
 		pw.CloseWithError(io.EOF)
 		done <- err
 	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
+	r := bufio.NewReader(pr)
+	var lines strings.Builder
+	line, err := r.ReadString('\n')
+	// The line of pages comes last: serve prints nothing more until a
+	// request comes.
+	for lines.WriteString(line); err == nil && strings.Count(lines.String(), "\n") < n && !strings.HasPrefix(line, "  open "); lines.WriteString(line) {
+		line, _ = r.ReadString('\n')
+		if line == "" {
+			break
+		}
+	}
 	go io.Copy(io.Discard, pr)
 	cancel()
 	if rerr := <-done; err != nil {
 		t.Fatalf("serve did not start: %v (%v)", err, rerr)
 	}
-	return line
+	return lines.String()
 }

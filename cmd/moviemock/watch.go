@@ -49,7 +49,17 @@ func (s *sources) data() (*fixtures.Dataset, string, error) {
 		return d, fmt.Sprintf("generated data (seed %d)", s.gen.seed), err
 	}
 	d, err := fixtures.LoadDefault(s.model)
-	return d, "the embedded default data", err
+	if err != nil {
+		return d, "", err
+	}
+	// Another contract takes of the embedded data what its schemas accept.
+	switch empty := len(d.Empty()); {
+	case len(s.model.Collections) > 0 && empty == len(s.model.Collections):
+		return d, "no records (the embedded default data fits none of this contract's collections; --generate makes some)", nil
+	case empty > 0:
+		return d, "the embedded default data, where this contract's schemas take it", nil
+	}
+	return d, "the embedded default data", nil
 }
 
 // load loads the data set and the scenarios checked against it; source
