@@ -479,7 +479,7 @@ func TestReportFormats(t *testing.T) {
 	if err := report.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Operations:", "Checks:", "FAIL response_schema_conformance", "Failures:",
+	for _, want := range []string{"Operations:", "Checks:", "FAIL response_schema_conformance", "Distinct failures:",
 		"request:   GET http://", "expected:  a body matching the 200 schema", "got:       id: ", "reproduce: curl -i 'http://", "FAILED: "} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q", want)

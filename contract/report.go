@@ -41,6 +41,9 @@ type Report struct {
 	Credentials Credentials `json:"-"`
 	// redactedCopy: the report is already the writers' copy (redacted).
 	redactedCopy bool
+	// Verbose: the text report lists every failed check after the
+	// distinct ones, not only how many there are.
+	Verbose bool `json:"-"`
 }
 
 // Untested is an operation the run could not test, and why.
@@ -345,40 +348,71 @@ func (r *Report) WriteText(w io.Writer) error {
 			ew.printf("     --exclude-operation %s\n", Safe(shellQuote(name)))
 		}
 	}
-	n := 0
-	for _, res := range r.Results {
-		for _, c := range res.Checks {
-			if c.Passed {
-				continue
-			}
-			n++
-			if n == 1 {
-				ew.printf("\nFailures:\n")
-			}
-			if r.Observed != nil {
-				ew.printf("\n%d) %s — %s, %s\n", n, Safe(c.Check), Safe(res.Case.Operation), Safe(res.Case.Name))
-			} else {
-				ew.printf("\n%d) %s — %s %s case %s\n", n, Safe(c.Check), Safe(res.Case.Operation), Safe(string(res.Case.Kind)), Safe(strconv.Quote(res.Case.Name)))
-			}
-			ew.printf("   request:   %s %s\n", Safe(res.Case.Request.Method), Safe(res.Case.Request.URL))
-			if res.Case.Request.Body != "" {
-				ew.printf("   body:      %s\n", Safe(res.Case.Request.Body))
-			}
-			ew.printf("   expected:  %s\n", Safe(c.Expected))
-			ew.printf("   got:       %s\n", Safe(c.Got))
-			if r.Observed != nil {
-				answered := "no response: " + res.Response.Error
-				if st := res.Response.Status; st != 0 {
-					answered = fmt.Sprintf("%d %s", st, http.StatusText(st))
+	distinct := r.Distinct()
+	failed := 0
+	for _, d := range distinct {
+		failed += d.Count
+	}
+	if len(distinct) > 0 {
+		ew.printf("\nDistinct failures: %s of %d failed checks, each with its smallest failing case:\n", plural(len(distinct), "cause", "causes"), failed)
+		for i, d := range distinct {
+			ew.printf("\n%d) %s — %s %s %s — %s\n", i+1, Safe(d.Check), Safe(d.Operation), Safe(d.Method), Safe(d.Path), plural(d.Count, "failure", "failures"))
+			ew.printf("   cause:     %s\n", Safe(d.Message))
+			r.writeFailureText(ew, d.Smallest, d.Failure, true)
+		}
+	}
+	if failed > 0 && !r.Verbose && r.Observed == nil {
+		ew.printf("\n%d failed checks in all; rerun with --verbose to list every one\n", failed)
+	} else {
+		n := 0
+		for _, res := range r.Results {
+			for _, c := range res.Checks {
+				if c.Passed {
+					continue
 				}
-				ew.printf("   answered:  %s\n", Safe(answered))
+				n++
+				if n == 1 {
+					ew.printf("\nFailures:\n")
+				}
+				if r.Observed != nil {
+					ew.printf("\n%d) %s — %s, %s\n", n, Safe(c.Check), Safe(res.Case.Operation), Safe(res.Case.Name))
+				} else {
+					ew.printf("\n%d) %s — %s %s case %s\n", n, Safe(c.Check), Safe(res.Case.Operation), Safe(string(res.Case.Kind)), Safe(strconv.Quote(res.Case.Name)))
+				}
+				r.writeFailureText(ew, res, c, false)
 			}
-			ew.printf("   reproduce: %s\n", Safe(res.reproduce()))
 		}
 	}
 	ew.printf("\n%s\n", r.verdict())
 	ew.printf("%s\n", r.SummaryLine())
 	return ew.err
+}
+
+// writeFailureText writes one failed check c of res: its request,
+// expectation, answer and a curl command that reproduces it; withCase
+// names the case first.
+func (r *Report) writeFailureText(ew *errWriter, res *Result, c CheckResult, withCase bool) {
+	if withCase {
+		if r.Observed != nil {
+			ew.printf("   smallest:  %s\n", Safe(res.Case.Name))
+		} else {
+			ew.printf("   smallest:  %s case %s\n", Safe(string(res.Case.Kind)), Safe(strconv.Quote(res.Case.Name)))
+		}
+	}
+	ew.printf("   request:   %s %s\n", Safe(res.Case.Request.Method), Safe(res.Case.Request.URL))
+	if res.Case.Request.Body != "" {
+		ew.printf("   body:      %s\n", Safe(res.Case.Request.Body))
+	}
+	ew.printf("   expected:  %s\n", Safe(c.Expected))
+	ew.printf("   got:       %s\n", Safe(c.Got))
+	if r.Observed != nil {
+		answered := "no response: " + res.Response.Error
+		if st := res.Response.Status; st != 0 {
+			answered = fmt.Sprintf("%d %s", st, http.StatusText(st))
+		}
+		ew.printf("   answered:  %s\n", Safe(answered))
+	}
+	ew.printf("   reproduce: %s\n", Safe(res.reproduce()))
 }
 
 // verdict is "PASSED: …" or "FAILED: …", the line above the summary line.
@@ -426,7 +460,7 @@ func (r *Report) SummaryLine() string {
 		if failing == 1 {
 			plural = ""
 		}
-		fmt.Fprintf(&b, "moviemock contract: FAILED %d of %d cases (%d check%s failing)", failedCases, len(r.Results), failing, plural)
+		fmt.Fprintf(&b, "moviemock contract: FAILED %d of %d cases (%d check%s failing, %d distinct)", failedCases, len(r.Results), failing, plural, len(r.Distinct()))
 	}
 	cov := r.coverage()
 	tested, seen, declared := 0, 0, 0
@@ -473,26 +507,46 @@ func (e *errWriter) printf(format string, args ...any) {
 
 // jsonReport is the machine-readable report; its field names are stable.
 type jsonReport struct {
-	BaseURL    string       `json:"base_url"`
-	Spec       string       `json:"spec"`
-	Seed       uint64       `json:"seed"`
-	StartedAt  time.Time    `json:"started_at"`
-	DurationMS int64        `json:"duration_ms"`
-	Passed     bool         `json:"passed"`
-	Summary    jsonSummary  `json:"summary"`
-	Stopped    string       `json:"stopped,omitempty"`
-	Notes      []string     `json:"notes"`
-	Operations []Tally      `json:"operations"`
-	Coverage   []Coverage   `json:"coverage"`
-	Checks     []Tally      `json:"checks"`
-	Results    []jsonResult `json:"results"`
+	BaseURL    string      `json:"base_url"`
+	Spec       string      `json:"spec"`
+	Seed       uint64      `json:"seed"`
+	StartedAt  time.Time   `json:"started_at"`
+	DurationMS int64       `json:"duration_ms"`
+	Passed     bool        `json:"passed"`
+	Summary    jsonSummary `json:"summary"`
+	Stopped    string      `json:"stopped,omitempty"`
+	Notes      []string    `json:"notes"`
+	Operations []Tally     `json:"operations"`
+	Coverage   []Coverage  `json:"coverage"`
+	Checks     []Tally     `json:"checks"`
+	// Distinct is the failed checks grouped by cause (Report.Distinct);
+	// Results is every case.
+	Distinct []jsonDistinct `json:"distinct"`
+	Results  []jsonResult   `json:"results"`
 	// Observed: a proxy's report; results lists the failing exchanges kept.
 	Observed *ObservedSummary `json:"observed,omitempty"`
+}
+
+// jsonDistinct is one cause of failure with its smallest failing case.
+type jsonDistinct struct {
+	Distinct
+	Smallest jsonSmallest `json:"smallest"`
+}
+
+// jsonSmallest is the smallest failing case of a cause: the case, its
+// failed check, how to send it again, and where it is in results.
+type jsonSmallest struct {
+	Case     *Case  `json:"case"`
+	Expected string `json:"expected"`
+	Got      string `json:"got"`
+	Curl     string `json:"curl"`
+	Result   int    `json:"result"`
 }
 
 type jsonSummary struct {
 	Cases                int    `json:"cases"`
 	FailedCases          int    `json:"failed_cases"`
+	DistinctFailures     int    `json:"distinct_failures"`
 	SkippedCases         int    `json:"skipped_cases"`
 	ChecksPassed         int    `json:"checks_passed"`
 	ChecksFailed         int    `json:"checks_failed"`
@@ -557,6 +611,14 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			Response: jsonResponse{Response: res.Response, Body: body, DurationMS: float64(res.Response.Duration.Microseconds()) / 1000},
 		})
 	}
+	out.Distinct = []jsonDistinct{}
+	for _, d := range r.Distinct() {
+		out.Distinct = append(out.Distinct, jsonDistinct{Distinct: d, Smallest: jsonSmallest{
+			Case: d.Smallest.Case, Expected: d.Failure.Expected, Got: d.Failure.Got,
+			Curl: d.Smallest.reproduce(), Result: slices.Index(r.Results, d.Smallest),
+		}})
+	}
+	out.Summary.DistinctFailures = len(out.Distinct)
 	if o := r.Observed; o != nil {
 		out.Observed = o
 		out.Summary.Cases, out.Summary.FailedCases = o.Exchanges, o.Failed
@@ -682,30 +744,60 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			continue
 		}
 		for _, c := range res.Checks {
-			if r.Observed != nil && c.Passed {
-				continue // counted in the operation's tallies above
+			if r.Observed != nil || !c.Passed {
+				continue // passed: counted above; failed: by cause below
 			}
-			tc := junitCase{
+			s.Cases = append(s.Cases, junitCase{
 				Name:      Safe(fmt.Sprintf("%s: %s case %d %s", c.Check, res.Case.Kind, res.Case.Index, res.Case.Name)),
 				Classname: Safe(res.Case.Operation + "." + c.Check),
 				Time:      seconds(res.Response.Duration),
-			}
-			if !c.Passed {
-				// XML 1.0 holds no control characters but tab and
-				// newlines: what the target sent is escaped.
-				tc.Failure = &junitFailure{
-					Message: "expected " + Safe(c.Expected) + ", got " + Safe(c.Got),
-					Type:    Safe(c.Check),
-					Text: fmt.Sprintf("request: %s %s\nexpected: %s\ngot: %s\nreproduce: %s\n",
-						Safe(res.Case.Request.Method), Safe(res.Case.Request.URL), Safe(c.Expected), Safe(c.Got), Safe(res.reproduce())),
-				}
-				s.Failures++
-				out.Failures++
-			}
+			})
 			s.Tests++
 			out.Tests++
-			s.Cases = append(s.Cases, tc)
 		}
+	}
+	// A failed testcase per distinct failure, not per failed check: a CI
+	// page lists each failed testcase as a row, and one cause failing in
+	// 27 cases is one bug to fix, not 27 rows burying the others.
+	for _, d := range r.Distinct() {
+		suiteName := Safe(d.Operation + " " + d.Method + " " + d.Path)
+		i, ok := index[suiteName]
+		if !ok {
+			i = len(out.Suites)
+			index[suiteName] = i
+			out.Suites = append(out.Suites, junitSuite{Name: suiteName, Timestamp: r.Started.UTC().Format(time.RFC3339)})
+		}
+		s := &out.Suites[i]
+		res, c := d.Smallest, d.Failure
+		count := plural(d.Count, "failure", "failures")
+		var others []string
+		for _, o := range r.Results {
+			for _, oc := range o.Checks {
+				if !oc.Passed && oc.Check == d.Check && o.Case.Operation == d.Operation && o.Case.Method == d.Method && o.Case.Path == d.Path &&
+					NormalizeMessage("expected "+oc.Expected+", got "+oc.Got) == d.Message {
+					others = append(others, Safe(fmt.Sprintf("  %s case %d %s", o.Case.Kind, o.Case.Index, o.Case.Name)))
+				}
+			}
+		}
+		// XML 1.0 holds no control characters but tab and newlines: what
+		// the target sent is escaped.
+		s.Cases = append(s.Cases, junitCase{
+			Name:      Safe(fmt.Sprintf("%s: %s (%s)", d.Check, d.Message, count)),
+			Classname: Safe(d.Operation + "." + d.Check),
+			Time:      seconds(res.Response.Duration),
+			Failure: &junitFailure{
+				Message: Safe(count + ": " + d.Message),
+				Type:    Safe(d.Check),
+				Text: Safe(fmt.Sprintf("smallest failing case: %s case %d %s", res.Case.Kind, res.Case.Index, res.Case.Name)) + "\n" +
+					fmt.Sprintf("request: %s %s\nexpected: %s\ngot: %s\nreproduce: %s\n",
+						Safe(res.Case.Request.Method), Safe(res.Case.Request.URL), Safe(c.Expected), Safe(c.Got), Safe(res.reproduce())) +
+					"failing cases:\n" + strings.Join(others, "\n") + "\n",
+			},
+		})
+		s.Failures++
+		s.Tests++
+		out.Failures++
+		out.Tests++
 	}
 	for i := range out.Suites {
 		var d time.Duration

@@ -56,6 +56,19 @@ type htmlView struct {
 	Checks      []htmlCheck
 	SkipReasons []htmlCount
 	Failed      []htmlFailure
+	Distinct    []htmlDistinct
+}
+
+// htmlDistinct is one cause of failure (Report.Distinct) and its smallest
+// failing case, First the number of that case's failure in the full list.
+type htmlDistinct struct {
+	N, Count, First        int
+	Check, Operation, Path string
+	Message                string
+	CaseName               string
+	Method, URL            string
+	Expected, Got          string
+	Curl                   string
 }
 
 type htmlOperation struct {
@@ -207,6 +220,30 @@ func (r *Report) htmlView() htmlView {
 			}
 			v.Failed = append(v.Failed, f)
 		}
+	}
+	for i, d := range r.Distinct() {
+		first := 0
+		n := 0
+		for _, res := range r.Results {
+			for _, c := range res.Checks {
+				if !c.Passed {
+					n++
+					if res == d.Smallest && c == d.Failure && first == 0 {
+						first = n
+					}
+				}
+			}
+		}
+		req := d.Smallest.Case.Request
+		v.Distinct = append(v.Distinct, htmlDistinct{
+			N: i + 1, Count: d.Count, First: first,
+			Check: Safe(d.Check), Operation: Safe(d.Operation), Path: Safe(d.Method + " " + d.Path),
+			Message:  Safe(d.Message),
+			CaseName: Safe(string(d.Smallest.Case.Kind) + " case " + strconv.Quote(d.Smallest.Case.Name)),
+			Method:   Safe(req.Method), URL: Safe(req.URL),
+			Expected: Safe(d.Failure.Expected), Got: Safe(d.Failure.Got),
+			Curl: Safe(d.Smallest.reproduce()),
+		})
 	}
 	return v
 }
@@ -422,10 +459,34 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 </ul>
 </section>
 {{end}}
+{{if .Distinct}}
+<section id="distinct">
+<h2>Distinct failures ({{len .Distinct}})</h2>
+<p>The failed checks grouped by cause (check, operation, and the message with the values that vary per case taken out), each with its smallest failing case.</p>
+{{- range .Distinct}}
+<article class="distinct" id="distinct-{{.N}}" data-check="{{.Check}}" data-operation="{{.Operation}}" data-count="{{.Count}}">
+<h3>{{.N}}) <code>{{.Check}}</code> — {{.Operation}} {{.Path}} — <span class="count">{{.Count}}</span> {{if eq .Count 1}}failure{{else}}failures{{end}}</h3>
+<p class="cause">{{.Message}}</p>
+<p>Smallest failing case: {{.CaseName}} (failure {{.First}} in the full list)</p>
+<p><code class="request-line">{{.Method}} {{.URL}}</code></p>
+<h4>Expected</h4>
+<p class="expected">{{.Expected}}</p>
+<h4>Got</h4>
+<p class="got">{{.Got}}</p>
+<h4>Reproduce</h4>
+<pre class="distinct-curl" id="distinct-curl-{{.N}}">{{.Curl}}</pre>
+<button type="button" class="copy" data-copy="distinct-curl-{{.N}}" hidden>Copy</button>
+</article>
+{{- end}}
+</section>
+{{end}}
 <section id="failures">
 <h2>Failures{{if .Failed}} ({{len .Failed}}){{end}}</h2>
 {{- if not .Failed}}
 <p class="none">None: every check passed.</p>
+{{- else}}
+<details{{if not .Distinct}} open{{end}}>
+<summary>Every failed check, one by one ({{len .Failed}})</summary>
 {{- end}}
 {{- range .Failed}}
 <article class="failure" id="failure-{{.N}}" data-check="{{.Check}}">
@@ -473,6 +534,9 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <button type="button" class="copy" data-copy="curl-{{.N}}" hidden>Copy</button>
 </div>
 </article>
+{{- end}}
+{{- if .Failed}}
+</details>
 {{- end}}
 </section>
 

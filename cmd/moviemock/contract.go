@@ -26,7 +26,10 @@ Checks a live server against the contract (openapi.yaml, or --spec): valid
 inputs are accepted, inputs FastAPI rejects get a 422 naming the field,
 unknown ids are 404s, wrong credentials are refused, every response matches
 its schema, and more (see the checks below). Every failure comes with a curl
-command that reproduces it.
+command that reproduces it. Failures are grouped by cause (the check, the
+operation, and the message with the values that vary per case taken out):
+each distinct failure is listed once with its count and its smallest failing
+case; --verbose lists every failed check after them.
 
 An operation that gives no complete answer (a timeout, a broken connection)
 twice in a row is unresponsive: its other cases are skipped, and the run ends
@@ -67,6 +70,7 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.Func("max-response-time", "slowest acceptable response, for max_response_time (default 2s)", func(v string) (err error) { maxTime, err = parseDuration(v); return err })
 	format := fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
 	output := fs.String("output", "", "write the report to this `file` instead of standard output")
+	verbose := fs.Bool("verbose", false, "text report: list every failed check, not only the distinct failures")
 	var headers, statuses listFlag
 	ids := map[string][]string{}
 	fs.Func("id", "a record known to exist, as `NAME=ID` for the path parameter NAME (repeatable): movie_id=tt0137523", func(v string) error {
@@ -180,6 +184,7 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return usagef("%v", strings.TrimPrefix(err.Error(), "contract: ")) // exit 2
 	}
+	report.Verbose = *verbose
 	out := stdout
 	if *output != "" {
 		f, err := os.Create(*output)
