@@ -103,7 +103,7 @@ func TestContractSilentTarget(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^moviemock contract: FAILED \d+ of \d+ cases \(1 check failing\) · 0/4 operations tested · 0/\d+ declared statuses seen · \d+ cases skipped · stopped early$`).MatchString(report) {
+	if !regexp.MustCompile(`(?m)^moviemock contract: FAILED \d+ of \d+ cases \(1 check failing, \d+ distinct\) · 0/4 operations tested · 0/\d+ declared statuses seen · \d+ cases skipped · stopped early$`).MatchString(report) {
 		t.Errorf("no summary line:\n%s", report)
 	}
 }
