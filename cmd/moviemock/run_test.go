@@ -257,6 +257,14 @@ func TestContractCommand(t *testing.T) {
 	if !strings.Contains(out.String(), "FAIL response_schema_conformance") || !strings.Contains(out.String(), "reproduce: curl") {
 		t.Errorf("text report:\n%s", out.String())
 	}
+	if !strings.Contains(out.String(), "Distinct failures: ") || strings.Contains(out.String(), "\nFailures:\n") || !strings.Contains(out.String(), "rerun with --verbose") {
+		t.Errorf("text report without --verbose: the distinct failures only:\n%s", out.String())
+	}
+	out.Reset()
+	err = run(context.Background(), []string{"contract", "--base-url", broken.URL, "--person-id", "1", "--verbose"}, noEnv, &out, io.Discard)
+	if code := exitCode(err, io.Discard); code != 1 || !strings.Contains(out.String(), "Distinct failures: ") || !strings.Contains(out.String(), "\nFailures:\n") {
+		t.Errorf("text report with --verbose: exit %d, the distinct failures then every one:\n%s", code, out.String())
+	}
 
 	for _, tc := range []struct {
 		args []string
