@@ -56,14 +56,14 @@ func TestContractHelp(t *testing.T) {
 		t.Fatal(err)
 	}
 	help := out.String()
-	for _, flag := range []string{"-max-failures", "-no-writes", "-allow-destructive"} {
+	for _, flag := range []string{"--max-failures", "--no-writes", "--allow-destructive"} {
 		if !regexp.MustCompile(`(?m)^  ` + flag + `\b`).MatchString(help) {
 			t.Errorf("help does not list %s", flag)
 		}
 	}
 	examples, _, _ := strings.Cut(help[strings.Index(help, "Examples:"):], "\nChecks:")
 	for _, m := range regexp.MustCompile(`--([a-z-]+)`).FindAllStringSubmatch(examples, -1) {
-		if !regexp.MustCompile(`(?m)^  -` + m[1] + `\b`).MatchString(help) {
+		if !regexp.MustCompile(`(?m)^  --` + m[1] + `\b`).MatchString(help) {
 			t.Errorf("an example uses --%s, which is no flag", m[1])
 		}
 	}

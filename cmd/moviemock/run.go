@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -245,12 +246,19 @@ func parseFlagsArgs(fs *flag.FlagSet, args []string) (positional []string, help 
 	}
 }
 
-// printUsage writes a command's usage text and flags.
+// printUsage writes a command's usage text and flags, each spelt --flag
+// as the README and the examples spell it (the flag package takes both).
 func printUsage(fs *flag.FlagSet, w io.Writer, text string) {
 	fmt.Fprint(w, text)
-	fs.SetOutput(w)
+	var b strings.Builder
+	fs.SetOutput(&b)
 	fs.PrintDefaults()
+	fs.SetOutput(w)
+	fmt.Fprint(w, flagLine.ReplaceAllString(b.String(), "  --$1"))
 }
+
+// flagLine is the start of a flag's line in flag.PrintDefaults' output.
+var flagLine = regexp.MustCompile(`(?m)^  -([A-Za-z0-9])`)
 
 // envDefaults sets flags that were not given on the command line from their
 // environment variables (env maps a flag's name to its variable). It

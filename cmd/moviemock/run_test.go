@@ -218,10 +218,14 @@ func TestHelpAndVersion(t *testing.T) {
 	var out strings.Builder
 	run(context.Background(), []string{"serve", "--help"}, noEnv, &out, io.Discard)
 	// Safe by default: loopback only.
-	for _, want := range []string{"Examples:", "--require-auth", "MOVIEMOCK_ADDR", "-cors-origin", `(default "127.0.0.1:8000")`} {
+	for _, want := range []string{"Examples:", "--require-auth", "MOVIEMOCK_ADDR", "\n  --cors-origin", `(default "127.0.0.1:8000")`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("serve --help lacks %q", want)
 		}
+	}
+	// Flags are spelt --flag, as the README spells them.
+	if m := regexp.MustCompile(`(?m)^  -[a-z]`).FindString(out.String()); m != "" {
+		t.Errorf("serve --help lists a flag as %q", m)
 	}
 }
 
