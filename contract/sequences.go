@@ -721,27 +721,35 @@ func (s *seqRun) newlyListed(c *model.Collection, before map[string]bool, want m
 	return found, foundID, true
 }
 
+// pageQuery sets in q the paging parameters of o's page page (counted
+// from 0), and returns the page size asked for (0 for none) and whether
+// the list can be paged through at all.
+func pageQuery(o *model.Operation, page int, q url.Values) (size int, pageable bool) {
+	switch {
+	case o.Paging.Page != "" && o.Paging.Size != "":
+		size = pageLimit(o, o.Paging.Size)
+		q.Set(o.Paging.Page, strconv.Itoa(firstPage(o)+page))
+		q.Set(o.Paging.Size, strconv.Itoa(size))
+		return size, true
+	case o.Paging.Limit != "":
+		size = pageLimit(o, o.Paging.Limit)
+		q.Set(o.Paging.Limit, strconv.Itoa(size))
+		if o.Paging.Skip != "" {
+			q.Set(o.Paging.Skip, strconv.Itoa(page*size))
+			return size, true
+		}
+		return size, false
+	}
+	return 0, false
+}
+
 // eachListed calls f on every item of the list o, page by page (at most
 // maxPages), until f returns false. The reads are plain requests, not
 // steps: they check nothing.
 func (s *seqRun) eachListed(o *model.Operation, f func(any) bool) {
 	for page := 0; page < maxPages && s.ctx.Err() == nil; page++ {
 		q := url.Values{}
-		size, pageable := 0, false
-		switch {
-		case o.Paging.Page != "" && o.Paging.Size != "":
-			size = pageLimit(o, o.Paging.Size)
-			q.Set(o.Paging.Page, strconv.Itoa(firstPage(o)+page))
-			q.Set(o.Paging.Size, strconv.Itoa(size))
-			pageable = true
-		case o.Paging.Limit != "":
-			size = pageLimit(o, o.Paging.Limit)
-			q.Set(o.Paging.Limit, strconv.Itoa(size))
-			if o.Paging.Skip != "" {
-				q.Set(o.Paging.Skip, strconv.Itoa(page*size))
-				pageable = true
-			}
-		}
+		size, pageable := pageQuery(o, page, q)
 		h := http.Header{}
 		q = requiredInputs(s.r.cfg, s.op(o).inputs, q, h)
 		req := s.plainRequest(o, nil, q)
@@ -1030,21 +1038,7 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 		for k, v := range filter {
 			q[k] = v
 		}
-		size, pageable := 0, false
-		switch {
-		case o.Paging.Page != "" && o.Paging.Size != "":
-			size = pageLimit(o, o.Paging.Size)
-			q.Set(o.Paging.Page, strconv.Itoa(firstPage(o)+page))
-			q.Set(o.Paging.Size, strconv.Itoa(size))
-			pageable = true
-		case o.Paging.Limit != "":
-			size = pageLimit(o, o.Paging.Limit)
-			q.Set(o.Paging.Limit, strconv.Itoa(size))
-			if o.Paging.Skip != "" {
-				q.Set(o.Paging.Skip, strconv.Itoa(page*size))
-				pageable = true
-			}
-		}
+		size, pageable := pageQuery(o, page, q)
 		if page > 0 && !pageable {
 			break
 		}
