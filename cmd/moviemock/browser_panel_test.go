@@ -4,8 +4,8 @@ package main
 // (package internal/browser): the control panel at /__mock/, driven as a
 // person would (activate a scenario, watch the journal live, copy a
 // request as curl), and the contract's HTML report, opened from its file.
-// With -screenshot, TestBrowserControlPanel also refreshes the README's
-// picture of the panel.
+// With -screenshot, TestBrowserControlPanel also refreshes the documentation's
+// picture of the panel (README.md and docs/scenarios.md show it).
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ import (
 	"github.com/moviemock/moviemock/internal/browser"
 )
 
-// A test flag, as gofmt's -update is: the README's screenshot is refreshed
+// A test flag, as gofmt's -update is: the documentation's screenshot is refreshed
 // on purpose, never by an ordinary test run.
 var screenshot = flag.Bool("screenshot", false, "save the control panel's screenshot for the README to testdata/screenshots")
 
@@ -148,7 +148,7 @@ func TestBrowserControlPanel(t *testing.T) {
 // shotPanel takes a screenshot of the panel's 1280×900 viewport, scrolled
 // to the scenarios so that the journal and its open entry show (the full
 // page, with the data's wide table, is 2190×2458 and 450 kB). With
-// -screenshot it is saved for the README; without, it is only checked, so
+// -screenshot it is saved for the documentation; without, it is only checked, so
 // that the tooling is exercised.
 func shotPanel(t *testing.T, ctx context.Context) {
 	t.Helper()

@@ -1,6 +1,6 @@
 package main
 
-// What the README promises a browser page, checked in a real Chromium
+// What the documentation promises a browser page, checked in a real Chromium
 // (package internal/browser): the offline /docs and /redoc, Swagger UI's
 // "Try it out" and Authorize, CORS for a page on another origin, and each
 // fault scenario as fetch() sees it. Without Chromium these tests skip;
@@ -444,7 +444,7 @@ func TestBrowserFaultScenarios(t *testing.T) {
 					t.Errorf("503: %v %v; want Retry-After: 1 (exposed) and Service Unavailable", s, s.Headers)
 				}
 			case s.Stage == "fetch":
-				// The README: a crash is FastAPI's plain 500 without CORS
+				// docs/fidelity.md: a crash is FastAPI's plain 500 without CORS
 				// headers, which a browser reports as a CORS error.
 				sawCrash = true
 				record("intermittent-errors", "GET /person/1: crash", s)

@@ -30,7 +30,7 @@ import (
 // requests, and their answers must agree in status, the headers a client
 // reads and the body bytes. Tokens are compared by their claims. Every
 // difference fails the test unless it is in knownDifferences, which the
-// README's fidelity section repeats; a known difference that no longer
+// fidelity section of docs/fidelity.md repeats; a known difference that no longer
 // differs fails too, so the list stays true.
 
 // comparedHeaders are the answer headers a client or browser acts on.
@@ -44,7 +44,7 @@ var comparedHeaders = []string{
 }
 
 // knownDifferences are the cases where the mock answers otherwise on
-// purpose or cannot do better, each with the reason (the README lists them).
+// purpose or cannot do better, each with the reason (docs/fidelity.md lists them).
 var knownDifferences = map[string]string{
 	"docs page":             "/docs loads Swagger UI from the mock itself, so it works offline; FastAPI's page loads it from a CDN",
 	"redoc page":            "/redoc loads ReDoc from the mock itself, so it works offline; FastAPI's page loads it from a CDN",
@@ -262,7 +262,7 @@ func (p pair) check(t *testing.T, cases []exchange) (same int) {
 		case len(diffs) > 0 && !known:
 			t.Errorf("%s: the mock differs from FastAPI:\n  %s", c.name, strings.Join(diffs, "\n  "))
 		case len(diffs) == 0 && known:
-			t.Errorf("%s: listed as a known difference (%s) but the answers agree: take it off the list and the README", c.name, reason)
+			t.Errorf("%s: listed as a known difference (%s) but the answers agree: take it off the list and docs/fidelity.md", c.name, reason)
 		case len(diffs) == 0:
 			same++
 		}

@@ -19,7 +19,7 @@ const DetailInvalidRequest = "Invalid HTTP request received."
 //     matches: 404; Go would route the path inside it.
 //
 // Targets Go's server refuses before any handler runs (a broken
-// percent-escape, a missing Host) cannot be reached from here; the README
+// percent-escape, a missing Host) cannot be reached from here; docs/fidelity.md
 // lists them.
 func RequestTarget(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
