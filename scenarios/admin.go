@@ -59,7 +59,12 @@ func (e *Engine) Admin(token string, extra ...Route) http.Handler {
 		}
 	}
 	a := &admin{e: e}
-	r := mux.NewRouter()
+	// No path cleaning: gorilla/mux answers a path with "." or ".."
+	// segments (/__mock/sessions/../journal) with a 301 to the cleaned
+	// one, which a client follows with the same method (DELETE): a
+	// session's route would turn into another route. Such a path is
+	// answered here, as a session id refused or as no route.
+	r := mux.NewRouter().SkipClean(true)
 	r.HandleFunc("/__mock/", a.index).Methods("GET")
 	r.HandleFunc("/__mock/health", a.health).Methods("GET")
 	r.HandleFunc("/__mock/overview", a.overview).Methods("GET")
@@ -513,9 +518,23 @@ func (a *admin) listSessions(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// sessionID is the session id of the path, or "" after answering 400 for
+// one that CheckSessionID refuses.
+func sessionID(w http.ResponseWriter, r *http.Request) string {
+	id := mux.Vars(r)["id"]
+	if err := CheckSessionID(id); err != nil {
+		writeJSON(w, http.StatusBadRequest, apiError{err.Error()})
+		return ""
+	}
+	return id
+}
+
 // withSession runs fn on the live session named in the path, or answers 404.
 func (a *admin) withSession(w http.ResponseWriter, r *http.Request, fn func(s *session)) {
-	id := mux.Vars(r)["id"]
+	id := sessionID(w, r)
+	if id == "" {
+		return
+	}
 	e := a.e
 	e.mu.Lock()
 	e.expire(e.opts.Now())
@@ -536,13 +555,17 @@ func (a *admin) getSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *admin) activateSession(w http.ResponseWriter, r *http.Request) {
+	id := sessionID(w, r)
+	if id == "" {
+		return
+	}
 	name, ok := a.readActivate(w, r)
 	if !ok {
 		return
 	}
 	e := a.e
 	e.mu.Lock()
-	s := e.session(mux.Vars(r)["id"])
+	s := e.session(id)
 	s.scenario = name
 	delete(s.instances, name)
 	v := e.view(s)
@@ -551,7 +574,10 @@ func (a *admin) activateSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *admin) endSession(w http.ResponseWriter, r *http.Request) {
-	id := mux.Vars(r)["id"]
+	id := sessionID(w, r)
+	if id == "" {
+		return
+	}
 	e := a.e
 	e.mu.Lock()
 	_, ok := e.sessions[id]
@@ -569,7 +595,7 @@ func (a *admin) endSession(w http.ResponseWriter, r *http.Request) {
 
 func (a *admin) resetSession(w http.ResponseWriter, r *http.Request) {
 	a.withSession(w, r, func(s *session) { s.instances = map[string]*instance{} })
-	if a.e.opts.OnReset != nil {
+	if CheckSessionID(mux.Vars(r)["id"]) == nil && a.e.opts.OnReset != nil {
 		a.e.opts.OnReset(mux.Vars(r)["id"])
 	}
 }

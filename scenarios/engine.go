@@ -313,6 +313,13 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 			name = ""
 		}
 	}
+	if sessionID != "" {
+		if err := CheckSessionID(sessionID); err != nil {
+			tr.answeredBy = "scenario"
+			writeMockError(w, http.StatusBadRequest, HeaderSession+": "+err.Error())
+			return
+		}
+	}
 	tr.session = sessionID
 	if sessionID != "" {
 		// A request naming a session starts it, scenario or not: the

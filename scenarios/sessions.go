@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"container/list"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -69,4 +71,35 @@ func (e *Engine) dropOldest() {
 	if e.sessions[s.id] == s {
 		delete(e.sessions, s.id)
 	}
+}
+
+// CheckSessionID says what is wrong with id as a session id (X-Mock-Session,
+// /__mock/sessions/{id}), or is nil. An id is an HTTP token (RFC 9110
+// 5.6.2: letters, digits and !#$%&'*+-.^_`|~), other than "." and "..":
+// it is a path segment of the control API, and a browser resolves a
+// segment "." or ".." (even written %2e) before it sends the request, so
+// the panel's "Reset" of a session ".." would reset everything and its
+// "Forget" of "../journal" would clear the journal.
+func CheckSessionID(id string) error {
+	if id == "." || id == ".." {
+		return fmt.Errorf("session id %q is not allowed: \".\" and \"..\" are path segments that name another control API route", id)
+	}
+	if id == "" {
+		return fmt.Errorf("the session id is empty")
+	}
+	for i := 0; i < len(id); i++ {
+		if !tokenChar(id[i]) {
+			return fmt.Errorf("session id %q: %q is not allowed; a session id is made of letters, digits and !#$%%&'*+-.^_`|~ (an HTTP token), and is not \".\" or \"..\"", id, id[i:i+1])
+		}
+	}
+	return nil
+}
+
+// tokenChar reports whether c is a tchar of RFC 9110 5.6.2.
+func tokenChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
