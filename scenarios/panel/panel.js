@@ -84,6 +84,18 @@ async function api(method, path, body) {
   return data;
 }
 
+// seg is name as one path segment of a control API URL. encodeURIComponent
+// leaves "." and "..", which fetch resolves as dot segments before it
+// sends the request (POST sessions/../reset would be POST /__mock/reset):
+// those are refused, as the control API refuses them as session ids.
+function seg(name) {
+  name = String(name);
+  if (name === "" || name === "." || name === "..") {
+    throw new Error(JSON.stringify(name) + " cannot name a session, scenario or collection in a control API URL");
+  }
+  return encodeURIComponent(name);
+}
+
 // act runs an action, reporting its outcome in #message.
 async function act(what, fn) {
   try {
@@ -150,7 +162,7 @@ async function loadScenarios() {
 async function showScenario() {
   const name = $("#scenario-select").value;
   if (!name) return;
-  const sc = await api("GET", "scenarios/" + encodeURIComponent(name));
+  const sc = await api("GET", "scenarios/" + seg(name));
   $("#scenario-description").textContent = sc.description || "(no description)";
   $("#scenario-states").textContent = sc.states.join(" → ") + " (starts in " + sc.initial + ")";
   $("#scenario-rules tbody").replaceChildren(...sc.rule_list.map((r) => {
@@ -306,12 +318,21 @@ function shq(s) {
 // Headers curl sets itself, or that describe the connection, not the request.
 const SKIP_HEADERS = new Set(["content-length", "connection", "host", "accept-encoding", "transfer-encoding"]);
 
-// curl is a command repeating the entry's request against this mock.
+// A method as HTTP allows it: a token (RFC 9110 5.6.2). Even so it may hold
+// & $ ' | and the like, which is why it is quoted as every other word.
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+// curl is a command repeating the entry's request against this mock, every
+// word of it quoted for a POSIX shell: nothing the journal holds (method,
+// path, headers, body: what a client sent) runs when it is pasted.
 // Secrets the journal blanked stay blanked ("[redacted]").
 function curl(e) {
+  if (!TOKEN.test(String(e.method))) {
+    return "# no command: the method " + JSON.stringify(String(e.method)) + " is not an HTTP token";
+  }
   const parts = ["curl"];
   if (e.method === "HEAD") parts.push("--head");
-  else if (e.method !== "GET") parts.push("-X", e.method);
+  else if (e.method !== "GET") parts.push("-X", shq(e.method));
   parts.push(shq(location.origin + e.path + (e.query ? "?" + e.query : "")));
   const ct = ((e.headers["Content-Type"] || [])[0] || "").toLowerCase();
   const multipart = ct.startsWith("multipart/form-data");
@@ -328,7 +349,8 @@ function curl(e) {
     parts.push("--data-raw", shq(JSON.stringify(e.body)));
   }
   let cmd = parts.join(" ");
-  if (e.body_note) cmd += " # the body (" + e.body_note + ") is not in the journal";
+  // A comment runs to the end of its line: no line break may end it early.
+  if (e.body_note) cmd += " # the body (" + String(e.body_note).replace(/[\r\n]+/g, " ") + ") is not in the journal";
   return cmd;
 }
 
@@ -404,7 +426,7 @@ async function loadData() {
   const coll = $("#data-collection").value;
   if (!coll) return;
   const session = $("#data-session").value.trim();
-  let q = "data/" + encodeURIComponent(coll) + "?offset=" + dataOffset + "&limit=" + PAGE;
+  let q = "data/" + seg(coll) + "?offset=" + dataOffset + "&limit=" + PAGE;
   if (session) q += "&session=" + encodeURIComponent(session);
   const page = await api("GET", q);
   $("#data-total").textContent = page.total;
@@ -471,7 +493,7 @@ function wire() {
     const id = $("#session-id").value.trim();
     if (!id) { say("name a session (its X-Mock-Session value)", "error"); return; }
     act("activated " + selectedScenario() + " for session " + id, async () => {
-      await api("PUT", "sessions/" + encodeURIComponent(id), { scenario: selectedScenario() });
+      await api("PUT", "sessions/" + seg(id), { scenario: selectedScenario() });
       await loadSessions();
     });
   });
@@ -480,13 +502,12 @@ function wire() {
     const b = ev.target.closest("button[data-action]");
     if (!b) return;
     const id = b.closest("tr").dataset.session;
-    const path = "sessions/" + encodeURIComponent(id);
     switch (b.dataset.action) {
       case "reset":
-        act("session " + id + " reset", async () => { await api("POST", path + "/reset"); await loadSessions(); });
+        act("session " + id + " reset", async () => { await api("POST", "sessions/" + seg(id) + "/reset"); await loadSessions(); });
         break;
       case "forget":
-        act("session " + id + " forgotten", async () => { await api("DELETE", path); await loadSessions(); });
+        act("session " + id + " forgotten", async () => { await api("DELETE", "sessions/" + seg(id)); await loadSessions(); });
         break;
       case "data":
         $("#data-session").value = id;
