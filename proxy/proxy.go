@@ -215,6 +215,10 @@ func (p *Proxy) Mock() *mock.Server { return p.mock }
 // mock for what the upstream lacks.
 func (p *Proxy) dispatch(mockHandler http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if why := climbs(r.URL, p.upstream.EscapedPath()); why != "" {
+			p.refuse(w, r, http.StatusBadRequest, why)
+			return
+		}
 		op, vars := p.mock.Match(r)
 		if op != nil && p.forced[op] {
 			p.answerFromMock(w, r, mockHandler, op, nil, "--mock "+opName(op))
@@ -235,6 +239,14 @@ func (p *Proxy) dispatch(mockHandler http.Handler) http.Handler {
 			return
 		}
 		p.down.Store(false)
+		if resp.StatusCode < 200 {
+			// net/http's transport hands on a 101 (a final answer to it),
+			// and relayed it would switch the client's connection to a
+			// protocol it never asked for: the proxy forwards no Upgrade.
+			resp.Body.Close()
+			p.fail(w, r, http.StatusBadGateway, fmt.Sprintf("the upstream %s answered %d %s, though the proxy forwards no protocol upgrade (Upgrade is a hop-by-hop header it drops)", p.upstream, resp.StatusCode, http.StatusText(resp.StatusCode)))
+			return
+		}
 		if op != nil {
 			if why := lacks(resp); why != "" {
 				resp.Body.Close()
@@ -260,16 +272,101 @@ var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Proxy
 
 var mockHeaders = []string{scenarios.HeaderScenario, scenarios.HeaderSession, "X-Mock-Admin-Token"}
 
-// target is where r goes upstream: its path under the upstream's, its
-// query.
+// mockPrefix starts the names of moviemock's own headers.
+const mockPrefix = "X-Mock-"
+
+// target is where r goes upstream: its path, dot segments resolved (see
+// climbs), under the upstream's, and its query.
 func (p *Proxy) target(r *http.Request) *url.URL {
 	u := *p.upstream
+	raw := removeDots(r.URL.EscapedPath())
 	u.Path = p.upstream.Path + r.URL.Path
-	if r.URL.RawPath != "" {
-		u.RawPath = p.upstream.EscapedPath() + r.URL.RawPath
+	if path, err := url.PathUnescape(raw); err == nil {
+		u.Path = p.upstream.Path + path
 	}
+	u.RawPath = p.upstream.EscapedPath() + raw
 	u.RawQuery = r.URL.RawQuery
 	return &u
+}
+
+// climbs says why a request path would leave the upstream's path ("": it
+// stays under it): a ".." segment above its root, in the path as sent
+// ("%2e%2e" and ".%2E" are dot segments too, RFC 3986 2.3) or once
+// decoded ("..%2f..%2fadmin" is "../../admin" to a backend that decodes
+// before it routes). Under --upstream http://host/api/v1, /../../admin
+// would otherwise reach http://host/admin through any server that
+// resolves dot segments.
+func climbs(u *url.URL, under string) string {
+	for _, p := range []struct {
+		path    string
+		escaped bool
+	}{{u.EscapedPath(), true}, {u.Path, false}} {
+		depth := 0
+		for i, seg := range strings.Split(p.path, "/") {
+			if !p.escaped && seg != "." && seg != ".." {
+				seg = "x" // "%2e" decoded from "%252e" is no dot segment
+			}
+			switch dotSegment(seg) {
+			case 2:
+				if depth--; depth < 0 {
+					return fmt.Sprintf("the path %q climbs out of the upstream's %q with \"..\" segments: the proxy forwards only paths under it", u.EscapedPath(), under+"/")
+				}
+			case 0:
+				if i > 0 {
+					depth++
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// dotSegment is 1 for a path segment "." and 2 for "..", either maybe
+// percent-encoded; else 0.
+func dotSegment(s string) int {
+	switch strings.ToLower(s) {
+	case ".", "%2e":
+		return 1
+	case "..", ".%2e", "%2e.", "%2e%2e":
+		return 2
+	}
+	return 0
+}
+
+// removeDots resolves the dot segments of an escaped path that does not
+// climb (RFC 3986 5.2.4): /person/./1 and /reviews/../person/1 are
+// /person/1.
+func removeDots(p string) string {
+	segs := strings.Split(p, "/")
+	out := make([]string, 0, len(segs))
+	dots := false
+	for i, s := range segs {
+		last := i == len(segs)-1
+		switch dotSegment(s) {
+		case 1:
+			dots = true
+			if last {
+				out = append(out, "")
+			}
+		case 2:
+			dots = true
+			if len(out) > 1 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	if !dots {
+		return p
+	}
+	if len(out) < 2 {
+		return "/"
+	}
+	return strings.Join(out, "/")
 }
 
 // forward sends r, with body, to the upstream.
@@ -434,6 +531,14 @@ func unwrapURL(err error) error {
 	return err
 }
 
+// refuse answers a request the proxy does not forward with a FastAPI-style
+// {"detail": why}, marked X-Mock-Error.
+func (p *Proxy) refuse(w http.ResponseWriter, r *http.Request, code int, why string) {
+	scenarios.SetAnsweredBy(r, "moviemock: "+why)
+	w.Header().Set(HeaderError, headerSafe(why))
+	fastapi.WriteDetail(w, code, why)
+}
+
 // fail answers with a FastAPI-style {"detail": why}, marked X-Mock-Error.
 func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, code int, why string) {
 	scenarios.SetAnsweredBy(r, "moviemock: "+why)
@@ -458,14 +563,17 @@ func headerSafe(s string) string {
 }
 
 // copyHeaders copies the upstream's answer headers to dst: not its
-// hop-by-hop ones and, when moviemock answers CORS itself, not its
-// Access-Control ones (a browser refuses an answer naming two origins).
-// Vary keeps both sides' names.
+// hop-by-hop ones, not those named X-Mock-* (moviemock's own: an upstream's
+// X-Mock-Error would pass for moviemock's marker) and, when moviemock
+// answers CORS itself, not its Access-Control ones (a browser refuses an
+// answer naming two origins). Vary keeps both sides' names.
 func (p *Proxy) copyHeaders(dst, src http.Header) {
 	src = src.Clone()
 	removeHop(src)
 	for k, vs := range src {
 		switch {
+		case len(k) >= len(mockPrefix) && strings.EqualFold(k[:len(mockPrefix)], mockPrefix):
+			continue
 		case p.cors && strings.HasPrefix(k, "Access-Control-"):
 			continue
 		case k == "Vary" && len(dst.Values("Vary")) > 0:
