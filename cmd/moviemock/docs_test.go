@@ -33,6 +33,7 @@ import (
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/proxy"
 	"github.com/moviemock/moviemock/scenarios"
+	"gopkg.in/yaml.v3"
 )
 
 // repoRoot is the module's root, seen from this package's directory.
@@ -582,6 +583,9 @@ func TestDocsChecks(t *testing.T) {
 	if got := said(t, pages, "docs/contract-testing.md", `--framework-statuses\x60, default ([0-9,]+)\)`)[1]; got != strings.Join(statuses, ",") {
 		t.Errorf("docs/contract-testing.md gives --framework-statuses' default as %s; it is %s", got, strings.Join(statuses, ","))
 	}
+	if got := said(t, pages, "docs/scenarios.md", `one FastAPI answers by itself \(([0-9, ]+)\)`)[1]; got != strings.Join(statuses, ", ") {
+		t.Errorf("docs/scenarios.md gives the statuses FastAPI answers by itself as %s; they are %s", got, strings.Join(statuses, ", "))
+	}
 }
 
 // contractLine runs moviemock contract against base and returns its last
@@ -902,5 +906,110 @@ func TestDocsConstants(t *testing.T) {
 		{"docs/writes-and-sessions.md", `\x60--max-sessions\x60 \((\d+)\)`, helpInt("max-sessions")},
 	} {
 		expectNumber(t, pages, c.page, c.re, c.want)
+	}
+}
+
+// The numbers of the shipped scenarios' table ("the first 3 logins",
+// "300 ms–1.5 s", "20,000 generated reviews") are in the scenario's file;
+// a status the file does not spell (a crash's 500) and approximations
+// ("~7.6 MB") are left to the scenarios' own tests.
+func TestDocsScenarioNumbers(t *testing.T) {
+	t.Parallel()
+	pages := docPages(t)
+	table := section(t, pages, "docs/scenarios.md", "The scenarios that ship")
+	rowRe := regexp.MustCompile("(?m)^\\| `([^`]+)` \\| ([^|]+) \\|")
+	numRe := regexp.MustCompile(`(~?)\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(ms|s)\b|st\b|nd\b|rd\b|th\b)?`)
+	rows := rowRe.FindAllStringSubmatch(table, -1)
+	if len(rows) == 0 {
+		t.Fatal("docs/scenarios.md: no scenario table")
+	}
+	for _, row := range rows {
+		name, does := row[1], row[2]
+		src, err := fs.ReadFile(scenarios.Shipped().FS, name+".yaml")
+		if err != nil {
+			t.Errorf("docs/scenarios.md: %s: %v", name, err)
+			continue
+		}
+		ints, durations := scenarioValues(t, src)
+		for _, m := range numRe.FindAllStringSubmatch(does, -1) {
+			approx, text, unit := m[1] != "", strings.ReplaceAll(m[2], ",", ""), m[3]
+			if approx {
+				continue
+			}
+			if unit != "" {
+				d, err := time.ParseDuration(text + unit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !durations[d] {
+					t.Errorf("docs/scenarios.md: %s: %s: no such duration in scenarios/%s.yaml", name, m[0], name)
+				}
+				continue
+			}
+			n, err := strconv.Atoi(text)
+			if err != nil {
+				continue // a decimal without a unit: a size such as 7.6 MB
+			}
+			if !ints[n] && !durations[time.Duration(n)*time.Second] && http.StatusText(n) == "" {
+				t.Errorf("docs/scenarios.md: %s: %s: no such number in scenarios/%s.yaml", name, m[0], name)
+			}
+		}
+	}
+}
+
+// scenarioValues collects the numbers and durations a scenario file's
+// values hold, its description aside.
+func scenarioValues(t *testing.T, src []byte) (map[int]bool, map[time.Duration]bool) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		t.Fatal(err)
+	}
+	ints, durations := map[int]bool{}, map[time.Duration]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		switch n.Kind {
+		case yaml.ScalarNode:
+			for _, w := range regexp.MustCompile(`\d+(?:\.\d+)?(?:ms|s|m)?`).FindAllString(n.Value, -1) {
+				if d, err := time.ParseDuration(w); err == nil {
+					durations[d] = true
+				} else if i, err := strconv.Atoi(w); err == nil {
+					ints[i] = true
+				}
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value != "description" {
+					walk(n.Content[i+1])
+				}
+			}
+		default:
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+	}
+	walk(&doc)
+	return ints, durations
+}
+
+// The scenario the page teaches with loads, as written.
+func TestDocsExampleScenario(t *testing.T) {
+	t.Parallel()
+	pages := docPages(t)
+	text := section(t, pages, "docs/scenarios.md", "Writing a scenario")
+	block := fenceRe.FindString(text)
+	m := regexp.MustCompile(`(?m)^# \S+/(\S+\.yaml)\n`).FindStringSubmatch(block)
+	if !strings.HasPrefix(block, "```yaml\n") || m == nil {
+		t.Fatalf("docs/scenarios.md: the first block under Writing a scenario is not a scenario file:\n%s", block)
+	}
+	dir := t.TempDir()
+	body := strings.TrimSuffix(strings.TrimPrefix(block, "```yaml\n"), "```")
+	if err := os.WriteFile(filepath.Join(dir, m[1]), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	if err := run(context.Background(), []string{"scenarios", "check", dir}, noEnv, &out, &errs); err != nil {
+		t.Errorf("docs/scenarios.md's example scenario does not load: %v\n%s", err, errs.String())
 	}
 }
