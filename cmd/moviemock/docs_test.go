@@ -1013,3 +1013,72 @@ func TestDocsExampleScenario(t *testing.T) {
 		t.Errorf("docs/scenarios.md's example scenario does not load: %v\n%s", err, errs.String())
 	}
 }
+
+// goPackages lists the module's package directories (with Go files other
+// than tests), and the fuzz targets of each, by directory from the root.
+func goPackages(t *testing.T) map[string][]string {
+	t.Helper()
+	pkgs := map[string][]string{}
+	fuzzRe := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	err := filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && p != repoRoot && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(repoRoot, filepath.Dir(p))
+		rel = filepath.ToSlash(rel)
+		if !strings.HasSuffix(name, "_test.go") {
+			if _, ok := pkgs[rel]; !ok {
+				pkgs[rel] = nil
+			}
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range fuzzRe.FindAllSubmatch(src, -1) {
+			pkgs[rel] = append(pkgs[rel], string(m[1]))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+// The development page's layout names every package, and its list of fuzz
+// targets is every fuzz target.
+func TestDocsLayoutAndFuzzTargets(t *testing.T) {
+	t.Parallel()
+	pages := docPages(t)
+	layout := section(t, pages, "docs/development.md", "Working on moviemock")
+	listed := map[string]bool{} // "./dir FuzzX"
+	for _, item := range regexp.MustCompile(`\n\s*- `).Split(layout, -1) {
+		if m := regexp.MustCompile("^`\\./([^`]+)`").FindStringSubmatch(item); m != nil {
+			for _, f := range regexp.MustCompile(`Fuzz\w+`).FindAllString(item, -1) {
+				listed["./"+m[1]+" "+f] = true
+			}
+		}
+	}
+	for dir, fuzz := range goPackages(t) {
+		if dir == "." {
+			continue // the root package only embeds openapi.yaml
+		}
+		if !regexp.MustCompile("(?m)^ *- .*`" + regexp.QuoteMeta(dir) + "`").MatchString(layout) {
+			t.Errorf("docs/development.md's layout does not name the package %s", dir)
+		}
+		for _, f := range fuzz {
+			if !listed["./"+dir+" "+f] {
+				t.Errorf("docs/development.md does not list the fuzz target %s of ./%s", f, dir)
+			}
+		}
+	}
+}
