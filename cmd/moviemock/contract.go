@@ -52,50 +52,60 @@ Checks:
 Flags:
 `
 
-func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// contractOptions are where contract's flags put their values.
+type contractOptions struct {
+	baseURL, specFlag, username, password, format, output, jwtSecret *string
+	seed                                                             *uint64
+	examples, workers, maxFailures                                   *int
+	verbose, noWrites, allowDestructive                              *bool
+	timeout, maxTime                                                 time.Duration
+	checks, exclude, headers, statuses, excludeOps                   listFlag
+	ids                                                              map[string][]string
+	query, cookies                                                   url.Values
+}
+
+// contractFlags defines contract's flags.
+func contractFlags() (*flag.FlagSet, *contractOptions) {
 	fs := flag.NewFlagSet("contract", flag.ContinueOnError)
-	baseURL := fs.String("base-url", "", "the server to check, e.g. http://127.0.0.1:8000 (required)")
-	specFlag := fs.String("spec", "", "contract `file or URL` (default: the embedded openapi.yaml); a FastAPI /openapi.json works as it is")
-	username := fs.String("username", "", "log in as this user (positive login, wrong-credentials cases, a bearer token for the rest)")
-	password := fs.String("password", "", "password for --username")
-	seed := fs.Uint64("seed", 1, "seed of generated inputs; the same seed sends the same requests")
-	var checks, exclude listFlag
-	fs.Var(&checks, "checks", "run only these `checks` (comma-separated or repeated)")
-	fs.Var(&exclude, "exclude-checks", "skip these `checks`")
-	examples := fs.Int("examples", contract.DefaultExamples, "seeded random cases per operation")
-	workers := fs.Int("workers", contract.DefaultWorkers, "requests in flight at once (1 keeps the sending order fixed)")
-	timeout := contract.DefaultTimeout
-	fs.Func("timeout", "time limit of one request (default 5s)", func(v string) (err error) { timeout, err = parseDuration(v); return err })
-	maxTime := contract.DefaultMaxResponseTime
-	fs.Func("max-response-time", "slowest acceptable response, for max_response_time (default 2s)", func(v string) (err error) { maxTime, err = parseDuration(v); return err })
-	format := fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
-	output := fs.String("output", "", "write the report to this `file` instead of standard output")
-	verbose := fs.Bool("verbose", false, "text report: list every failed check, not only the distinct failures")
-	var headers, statuses listFlag
-	ids := map[string][]string{}
+	o := &contractOptions{ids: map[string][]string{}, query: url.Values{}, cookies: url.Values{}}
+	o.baseURL = fs.String("base-url", "", "the server to check, e.g. http://127.0.0.1:8000 (required)")
+	o.specFlag = fs.String("spec", "", "contract `file or URL` (default: the embedded openapi.yaml); a FastAPI /openapi.json works as it is")
+	o.username = fs.String("username", "", "log in as this user (positive login, wrong-credentials cases, a bearer token for the rest)")
+	o.password = fs.String("password", "", "password for --username")
+	o.seed = fs.Uint64("seed", 1, "seed of generated inputs; the same seed sends the same requests")
+	fs.Var(&o.checks, "checks", "run only these `checks` (comma-separated or repeated)")
+	fs.Var(&o.exclude, "exclude-checks", "skip these `checks`")
+	o.examples = fs.Int("examples", contract.DefaultExamples, "seeded random cases per operation")
+	o.workers = fs.Int("workers", contract.DefaultWorkers, "requests in flight at once (1 keeps the sending order fixed)")
+	o.timeout = contract.DefaultTimeout
+	fs.Func("timeout", "time limit of one request (default 5s)", func(v string) (err error) { o.timeout, err = parseDuration(v); return err })
+	o.maxTime = contract.DefaultMaxResponseTime
+	fs.Func("max-response-time", "slowest acceptable response, for max_response_time (default 2s)", func(v string) (err error) { o.maxTime, err = parseDuration(v); return err })
+	o.format = fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
+	o.output = fs.String("output", "", "write the report to this `file` instead of standard output")
+	o.verbose = fs.Bool("verbose", false, "text report: list every failed check, not only the distinct failures")
 	fs.Func("id", "a record known to exist, as `NAME=ID` for the path parameter NAME (repeatable): movie_id=tt0137523", func(v string) error {
 		name, id, ok := strings.Cut(v, "=")
 		if name, id = strings.TrimSpace(name), strings.TrimSpace(id); !ok || name == "" || id == "" {
 			return fmt.Errorf("%q is not NAME=ID", v)
 		}
-		ids[name] = append(ids[name], id)
+		o.ids[name] = append(o.ids[name], id)
 		return nil
 	})
-	fs.Func("person-id", "short for --id person_id=`ID`", func(v string) error { ids["person_id"] = append(ids["person_id"], v); return nil })
-	fs.Func("review-id", "short for --id review_id=`ID`", func(v string) error { ids["review_id"] = append(ids["review_id"], v); return nil })
+	fs.Func("person-id", "short for --id person_id=`ID`", func(v string) error { o.ids["person_id"] = append(o.ids["person_id"], v); return nil })
+	fs.Func("review-id", "short for --id review_id=`ID`", func(v string) error { o.ids["review_id"] = append(o.ids["review_id"], v); return nil })
 	fs.Func("header", "send this `'Name: value'` header with every request (repeatable)", func(v string) error {
 		name, value, ok := strings.Cut(v, ":")
 		if !ok || strings.TrimSpace(name) == "" {
 			return fmt.Errorf("%q is not 'Name: value'", v)
 		}
-		headers = append(headers, strings.TrimSpace(name)+":"+strings.TrimSpace(value))
+		o.headers = append(o.headers, strings.TrimSpace(name)+":"+strings.TrimSpace(value))
 		return nil
 	})
-	query, cookies := url.Values{}, url.Values{}
 	for _, f := range []struct {
 		name, what string
 		into       url.Values
-	}{{"query", "query parameter", query}, {"cookie", "cookie", cookies}} {
+	}{{"query", "query parameter", o.query}, {"cookie", "cookie", o.cookies}} {
 		fs.Func(f.name, fmt.Sprintf("send this %s, as `NAME=VALUE`, with every request (repeatable): the value an application's own check wants", f.what), func(v string) error {
 			name, value, ok := strings.Cut(v, "=")
 			if name = strings.TrimSpace(name); !ok || name == "" {
@@ -105,78 +115,86 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return nil
 		})
 	}
-	var excludeOps listFlag
-	fs.Var(&excludeOps, "exclude-operation", "leave this `operation` out of the run: an operationId or \"METHOD /path\" (repeatable, comma-separated); an operation the runner cannot test fails the run unless left out")
-	jwtSecret := fs.String("jwt-secret", "", "verify access tokens' HS256/384/512 signatures with this secret")
-	fs.Var(&statuses, "framework-statuses", "undeclared statuses FastAPI itself answers with (default 400,401,404,405,413,422)")
-	maxFailures := fs.Int("max-failures", 0, "stop after this many failed cases and report the rest as not run (0: never stop)")
-	noWrites := fs.Bool("no-writes", false, "send no POST, PUT, PATCH or DELETE (logins excepted): safe against a shared server")
-	allowDestructive := fs.Bool("allow-destructive", false, "let cases change or delete records the runner did not create itself")
+	fs.Var(&o.excludeOps, "exclude-operation", "leave this `operation` out of the run: an operationId or \"METHOD /path\" (repeatable, comma-separated); an operation the runner cannot test fails the run unless left out")
+	o.jwtSecret = fs.String("jwt-secret", "", "verify access tokens' HS256/384/512 signatures with this secret")
+	fs.Var(&o.statuses, "framework-statuses", "undeclared statuses FastAPI itself answers with (default 400,401,404,405,413,422)")
+	o.maxFailures = fs.Int("max-failures", 0, "stop after this many failed cases and report the rest as not run (0: never stop)")
+	o.noWrites = fs.Bool("no-writes", false, "send no POST, PUT, PATCH or DELETE (logins excepted): safe against a shared server")
+	o.allowDestructive = fs.Bool("allow-destructive", false, "let cases change or delete records the runner did not create itself")
+	return fs, o
+}
 
+// contractHelp is contract's usage text, with its checks.
+func contractHelp() string {
+	var list strings.Builder
+	for _, c := range contract.Checks {
+		fmt.Fprintf(&list, "  %-29s %s\n", c.Name(), c.About())
+	}
+	return fmt.Sprintf(contractUsage, list.String())
+}
+
+func runContract(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
+	fs, o := contractFlags()
 	help, err := parseFlags(fs, args)
 	if help {
-		var list strings.Builder
-		for _, c := range contract.Checks {
-			fmt.Fprintf(&list, "  %-29s %s\n", c.Name(), c.About())
-		}
-		printUsage(fs, stdout, fmt.Sprintf(contractUsage, list.String()))
+		printUsage(fs, false, stdout, contractHelp())
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if *baseURL == "" {
+	if *o.baseURL == "" {
 		return usagef("contract: --base-url URL is required")
 	}
-	if !reportFormat(*format) {
-		return usagef("contract: --format %q: use text, json, junit or html", *format)
+	if !reportFormat(*o.format) {
+		return usagef("contract: --format %q: use text, json, junit or html", *o.format)
 	}
-	if (*username == "") != (*password == "") {
+	if (*o.username == "") != (*o.password == "") {
 		return usagef("contract: give --username and --password together")
 	}
 	switch {
-	case *examples < 0:
-		return usagef("contract: --examples %d: give 0 or more", *examples)
-	case *workers < 1:
-		return usagef("contract: --workers %d: give 1 or more", *workers)
-	case *maxFailures < 0:
-		return usagef("contract: --max-failures %d: give 0 (never stop) or more", *maxFailures)
+	case *o.examples < 0:
+		return usagef("contract: --examples %d: give 0 or more", *o.examples)
+	case *o.workers < 1:
+		return usagef("contract: --workers %d: give 1 or more", *o.workers)
+	case *o.maxFailures < 0:
+		return usagef("contract: --max-failures %d: give 0 (never stop) or more", *o.maxFailures)
 	}
-	if u, err := url.Parse(*baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usagef("contract: --base-url %q: give an http(s) URL with a host, e.g. http://127.0.0.1:8000", *baseURL)
+	if u, err := url.Parse(*o.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usagef("contract: --base-url %q: give an http(s) URL with a host, e.g. http://127.0.0.1:8000", *o.baseURL)
 	}
 	cfg := contract.Config{
-		BaseURL: *baseURL, Username: *username, Password: *password, Seed: *seed,
-		Checks: checks, ExcludeChecks: exclude, Examples: *examples, Workers: *workers,
-		Timeout: timeout, MaxResponseTime: maxTime,
-		MaxFailures: *maxFailures, NoWrites: *noWrites, AllowDestructive: *allowDestructive,
-		IDs:    ids,
-		Header: http.Header{}, Query: query, Cookie: cookies,
-		ExcludeOperations: excludeOps,
+		BaseURL: *o.baseURL, Username: *o.username, Password: *o.password, Seed: *o.seed,
+		Checks: o.checks, ExcludeChecks: o.exclude, Examples: *o.examples, Workers: *o.workers,
+		Timeout: o.timeout, MaxResponseTime: o.maxTime,
+		MaxFailures: *o.maxFailures, NoWrites: *o.noWrites, AllowDestructive: *o.allowDestructive,
+		IDs:    o.ids,
+		Header: http.Header{}, Query: o.query, Cookie: o.cookies,
+		ExcludeOperations: o.excludeOps,
 	}
-	for _, h := range headers {
+	for _, h := range o.headers {
 		name, value, _ := strings.Cut(h, ":")
 		cfg.Header.Add(name, value)
 	}
-	if *jwtSecret != "" {
-		cfg.JWTSecret = []byte(*jwtSecret)
+	if *o.jwtSecret != "" {
+		cfg.JWTSecret = []byte(*o.jwtSecret)
 	}
-	for _, s := range statuses {
+	for _, s := range o.statuses {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 100 || n > 599 {
 			return usagef("contract: --framework-statuses: %q is not an HTTP status", s)
 		}
 		cfg.FrameworkStatuses = append(cfg.FrameworkStatuses, n)
 	}
-	if *specFlag != "" {
-		if cfg.Spec, err = loadSpec(ctx, "contract", *specFlag, timeout, stderr); err != nil {
+	if *o.specFlag != "" {
+		if cfg.Spec, err = loadSpec(ctx, "contract", *o.specFlag, o.timeout, stderr); err != nil {
 			return err
 		}
 	}
-	if err := knownPathParameters(cfg.Spec, ids); err != nil {
+	if err := knownPathParameters(cfg.Spec, o.ids); err != nil {
 		return err
 	}
-	if *format == "text" && *output == "" {
+	if *o.format == "text" && *o.output == "" {
 		cfg.Progress = stderr
 	}
 
@@ -184,21 +202,21 @@ func runContract(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return usagef("%v", strings.TrimPrefix(err.Error(), "contract: ")) // exit 2
 	}
-	report.Verbose = *verbose
+	report.Verbose = *o.verbose
 	out := stdout
-	if *output != "" {
-		f, err := os.Create(*output)
+	if *o.output != "" {
+		f, err := os.Create(*o.output)
 		if err != nil {
 			return fmt.Errorf("contract: %w", err)
 		}
 		defer f.Close()
 		out = f
 	}
-	if err := writeReport(report, *format, out); err != nil {
+	if err := writeReport(report, *o.format, out); err != nil {
 		return fmt.Errorf("contract: write report: %w", err)
 	}
-	if *output != "" {
-		fmt.Fprintf(stderr, "moviemock contract: report written to %s\n", *output)
+	if *o.output != "" {
+		fmt.Fprintf(stderr, "moviemock contract: report written to %s\n", *o.output)
 	}
 	if n := report.Failures(); n > 0 {
 		return &failureError{problems.Plural(n, "check", "checks") + " failed"}

@@ -50,15 +50,15 @@ var defaultCounts = map[string]int{"persons": defaultPersons, "users": defaultUs
 func generateFlags(fs *flag.FlagSet, enable string) *generateOpts {
 	g := &generateOpts{counts: countFlag{}}
 	if enable != "" {
-		fs.BoolVar(&g.enabled, "generate", false, enable+" ($MOVIEMOCK_GENERATE)")
+		fs.BoolVar(&g.enabled, "generate", false, enable+"")
 	} else {
 		g.enabled = true
 	}
-	fs.Uint64Var(&g.seed, "seed", defaultSeed, "generator `seed` (not 0); the same seed gives the same data ($MOVIEMOCK_SEED)")
-	fs.IntVar(&g.records, "records", defaultRecords, "how many records to generate for each collection --count does not name ($MOVIEMOCK_RECORDS)")
-	fs.Var(g.counts, "count", "`collection=N` records to generate for one collection, e.g. reviews=100000 (repeatable, comma-separated) ($MOVIEMOCK_COUNT)")
+	fs.Uint64Var(&g.seed, "seed", defaultSeed, "generator `seed` (not 0); the same seed gives the same data")
+	fs.IntVar(&g.records, "records", defaultRecords, "how many records to generate for each collection --count does not name")
+	fs.Var(g.counts, "count", "`collection=N` records to generate for one collection, e.g. reviews=100000 (repeatable, comma-separated)")
 	for _, name := range []string{"persons", "users", "reviews", "movies"} {
-		fs.Func(name, "shorthand for --count "+name+"=`N` ($MOVIEMOCK_"+strings.ToUpper(name)+")", func(v string) error {
+		fs.Func(name, "shorthand for --count "+name+"=`N`", func(v string) error {
 			return g.counts.Set(name + "=" + v)
 		})
 	}
@@ -104,7 +104,7 @@ func (g *generateOpts) check(fs *flag.FlagSet, env map[string]string) error {
 			}
 		})
 		if setting := env[stray]; setting != "" {
-			return usagef("%s: the environment variable %s only applies with --generate (or %s=true): unset it, or generate", fs.Name(), setting, serveEnv["generate"])
+			return usagef("%s: the environment variable %s only applies with --generate (or %s=true): unset it, or generate", fs.Name(), setting, envVar("generate"))
 		}
 		if stray != "" {
 			return usagef("%s: --%s only applies with --generate", fs.Name(), stray)
@@ -156,17 +156,37 @@ Examples:
   moviemock fixtures check ./my-fixtures
 `
 
-// fixturesCommands are fixtures' subcommands.
-var fixturesCommands = []subcommand{{"generate", runFixturesGenerate}, {"check", runFixturesCheck}}
+// The usage texts of fixtures generate and fixtures check.
+const (
+	generateHelp = fixturesUsage + "\nFlags of generate:\n"
+	checkHelp    = fixturesUsage + "\nFlags of check:\n"
+)
 
-func runFixturesGenerate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// fixturesCommands are fixtures' subcommands.
+var fixturesCommands = []command{
+	{name: "generate", usage: text(generateHelp), run: runFixturesGenerate, flags: flagsOf(fixturesGenerateFlags)},
+	{name: "check", usage: text(checkHelp), run: runFixturesCheck, flags: flagsOf(fixturesCheckFlags)},
+}
+
+// generateOptions are where fixtures generate's flags put their values.
+type generateOptions struct {
+	out, specFlag *string
+	gen           *generateOpts
+}
+
+func fixturesGenerateFlags() (*flag.FlagSet, generateOptions) {
 	fs := flag.NewFlagSet("fixtures generate", flag.ContinueOnError)
 	out := fs.String("out", "", "`directory` to write (created if missing)")
 	specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
-	gen := generateFlags(fs, "")
+	return fs, generateOptions{out, specFlag, generateFlags(fs, "")}
+}
+
+func runFixturesGenerate(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
+	fs, o := fixturesGenerateFlags()
+	out, specFlag, gen := o.out, o.specFlag, o.gen
 	help, err := parseFlags(fs, args)
 	if help {
-		printUsage(fs, stdout, fixturesUsage+"\nFlags of generate:\n")
+		printUsage(fs, false, stdout, generateHelp)
 		return nil
 	}
 	if err != nil {
@@ -197,12 +217,16 @@ func runFixturesGenerate(ctx context.Context, args []string, stdout, stderr io.W
 	return nil
 }
 
-func runFixturesCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func fixturesCheckFlags() (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("fixtures check", flag.ContinueOnError)
-	specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
+	return fs, fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
+}
+
+func runFixturesCheck(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
+	fs, specFlag := fixturesCheckFlags()
 	dirs, help, err := parseFlagsArgs(fs, args)
 	if help {
-		printUsage(fs, stdout, fixturesUsage+"\nFlags of check:\n")
+		printUsage(fs, false, stdout, checkHelp)
 		return nil
 	}
 	if err != nil {

@@ -20,12 +20,8 @@ func commandPaths() [][]string {
 	var out [][]string
 	for _, c := range commands {
 		out = append(out, []string{c.name})
-		for group, subs := range map[string][]subcommand{"fixtures": fixturesCommands, "scenarios": scenariosCommands} {
-			if c.name == group {
-				for _, s := range subs {
-					out = append(out, []string{c.name, s.name})
-				}
-			}
+		for _, s := range c.subs {
+			out = append(out, []string{c.name, s.name})
 		}
 	}
 	return out

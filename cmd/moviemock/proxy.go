@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"path/filepath"
 	"strings"
 	"time"
@@ -87,20 +86,12 @@ type proxyFlags struct {
 	recorder *fixtures.Recorder
 }
 
-var proxyEnv = map[string]string{
-	"upstream": "MOVIEMOCK_UPSTREAM", "upstream-ca": "MOVIEMOCK_UPSTREAM_CA", "upstream-insecure": "MOVIEMOCK_UPSTREAM_INSECURE",
-	"upstream-timeout": "MOVIEMOCK_UPSTREAM_TIMEOUT", "connect-timeout": "MOVIEMOCK_CONNECT_TIMEOUT", "mock": "MOVIEMOCK_MOCK",
-	"report": "MOVIEMOCK_REPORT", "format": "MOVIEMOCK_FORMAT", "fail-on-violation": "MOVIEMOCK_FAIL_ON_VIOLATION",
-	"record": "MOVIEMOCK_RECORD", "record-interval": "MOVIEMOCK_RECORD_INTERVAL", "checks": "MOVIEMOCK_CHECKS",
-	"exclude-checks": "MOVIEMOCK_EXCLUDE_CHECKS", "max-response-time": "MOVIEMOCK_MAX_RESPONSE_TIME",
-}
-
 func runProxy(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	return serveCommand(ctx, "proxy", args, getenv, stdout, stderr, &proxyFlags{})
 }
 
-// usage is the proxy's usage text, with its checks.
-func (px *proxyFlags) usage() string {
+// proxyHelp is the proxy's usage text, with its checks.
+func proxyHelp() string {
 	var list strings.Builder
 	for _, c := range contract.ObservedChecks {
 		fmt.Fprintf(&list, "  %-29s %s\n", c.Name(), c.About())
@@ -108,41 +99,37 @@ func (px *proxyFlags) usage() string {
 	return fmt.Sprintf(proxyUsage, list.String())
 }
 
-// define adds the proxy's flags to fs and returns the environment
-// variables of all its flags.
-func (px *proxyFlags) define(fs *flag.FlagSet) map[string]string {
-	fs.StringVar(&px.upstream, "upstream", "", "the backend's base `URL`, http:// or https:// (required) ($MOVIEMOCK_UPSTREAM)")
-	fs.StringVar(&px.ca, "upstream-ca", "", "trust the CA certificates of this PEM `file` for an https upstream ($MOVIEMOCK_UPSTREAM_CA)")
-	fs.BoolVar(&px.insecure, "upstream-insecure", false, "trust any TLS certificate of the upstream ($MOVIEMOCK_UPSTREAM_INSECURE)")
+// define adds the proxy's flags to fs.
+func (px *proxyFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&px.upstream, "upstream", "", "the backend's base `URL`, http:// or https:// (required)")
+	fs.StringVar(&px.ca, "upstream-ca", "", "trust the CA certificates of this PEM `file` for an https upstream")
+	fs.BoolVar(&px.insecure, "upstream-insecure", false, "trust any TLS certificate of the upstream")
 	px.timeout = proxy.DefaultTimeout
-	fs.Func("upstream-timeout", "how long the upstream may take to begin its answer; then 504 ($MOVIEMOCK_UPSTREAM_TIMEOUT) (default 30s)", func(v string) (err error) {
+	fs.Func("upstream-timeout", "how long the upstream may take to begin its answer; then 504 (default 30s)", func(v string) (err error) {
 		px.timeout, err = parseDuration(v)
 		return err
 	})
 	px.connect = proxy.DefaultConnectTimeout
-	fs.Func("connect-timeout", "how long a connection to the upstream may take; then the mock answers ($MOVIEMOCK_CONNECT_TIMEOUT) (default 5s)", func(v string) (err error) {
+	fs.Func("connect-timeout", "how long a connection to the upstream may take; then the mock answers (default 5s)", func(v string) (err error) {
 		px.connect, err = parseDuration(v)
 		return err
 	})
-	fs.Var(&px.mock, "mock", "answer this `operation` from the mock, never the upstream: an operationId or \"METHOD /path\" (repeatable, comma-separated) ($MOVIEMOCK_MOCK)")
-	fs.Var(&px.checks, "checks", "apply only these `checks` (comma-separated; see moviemock contract --help) ($MOVIEMOCK_CHECKS)")
-	fs.Var(&px.exclude, "exclude-checks", "skip these `checks`, e.g. request_conformance for a suite that sends bad input on purpose ($MOVIEMOCK_EXCLUDE_CHECKS)")
-	fs.Func("max-response-time", "also check that the upstream answers within this `duration` (default: not checked) ($MOVIEMOCK_MAX_RESPONSE_TIME)", func(v string) (err error) {
+	fs.Var(&px.mock, "mock", "answer this `operation` from the mock, never the upstream: an operationId or \"METHOD /path\" (repeatable, comma-separated)")
+	fs.Var(&px.checks, "checks", "apply only these `checks` (comma-separated; see moviemock contract --help)")
+	fs.Var(&px.exclude, "exclude-checks", "skip these `checks`, e.g. request_conformance for a suite that sends bad input on purpose")
+	fs.Func("max-response-time", "also check that the upstream answers within this `duration` (default: not checked)", func(v string) (err error) {
 		px.maxResponse, err = parseDuration(v)
 		return err
 	})
-	fs.StringVar(&px.report, "report", "", "write the violations report to this `file` on exit ($MOVIEMOCK_REPORT)")
-	fs.StringVar(&px.format, "format", "", "report `format`: text, json, junit or html (default: from the --report file's ending, else text) ($MOVIEMOCK_FORMAT)")
-	fs.BoolVar(&px.failOnViolation, "fail-on-violation", false, "exit 1 when a check failed or no exchange reached the upstream ($MOVIEMOCK_FAIL_ON_VIOLATION)")
-	fs.StringVar(&px.recordDir, "record", "", "write the records of the upstream's answers into this fixture `directory` ($MOVIEMOCK_RECORD)")
+	fs.StringVar(&px.report, "report", "", "write the violations report to this `file` on exit")
+	fs.StringVar(&px.format, "format", "", "report `format`: text, json, junit or html (default: from the --report file's ending, else text)")
+	fs.BoolVar(&px.failOnViolation, "fail-on-violation", false, "exit 1 when a check failed or no exchange reached the upstream")
+	fs.StringVar(&px.recordDir, "record", "", "write the records of the upstream's answers into this fixture `directory`")
 	px.recordInterval = defaultRecordInterval
-	fs.Func("record-interval", "how often --record writes what is new; 0: on exit only ($MOVIEMOCK_RECORD_INTERVAL) (default 10s)", func(v string) (err error) {
+	fs.Func("record-interval", "how often --record writes what is new; 0: on exit only (default 10s)", func(v string) (err error) {
 		px.recordInterval, err = parseDurationOrZero(v)
 		return err
 	})
-	env := maps.Clone(serveEnv)
-	maps.Copy(env, proxyEnv)
-	return env
 }
 
 // check refuses contradictory or missing proxy flags.

@@ -56,60 +56,74 @@ Run 'moviemock COMMAND --help' or 'moviemock help COMMAND' for a command's flags
 `
 
 // A command is one of moviemock's commands, or a subcommand of fixtures or
-// scenarios. The dispatcher, the usage texts and the tests all read this
-// one table.
+// scenarios. The dispatcher, the usage texts, the tests and the generated
+// reference (docs/reference.md) all read this one table.
 type command struct {
 	name string
+	// usage is what --help prints before the flags.
+	usage func() string
+	// flags builds the command's flag set as run parses it, without
+	// running anything; nil for a group of subcommands.
+	flags func() *flag.FlagSet
+	// env: every flag can also be set by its environment variable
+	// (envVar), as the command reads them with envDefaults.
+	env bool
+	// subs are a group's subcommands (fixtures, scenarios); run is nil.
+	subs []command
 	run  func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
 }
 
 // commands are moviemock's commands. fixtures and scenarios have
 // subcommands of their own (fixturesCommands, scenariosCommands).
 var commands = []command{
-	{"serve", runServe},
-	{"proxy", runProxy},
-	{"fixtures", func(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
-		return runGroup(ctx, "fixtures", fixturesUsage, fixturesCommands, args, stdout, stderr)
+	{name: "serve", usage: text(serveUsage), env: true, run: runServe, flags: func() *flag.FlagSet {
+		fs, _ := serveFlags("serve", nil)
+		return fs
 	}},
-	{"scenarios", func(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
-		return runGroup(ctx, "scenarios", scenariosUsage, scenariosCommands, args, stdout, stderr)
+	{name: "proxy", usage: proxyHelp, env: true, run: runProxy, flags: func() *flag.FlagSet {
+		fs, _ := serveFlags("proxy", &proxyFlags{})
+		return fs
 	}},
-	{"contract", func(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
-		return runContract(ctx, args, stdout, stderr)
-	}},
-	{"version", func(_ context.Context, args []string, _ func(string) string, stdout, _ io.Writer) error {
-		return runVersion(args, stdout)
-	}},
+	{name: "fixtures", usage: text(fixturesUsage), subs: fixturesCommands},
+	{name: "scenarios", usage: text(scenariosUsage), subs: scenariosCommands},
+	{name: "contract", usage: contractHelp, run: runContract, flags: flagsOf(contractFlags)},
+	{name: "version", usage: text(versionUsage), run: runVersion, flags: versionFlags},
 }
 
-// A subcommand is one of fixtures' or scenarios' subcommands.
-type subcommand struct {
-	name string
-	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+// text is a usage func for a fixed usage text.
+func text(s string) func() string { return func() string { return s } }
+
+// flagsOf is a command's flags func for a function that also returns
+// where the flags' values go.
+func flagsOf[T any](f func() (*flag.FlagSet, T)) func() *flag.FlagSet {
+	return func() *flag.FlagSet {
+		fs, _ := f()
+		return fs
+	}
 }
 
 // runGroup runs the subcommand of group (fixtures, scenarios) args name.
-func runGroup(ctx context.Context, group, usage string, subs []subcommand, args []string, stdout, stderr io.Writer) error {
-	names := make([]string, len(subs))
-	for i, sc := range subs {
+func runGroup(ctx context.Context, group command, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	names := make([]string, len(group.subs))
+	for i, sc := range group.subs {
 		names[i] = sc.name
 	}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return usagef("%s: name a subcommand: %s", group, strings.Join(names, " or "))
+		fmt.Fprint(stderr, group.usage())
+		return usagef("%s: name a subcommand: %s", group.name, strings.Join(names, " or "))
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, group.usage())
 		return nil
 	}
-	for _, sc := range subs {
+	for _, sc := range group.subs {
 		if sc.name == args[0] {
-			return sc.run(ctx, args[1:], stdout, stderr)
+			return sc.run(ctx, args[1:], getenv, stdout, stderr)
 		}
 	}
-	fmt.Fprint(stderr, usage)
-	return usagef("%s: unknown subcommand %q (it has %s)", group, args[0], strings.Join(names, ", "))
+	fmt.Fprint(stderr, group.usage())
+	return usagef("%s: unknown subcommand %q (it has %s)", group.name, args[0], strings.Join(names, ", "))
 }
 
 // run is the whole program: main only wires the process to it.
@@ -130,9 +144,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	}
 	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], getenv, stdout, stderr)
+		if c.name != args[0] {
+			continue
 		}
+		if c.subs != nil {
+			return runGroup(ctx, c, args[1:], getenv, stdout, stderr)
+		}
+		return c.run(ctx, args[1:], getenv, stdout, stderr)
 	}
 	fmt.Fprint(stderr, mainUsage)
 	return usagef("unknown command %q", args[0])
@@ -146,11 +164,13 @@ revision Go recorded in the binary, with "modified" when the work tree had
 uncommitted changes.
 `
 
-func runVersion(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+func versionFlags() *flag.FlagSet { return flag.NewFlagSet("version", flag.ContinueOnError) }
+
+func runVersion(_ context.Context, args []string, _ func(string) string, stdout, _ io.Writer) error {
+	fs := versionFlags()
 	help, err := parseFlags(fs, args)
 	if help {
-		printUsage(fs, stdout, versionUsage)
+		printUsage(fs, false, stdout, versionUsage)
 		return nil
 	}
 	if err != nil {
@@ -247,9 +267,13 @@ func parseFlagsArgs(fs *flag.FlagSet, args []string) (positional []string, help 
 }
 
 // printUsage writes a command's usage text and flags, each spelt --flag
-// as the README and the examples spell it (the flag package takes both).
-func printUsage(fs *flag.FlagSet, w io.Writer, text string) {
+// as the README and the examples spell it (the flag package takes both),
+// and, when env, each with the environment variable that sets it.
+func printUsage(fs *flag.FlagSet, env bool, w io.Writer, text string) {
 	fmt.Fprint(w, text)
+	if env {
+		fs.VisitAll(func(f *flag.Flag) { f.Usage = withEnv(f.Usage, envVar(f.Name)) })
+	}
 	var b strings.Builder
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
@@ -260,29 +284,56 @@ func printUsage(fs *flag.FlagSet, w io.Writer, text string) {
 // flagLine is the start of a flag's line in flag.PrintDefaults' output.
 var flagLine = regexp.MustCompile(`(?m)^  -([A-Za-z0-9])`)
 
+// envVar is the environment variable that sets the flag name of a command
+// that reads them (serve, proxy): MOVIEMOCK_ and the name in capitals,
+// - as _ (--jwt-secret: MOVIEMOCK_JWT_SECRET).
+func envVar(name string) string {
+	return "MOVIEMOCK_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// withEnv adds "($VARIABLE)" to a flag's usage, before the "(default …)"
+// a flag.Func's usage ends with.
+func withEnv(usage, variable string) string {
+	note := " ($" + variable + ")"
+	if rest, def := defaultNote(usage); def != "" {
+		return rest + note + " (default " + def + ")"
+	}
+	return usage + note
+}
+
+// defaultNote splits the "(default …)" off the end of a flag.Func's usage,
+// which has no DefValue of its own to print: what the usage says without
+// it, and the default.
+func defaultNote(usage string) (rest, def string) {
+	i := strings.LastIndex(usage, " (default ")
+	if i < 0 || !strings.HasSuffix(usage, ")") {
+		return usage, ""
+	}
+	return usage[:i], usage[i+len(" (default ") : len(usage)-1]
+}
+
 // envDefaults sets flags that were not given on the command line from their
-// environment variables (env maps a flag's name to its variable). It
-// returns the flags it set, by name, each with its variable and value
-// (MOVIEMOCK_SEED="7"). Every unusable
+// environment variables (envVar). It returns the flags it set, by name,
+// each with its variable and value (MOVIEMOCK_SEED="7"). Every unusable
 // value is a usage error naming the variable, its value and what it must
 // be.
-func envDefaults(fs *flag.FlagSet, getenv func(string) string, env map[string]string) (map[string]string, error) {
+func envDefaults(fs *flag.FlagSet, getenv func(string) string) (map[string]string, error) {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	fromEnv := map[string]string{}
 	var bad []string
-	for _, name := range slices.Sorted(maps.Keys(env)) {
-		variable := env[name]
+	fs.VisitAll(func(f *flag.Flag) { // in name order
+		name, variable := f.Name, envVar(f.Name)
 		v := getenv(variable)
 		if v == "" || given[name] {
-			continue
+			return
 		}
 		if err := fs.Set(name, v); err != nil {
-			bad = append(bad, fmt.Sprintf("%s=%q: %s (it sets --%s)", variable, v, expected(fs.Lookup(name), err), name))
-			continue
+			bad = append(bad, fmt.Sprintf("%s=%q: %s (it sets --%s)", variable, v, expected(f, err), name))
+			return
 		}
 		fromEnv[name] = fmt.Sprintf("%s=%q", variable, v)
-	}
+	})
 	switch len(bad) {
 	case 0:
 		return fromEnv, nil

@@ -27,24 +27,37 @@ Examples:
   moviemock scenarios check ./scenarios
 `
 
+// scenariosHelp is the usage text of scenarios list and scenarios check.
+const scenariosHelp = scenariosUsage + "\nFlags:\n"
+
 // scenariosCommands are scenarios' subcommands.
-var scenariosCommands = []subcommand{
-	{"list", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		return runScenarios(ctx, "list", args, stdout, stderr)
-	}},
-	{"check", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		return runScenarios(ctx, "check", args, stdout, stderr)
-	}},
+var scenariosCommands = []command{scenariosCommand("list"), scenariosCommand("check")}
+
+// scenariosCommand is scenarios list or scenarios check (sub).
+func scenariosCommand(sub string) command {
+	return command{
+		name:  sub,
+		usage: text(scenariosHelp),
+		flags: func() *flag.FlagSet { fs, _, _ := scenariosFlags(sub); return fs },
+		run: func(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
+			return runScenarios(ctx, sub, args, stdout, stderr)
+		},
+	}
+}
+
+func scenariosFlags(sub string) (fs *flag.FlagSet, specFlag, fixtureDir *string) {
+	fs = flag.NewFlagSet("scenarios "+sub, flag.ContinueOnError)
+	specFlag = fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
+	fixtureDir = fs.String("fixtures", "", "check fixture references against this fixture `directory` (default: the embedded data)")
+	return fs, specFlag, fixtureDir
 }
 
 // runScenarios is scenarios list and scenarios check (sub).
 func runScenarios(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("scenarios "+sub, flag.ContinueOnError)
-	specFlag := fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
-	fixtureDir := fs.String("fixtures", "", "check fixture references against this fixture `directory` (default: the embedded data)")
+	fs, specFlag, fixtureDir := scenariosFlags(sub)
 	rest, help, err := parseFlagsArgs(fs, args)
 	if help {
-		printUsage(fs, stdout, scenariosUsage+"\nFlags:\n")
+		printUsage(fs, false, stdout, scenariosHelp)
 		return nil
 	}
 	if err != nil {

@@ -97,153 +97,158 @@ Every flag can also be set by the environment variable named after it.
 Flags:
 `
 
-// serveEnv maps serve's flags to their environment variables.
-var serveEnv = map[string]string{
-	"addr": "MOVIEMOCK_ADDR", "fixtures": "MOVIEMOCK_FIXTURES", "generate": "MOVIEMOCK_GENERATE",
-	"seed": "MOVIEMOCK_SEED", "persons": "MOVIEMOCK_PERSONS", "users": "MOVIEMOCK_USERS",
-	"reviews": "MOVIEMOCK_REVIEWS", "movies": "MOVIEMOCK_MOVIES", "jwt-secret": "MOVIEMOCK_JWT_SECRET",
-	"token-lifetime": "MOVIEMOCK_TOKEN_LIFETIME", "require-auth": "MOVIEMOCK_REQUIRE_AUTH",
-	"cors-origin": "MOVIEMOCK_CORS_ORIGIN", "no-cors": "MOVIEMOCK_NO_CORS", "quiet": "MOVIEMOCK_QUIET",
-	"scenario": "MOVIEMOCK_SCENARIO", "scenarios": "MOVIEMOCK_SCENARIOS", "no-admin": "MOVIEMOCK_NO_ADMIN",
-	"admin-token": "MOVIEMOCK_ADMIN_TOKEN", "max-sessions": "MOVIEMOCK_MAX_SESSIONS",
-	"session-ttl": "MOVIEMOCK_SESSION_TTL", "journal-size": "MOVIEMOCK_JOURNAL_SIZE", "journal-bytes": "MOVIEMOCK_JOURNAL_BYTES",
-	"watch-interval": "MOVIEMOCK_WATCH_INTERVAL", "cors-origin-regex": "MOVIEMOCK_CORS_ORIGIN_REGEX",
-	"cors-methods": "MOVIEMOCK_CORS_METHODS", "cors-headers": "MOVIEMOCK_CORS_HEADERS",
-	"cors-expose-headers": "MOVIEMOCK_CORS_EXPOSE_HEADERS", "cors-credentials": "MOVIEMOCK_CORS_CREDENTIALS",
-	"cors-max-age": "MOVIEMOCK_CORS_MAX_AGE", "cors-private-network": "MOVIEMOCK_CORS_PRIVATE_NETWORK",
-	"max-body-size": "MOVIEMOCK_MAX_BODY_SIZE", "spec": "MOVIEMOCK_SPEC", "read-only": "MOVIEMOCK_READ_ONLY",
-	"max-write-bytes": "MOVIEMOCK_MAX_WRITE_BYTES", "account": "MOVIEMOCK_ACCOUNT", "records": "MOVIEMOCK_RECORDS", "count": "MOVIEMOCK_COUNT",
-	"body-timeout": "MOVIEMOCK_BODY_TIMEOUT", "limit-concurrency": "MOVIEMOCK_LIMIT_CONCURRENCY",
-}
-
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	return serveCommand(ctx, "serve", args, getenv, stdout, stderr, nil)
+}
+
+// serveOptions are where serve's flags (and proxy's, beside its own) put
+// their values.
+type serveOptions struct {
+	addr, specFlag, dir, secret, originRegex      *string
+	scenario, scenarioDir, adminToken             *string
+	readOnly, requireAuth, corsCredentials        *bool
+	corsPrivate, noCORS, quiet, noAdmin           *bool
+	corsMaxAge, maxSessions, journalSize          *int
+	maxWrite, maxBody, journalBytes               int64
+	lifetime, sessionTTL, interval                time.Duration
+	accounts                                      []mock.Account
+	origins, corsMethods, corsHeaders, corsExpose listFlag
+	gen                                           *generateOpts
+	limits                                        *connLimits
+}
+
+// serveFlags defines serve's flags, and the proxy's beside them when px is
+// given. Every one of them can also be set by its environment variable
+// (envVar): the command table says so.
+func serveFlags(name string, px *proxyFlags) (*flag.FlagSet, *serveOptions) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	o := &serveOptions{}
+	o.addr = fs.String("addr", defaultAddr, "`host:port` to listen on")
+	o.specFlag = fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0 or 3.1; default: the embedded openapi.yaml)")
+	o.readOnly = fs.Bool("read-only", false, "answer writes without keeping them")
+	o.maxWrite = int64(mock.DefaultMaxWriteBytes)
+	fs.Func("max-write-bytes", "bytes of written records the global state and each session may hold, e.g. 32MiB; beyond it a write gets 507 (default 32MiB)", func(v string) (err error) {
+		o.maxWrite, err = parseSize(v)
+		return err
+	})
+	o.dir = fs.String("fixtures", "", "serve the fixture `directory` instead of the embedded data")
+	o.gen = generateFlags(fs, "serve generated data instead of the embedded data")
+	o.secret = fs.String("jwt-secret", "", "HS256 `secret` for tokens (default: the documented development secret)")
+	o.lifetime = mock.DefaultTokenLifetime
+	fs.Func("token-lifetime", "how long a token is valid, e.g. 30m (default 30m0s)", func(v string) (err error) {
+		o.lifetime, err = parseDuration(v)
+		return err
+	})
+	fs.Func("account", "`name:password` login accepts beside the contract's users (repeatable); without one, a contract with no schema of users logs in johndoe:secret", func(v string) error {
+		name, password, ok := strings.Cut(v, ":")
+		if !ok || name == "" || password == "" {
+			return fmt.Errorf("%q is not name:password", v)
+		}
+		o.accounts = append(o.accounts, mock.Account{Username: name, Password: password})
+		return nil
+	})
+	o.requireAuth = fs.Bool("require-auth", false, "demand a bearer token from login on every read")
+	fs.Var(&o.origins, "cors-origin", "allow only this browser `origin` (repeatable, comma-separated; default any)")
+	o.originRegex = fs.String("cors-origin-regex", "", "also allow browser origins matching this `regexp` whole, as Starlette's allow_origin_regex")
+	fs.Var(&o.corsMethods, "cors-methods", "`methods` a preflight may ask for (comma-separated; default *: all)")
+	fs.Var(&o.corsHeaders, "cors-headers", "request `headers` a preflight may ask for (comma-separated; default *: any)")
+	fs.Var(&o.corsExpose, "cors-expose-headers", "answer `headers` a browser script may read, e.g. Retry-After,WWW-Authenticate")
+	o.corsCredentials = fs.Bool("cors-credentials", true, "allow credentials (cookies, Authorization) from other origins")
+	o.corsMaxAge = fs.Int("cors-max-age", 600, "`seconds` a browser may cache a preflight answer")
+	o.corsPrivate = fs.Bool("cors-private-network", false, "answer private-network preflights (Access-Control-Request-Private-Network)")
+	o.noCORS = fs.Bool("no-cors", false, "answer no CORS headers and no preflights")
+	o.maxBody = int64(mock.DefaultMaxBodyBytes)
+	fs.Func("max-body-size", "largest request body read, e.g. 64MiB; larger gets 413 (default 64MiB)", func(v string) (err error) {
+		o.maxBody, err = parseSize(v)
+		return err
+	})
+	o.quiet = fs.Bool("quiet", false, "no request log")
+	o.scenario = fs.String("scenario", "", "scenario `name` active for every request from the start")
+	o.scenarioDir = fs.String("scenarios", "", "load the scenario files of `directory` beside the shipped ones")
+	o.noAdmin = fs.Bool("no-admin", false, "turn the control API under /__mock/ off")
+	o.adminToken = fs.String("admin-token", "", "require this `token` of every caller of the control API, loopback ones too (behind a reverse proxy, set one)")
+	o.maxSessions = fs.Int("max-sessions", scenarios.DefaultMaxSessions, "X-Mock-Session state machines kept at once")
+	o.sessionTTL = scenarios.DefaultSessionTTL
+	fs.Func("session-ttl", "forget a session idle this long (default 30m0s)", func(v string) (err error) {
+		o.sessionTTL, err = parseDuration(v)
+		return err
+	})
+	o.journalSize = fs.Int("journal-size", scenarios.DefaultJournalSize, "requests the journal keeps; 0 keeps none")
+	o.journalBytes = int64(scenarios.DefaultJournalBytes)
+	fs.Func("journal-bytes", "memory the journal may hold, e.g. 64MiB; the oldest entries go first (default 64MiB)", func(v string) (err error) {
+		if o.journalBytes, err = parseSize(v); err == nil && o.journalBytes <= 0 {
+			err = fmt.Errorf("give more than 0 (--journal-size 0 keeps no journal)")
+		}
+		return err
+	})
+	o.interval = watchInterval
+	fs.Func("watch-interval", "how often fixture and scenario folders are checked for edits; 0 stops watching (default 1s)", func(v string) (err error) {
+		o.interval, err = parseDurationOrZero(v)
+		return err
+	})
+	o.limits = &connLimits{max: defaultLimitConcurrency, body: defaultBodyTimeout}
+	fs.Func("body-timeout", "cut off a client whose request body or answer moves no byte for this long; 0: never (default 30s)", func(v string) (err error) {
+		o.limits.body, err = parseDurationOrZero(v)
+		return err
+	})
+	fs.Func("limit-concurrency", fmt.Sprintf("connections served at once; beyond them a request gets 503 at once; 0: no limit (default %d)", defaultLimitConcurrency), func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a number of connections (0: no limit)", v)
+		}
+		o.limits.max = n
+		return nil
+	})
+	if px != nil {
+		px.define(fs)
+	}
+	return fs, o
 }
 
 // serveCommand is the serve command, and the proxy command when px is given: the
 // same mock, with the proxy's flags beside serve's.
 func serveCommand(ctx context.Context, name string, args []string, getenv func(string) string, stdout, stderr io.Writer, px *proxyFlags) (err error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	addr := fs.String("addr", defaultAddr, "`host:port` to listen on ($MOVIEMOCK_ADDR)")
-	specFlag := fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0 or 3.1; default: the embedded openapi.yaml) ($MOVIEMOCK_SPEC)")
-	readOnly := fs.Bool("read-only", false, "answer writes without keeping them ($MOVIEMOCK_READ_ONLY)")
-	maxWrite := int64(mock.DefaultMaxWriteBytes)
-	fs.Func("max-write-bytes", "bytes of written records the global state and each session may hold, e.g. 32MiB; beyond it a write gets 507 ($MOVIEMOCK_MAX_WRITE_BYTES) (default 32MiB)", func(v string) (err error) {
-		maxWrite, err = parseSize(v)
-		return err
-	})
-	dir := fs.String("fixtures", "", "serve the fixture `directory` instead of the embedded data ($MOVIEMOCK_FIXTURES)")
-	gen := generateFlags(fs, "serve generated data instead of the embedded data")
-	secret := fs.String("jwt-secret", "", "HS256 `secret` for tokens (default: the documented development secret) ($MOVIEMOCK_JWT_SECRET)")
-	lifetime := mock.DefaultTokenLifetime
-	fs.Func("token-lifetime", "how long a token is valid, e.g. 30m ($MOVIEMOCK_TOKEN_LIFETIME) (default 30m0s)", func(v string) (err error) {
-		lifetime, err = parseDuration(v)
-		return err
-	})
-	var accounts []mock.Account
-	fs.Func("account", "`name:password` login accepts beside the contract's users (repeatable); without one, a contract with no schema of users logs in johndoe:secret ($MOVIEMOCK_ACCOUNT)", func(v string) error {
-		name, password, ok := strings.Cut(v, ":")
-		if !ok || name == "" || password == "" {
-			return fmt.Errorf("%q is not name:password", v)
-		}
-		accounts = append(accounts, mock.Account{Username: name, Password: password})
-		return nil
-	})
-	requireAuth := fs.Bool("require-auth", false, "demand a bearer token from login on every read ($MOVIEMOCK_REQUIRE_AUTH)")
-	var origins listFlag
-	fs.Var(&origins, "cors-origin", "allow only this browser `origin` (repeatable, comma-separated; default any) ($MOVIEMOCK_CORS_ORIGIN)")
-	originRegex := fs.String("cors-origin-regex", "", "also allow browser origins matching this `regexp` whole, as Starlette's allow_origin_regex ($MOVIEMOCK_CORS_ORIGIN_REGEX)")
-	var corsMethods, corsHeaders, corsExpose listFlag
-	fs.Var(&corsMethods, "cors-methods", "`methods` a preflight may ask for (comma-separated; default *: all) ($MOVIEMOCK_CORS_METHODS)")
-	fs.Var(&corsHeaders, "cors-headers", "request `headers` a preflight may ask for (comma-separated; default *: any) ($MOVIEMOCK_CORS_HEADERS)")
-	fs.Var(&corsExpose, "cors-expose-headers", "answer `headers` a browser script may read, e.g. Retry-After,WWW-Authenticate ($MOVIEMOCK_CORS_EXPOSE_HEADERS)")
-	corsCredentials := fs.Bool("cors-credentials", true, "allow credentials (cookies, Authorization) from other origins ($MOVIEMOCK_CORS_CREDENTIALS)")
-	corsMaxAge := fs.Int("cors-max-age", 600, "`seconds` a browser may cache a preflight answer ($MOVIEMOCK_CORS_MAX_AGE)")
-	corsPrivate := fs.Bool("cors-private-network", false, "answer private-network preflights (Access-Control-Request-Private-Network) ($MOVIEMOCK_CORS_PRIVATE_NETWORK)")
-	noCORS := fs.Bool("no-cors", false, "answer no CORS headers and no preflights ($MOVIEMOCK_NO_CORS)")
-	maxBody := int64(mock.DefaultMaxBodyBytes)
-	fs.Func("max-body-size", "largest request body read, e.g. 64MiB; larger gets 413 ($MOVIEMOCK_MAX_BODY_SIZE) (default 64MiB)", func(v string) (err error) {
-		maxBody, err = parseSize(v)
-		return err
-	})
-	quiet := fs.Bool("quiet", false, "no request log ($MOVIEMOCK_QUIET)")
-	scenario := fs.String("scenario", "", "scenario `name` active for every request from the start ($MOVIEMOCK_SCENARIO)")
-	scenarioDir := fs.String("scenarios", "", "load the scenario files of `directory` beside the shipped ones ($MOVIEMOCK_SCENARIOS)")
-	noAdmin := fs.Bool("no-admin", false, "turn the control API under /__mock/ off ($MOVIEMOCK_NO_ADMIN)")
-	adminToken := fs.String("admin-token", "", "require this `token` of every caller of the control API, loopback ones too (behind a reverse proxy, set one) ($MOVIEMOCK_ADMIN_TOKEN)")
-	maxSessions := fs.Int("max-sessions", scenarios.DefaultMaxSessions, "X-Mock-Session state machines kept at once ($MOVIEMOCK_MAX_SESSIONS)")
-	sessionTTL := scenarios.DefaultSessionTTL
-	fs.Func("session-ttl", "forget a session idle this long ($MOVIEMOCK_SESSION_TTL) (default 30m0s)", func(v string) (err error) {
-		sessionTTL, err = parseDuration(v)
-		return err
-	})
-	journalSize := fs.Int("journal-size", scenarios.DefaultJournalSize, "requests the journal keeps; 0 keeps none ($MOVIEMOCK_JOURNAL_SIZE)")
-	journalBytes := int64(scenarios.DefaultJournalBytes)
-	fs.Func("journal-bytes", "memory the journal may hold, e.g. 64MiB; the oldest entries go first ($MOVIEMOCK_JOURNAL_BYTES) (default 64MiB)", func(v string) (err error) {
-		if journalBytes, err = parseSize(v); err == nil && journalBytes <= 0 {
-			err = fmt.Errorf("give more than 0 (--journal-size 0 keeps no journal)")
-		}
-		return err
-	})
-	interval := watchInterval
-	fs.Func("watch-interval", "how often fixture and scenario folders are checked for edits; 0 stops watching ($MOVIEMOCK_WATCH_INTERVAL) (default 1s)", func(v string) (err error) {
-		interval, err = parseDurationOrZero(v)
-		return err
-	})
-	limits := &connLimits{max: defaultLimitConcurrency, body: defaultBodyTimeout}
-	fs.Func("body-timeout", "cut off a client whose request body or answer moves no byte for this long; 0: never ($MOVIEMOCK_BODY_TIMEOUT) (default 30s)", func(v string) (err error) {
-		limits.body, err = parseDurationOrZero(v)
-		return err
-	})
-	fs.Func("limit-concurrency", fmt.Sprintf("connections served at once; beyond them a request gets 503 at once; 0: no limit ($MOVIEMOCK_LIMIT_CONCURRENCY) (default %d)", defaultLimitConcurrency), func(v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%q is not a number of connections (0: no limit)", v)
-		}
-		limits.max = n
-		return nil
-	})
-
-	usage, env := serveUsage, serveEnv
+	fs, o := serveFlags(name, px)
+	usage := serveUsage
 	if px != nil {
-		usage, env = px.usage(), px.define(fs)
+		usage = proxyHelp()
 	}
 	help, err := parseFlags(fs, args)
 	if help {
-		printUsage(fs, stdout, usage)
+		printUsage(fs, true, stdout, usage)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	fromEnv, err := envDefaults(fs, getenv, env)
+	fromEnv, err := envDefaults(fs, getenv)
 	if err != nil {
 		return err
 	}
 	defer func() { err = blameEnv(err, fromEnv) }() // name the variable behind a flag an error names
-	if *dir != "" && gen.enabled {
+	if *o.dir != "" && o.gen.enabled {
 		return usagef("%s: --fixtures and --generate both choose the data: give one", name)
 	}
-	cors, err := corsConfig(origins, *originRegex, corsMethods, corsHeaders, corsExpose, *corsCredentials, *corsMaxAge, *corsPrivate)
+	cors, err := corsConfig(o.origins, *o.originRegex, o.corsMethods, o.corsHeaders, o.corsExpose, *o.corsCredentials, *o.corsMaxAge, *o.corsPrivate)
 	if err != nil {
 		return err
 	}
-	if *noCORS && (len(origins) > 0 || *originRegex != "") {
+	if *o.noCORS && (len(o.origins) > 0 || *o.originRegex != "") {
 		return usagef("%s: --cors-origin and --no-cors contradict each other", name)
 	}
-	if err := gen.check(fs, fromEnv); err != nil {
+	if err := o.gen.check(fs, fromEnv); err != nil {
 		return err
 	}
-	if *maxSessions <= 0 {
+	if *o.maxSessions <= 0 {
 		return usagef("%s: --max-sessions must be at least 1", name)
 	}
-	if *journalSize < 0 {
+	if *o.journalSize < 0 {
 		return usagef("%s: --journal-size must not be negative", name)
 	}
-	if *journalSize == 0 {
-		*journalSize = -1 // Config's 0 means the default
+	if *o.journalSize == 0 {
+		*o.journalSize = -1 // Config's 0 means the default
 	}
-	if sessionTTL <= 0 {
+	if o.sessionTTL <= 0 {
 		return usagef("%s: --session-ttl must be longer than 0", name)
 	}
 	if px != nil {
@@ -252,12 +257,12 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		}
 	}
 
-	m, err := loadModel(ctx, name, *specFlag, stderr)
+	m, err := loadModel(ctx, name, *o.specFlag, stderr)
 	if err != nil {
 		return err
 	}
-	files := &sources{model: m, fixtures: *dir, scenarios: *scenarioDir, gen: gen}
-	watching := interval > 0 && (*dir != "" || *scenarioDir != "")
+	files := &sources{model: m, fixtures: *o.dir, scenarios: *o.scenarioDir, gen: o.gen}
+	watching := o.interval > 0 && (*o.dir != "" || *o.scenarioDir != "")
 	var loaded stamps
 	if watching {
 		loaded = files.stamp() // before the load: an edit from now on is seen
@@ -266,48 +271,48 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	if err != nil {
 		return err
 	}
-	if *scenario != "" {
-		if _, ok := set.Get(*scenario); !ok {
-			return usagef("%s: --scenario %q: no such scenario (known: %s)", name, *scenario, strings.Join(set.Names(), ", "))
+	if *o.scenario != "" {
+		if _, ok := set.Get(*o.scenario); !ok {
+			return usagef("%s: --scenario %q: no such scenario (known: %s)", name, *o.scenario, strings.Join(set.Names(), ", "))
 		}
 	}
 	cfg := mock.Config{
 		Spec:          m.Spec,
 		Model:         m,
 		Data:          data,
-		ReadOnly:      *readOnly,
-		MaxWriteBytes: maxWrite,
-		TokenLifetime: lifetime,
-		RequireAuth:   *requireAuth,
-		Accounts:      accounts,
+		ReadOnly:      *o.readOnly,
+		MaxWriteBytes: o.maxWrite,
+		TokenLifetime: o.lifetime,
+		RequireAuth:   *o.requireAuth,
+		Accounts:      o.accounts,
 		CORS:          cors,
-		DisableCORS:   *noCORS,
-		MaxBodyBytes:  maxBody,
+		DisableCORS:   *o.noCORS,
+		MaxBodyBytes:  o.maxBody,
 		Scenarios:     set,
-		Scenario:      *scenario,
-		DisableAdmin:  *noAdmin,
-		AdminToken:    *adminToken,
-		MaxSessions:   *maxSessions,
-		SessionTTL:    sessionTTL,
-		JournalSize:   *journalSize,
-		JournalBytes:  journalBytes,
-		Seed:          gen.seed,
+		Scenario:      *o.scenario,
+		DisableAdmin:  *o.noAdmin,
+		AdminToken:    *o.adminToken,
+		MaxSessions:   *o.maxSessions,
+		SessionTTL:    o.sessionTTL,
+		JournalSize:   *o.journalSize,
+		JournalBytes:  o.journalBytes,
+		Seed:          o.gen.seed,
 	}
-	if *secret != "" {
-		cfg.JWTSecret = []byte(*secret)
+	if *o.secret != "" {
+		cfg.JWTSecret = []byte(*o.secret)
 	}
 	// The request log is written out every logInterval rather than a line
 	// at a time; the rest of stderr is not buffered.
 	logOut := logbuf.New(stderr, logInterval)
 	defer logOut.Close()
 	logger := slog.New(slog.NewTextHandler(logOut, nil))
-	if !*quiet {
+	if !*o.quiet {
 		cfg.Logger = logger
 	}
 	var handler http.Handler
 	var srv *mock.Server
 	if px != nil {
-		p, err := px.build(cfg, m, *secret, logger)
+		p, err := px.build(cfg, m, *o.secret, logger)
 		if err != nil {
 			return err
 		}
@@ -319,11 +324,11 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		handler = srv
 	}
 
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", *o.addr)
 	if err != nil {
-		return fmt.Errorf("%s: cannot listen on %s: %w", name, *addr, unwrapNetErr(err))
+		return fmt.Errorf("%s: cannot listen on %s: %w", name, *o.addr, unwrapNetErr(err))
 	}
-	if w := secretWarning(ln.Addr(), *secret != ""); w != "" {
+	if w := secretWarning(ln.Addr(), *o.secret != ""); w != "" {
 		fmt.Fprintln(stderr, w)
 	}
 	hs := &http.Server{
@@ -339,20 +344,20 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(slog.NewTextHandler(stderr, nil), slog.LevelWarn),
 	}
-	limits.log = slog.New(slog.NewTextHandler(stderr, nil))
-	limits.apply(hs)
+	o.limits.log = slog.New(slog.NewTextHandler(stderr, nil))
+	o.limits.apply(hs)
 	if px != nil {
-		fmt.Fprintf(stdout, "moviemock proxying %s on %s%s\n%s%s", px.upstream, serveURL(*addr, ln.Addr()), activeScenario(*scenario), px.startLine(source), understood(m, data, set))
+		fmt.Fprintf(stdout, "moviemock proxying %s on %s%s\n%s%s", px.upstream, serveURL(*o.addr, ln.Addr()), activeScenario(*o.scenario), px.startLine(source), understood(m, data, set))
 	} else {
-		fmt.Fprintf(stdout, "moviemock serving %s on %s%s\n%s", source, serveURL(*addr, ln.Addr()), activeScenario(*scenario), understood(m, data, set))
+		fmt.Fprintf(stdout, "moviemock serving %s on %s%s\n%s", source, serveURL(*o.addr, ln.Addr()), activeScenario(*o.scenario), understood(m, data, set))
 	}
-	base, _, _ := strings.Cut(serveURL(*addr, ln.Addr()), " ") // without "(listening on all interfaces)"
-	fmt.Fprint(stdout, pages(base, !*noAdmin))
+	base, _, _ := strings.Cut(serveURL(*o.addr, ln.Addr()), " ") // without "(listening on all interfaces)"
+	fmt.Fprint(stdout, pages(base, !*o.noAdmin))
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	if watching {
-		go files.watch(ctx, loaded, interval, srv, logger)
+		go files.watch(ctx, loaded, o.interval, srv, logger)
 	}
 	recordCtx, stopRecording := context.WithCancel(context.Background())
 	recorded := make(chan struct{})
