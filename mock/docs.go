@@ -31,6 +31,30 @@ const (
 // pages, so they work offline. No FastAPI route is under it.
 const assetsURL = "/docs/assets/"
 
+// A Page is one of the mock's own pages, served beside the contract's
+// operations (GET and HEAD) whatever the contract.
+type Page struct {
+	Path  string
+	About string // what it is, in a few words
+}
+
+// Pages lists the mock's own pages: FastAPI's documentation routes and the
+// files their pages load, in the order they are routed. The mock serves
+// exactly these, and docs/reference.md lists them.
+func Pages() []Page {
+	pages := []Page{
+		{openapiURL, "the contract as JSON, as FastAPI serves it (with --require-auth, declaring the OAuth2 password flow)"},
+		{openapiYAMLURL, "the contract as YAML (moviemock's addition)"},
+		{docsURL, "Swagger UI, FastAPI's page byte for byte but for where its files come from"},
+		{oauth2RedirectURL, "Swagger UI's OAuth2 redirect page"},
+		{redocURL, "ReDoc, FastAPI's page byte for byte but for where its files come from"},
+	}
+	for _, a := range docassets.All() {
+		pages = append(pages, Page{assetsURL + a.Name, "a file /docs or /redoc loads (" + a.ContentType + "), built in so the pages work offline"})
+	}
+	return pages
+}
+
 // docMethods are the methods of FastAPI's own routes: Starlette's Route
 // with no methods given is GET, and HEAD with every GET. Starlette keeps
 // them in a set, so the order of its Allow header ("GET, HEAD" or "HEAD,
@@ -62,27 +86,25 @@ func (s *Server) addDocRoutes(router, paths *mux.Router) error {
 		}
 	}
 	title := s.spec.Doc.Info.Title
-	routes := []struct {
-		path string
-		h    http.Handler
-	}{
-		{openapiURL, newPage("application/json", served.JSON())},
-		{openapiYAMLURL, newPage("application/yaml", served.YAML())},
-		{docsURL, newPage(htmlType, swaggerUIHTML(title+" - Swagger UI", assetsURL))},
-		{oauth2RedirectURL, newPage(htmlType, []byte(swaggerUIOAuth2RedirectHTML))},
-		{redocURL, newPage(htmlType, redocHTML(title+" - ReDoc", assetsURL))},
+	handlers := map[string]http.Handler{
+		openapiURL:        newPage("application/json", served.JSON()),
+		openapiYAMLURL:    newPage("application/yaml", served.YAML()),
+		docsURL:           newPage(htmlType, swaggerUIHTML(title+" - Swagger UI", assetsURL)),
+		oauth2RedirectURL: newPage(htmlType, []byte(swaggerUIOAuth2RedirectHTML)),
+		redocURL:          newPage(htmlType, redocHTML(title+" - ReDoc", assetsURL)),
 	}
 	for _, a := range docassets.All() {
-		routes = append(routes, struct {
-			path string
-			h    http.Handler
-		}{assetsURL + a.Name, a})
+		handlers[assetsURL+a.Name] = a
 	}
-	for _, rt := range routes {
+	for _, p := range Pages() {
+		h := handlers[p.Path]
+		if h == nil { // a page listed without a handler: a broken build
+			return fmt.Errorf("mock: page %s has no handler", p.Path)
+		}
 		// A copy: gorilla/mux v1.8.1's Methods upper-cases the slice it is
 		// given in place, a data race on a shared one.
-		router.Path(rt.path).Methods(slices.Clone(docMethods)...).Handler(rt.h)
-		s.paths = append(s.paths, pathRoute{route: paths.Path(rt.path), methods: docMethods})
+		router.Path(p.Path).Methods(slices.Clone(docMethods)...).Handler(h)
+		s.paths = append(s.paths, pathRoute{route: paths.Path(p.Path), methods: docMethods})
 	}
 	return nil
 }

@@ -382,3 +382,24 @@ func TestDocsAssetsNotJournaled(t *testing.T) {
 		t.Errorf("journal holds %q, want /docs /person/1", got)
 	}
 }
+
+// Every page Pages lists (what docs/reference.md shows) is served, on GET
+// and on HEAD, whatever the contract.
+func TestEveryPageServed(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, mock.Config{})
+	pages := mock.Pages()
+	if len(pages) < 5 {
+		t.Fatalf("only %d pages: %v", len(pages), pages)
+	}
+	for _, p := range pages {
+		for _, method := range []string{"GET", "HEAD"} {
+			if rec := serve(srv, request{method: method, target: p.Path}); rec.Code != http.StatusOK {
+				t.Errorf("%s %s: %d %s", method, p.Path, rec.Code, rec.Body)
+			}
+		}
+		if p.About == "" {
+			t.Errorf("%s: no About", p.Path)
+		}
+	}
+}

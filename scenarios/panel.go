@@ -5,13 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
+
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // The control panel: a page for a browser at /__mock/, made of the files
@@ -128,13 +132,31 @@ func prefersHTML(accept []string) bool {
 	return htmlNamed && html > 0 && html > jsonQ
 }
 
-// endpoint is one operation of the control API, for the JSON index at
-// /__mock/.
-type endpoint struct {
+// An Endpoint is one operation of the control API, as the JSON index at
+// /__mock/ and docs/reference.md list it.
+type Endpoint struct {
 	Method  string `json:"method"`
 	Path    string `json:"path"`
 	Summary string `json:"summary"`
 }
+
+// Endpoints lists the control API's operations, in its document's order.
+func Endpoints(sp *spec.Spec) []Endpoint {
+	out := []Endpoint{}
+	for _, p := range sp.Paths() {
+		item := sp.Doc.Paths.Value(p)
+		for _, m := range []string{"GET", "PUT", "POST", "DELETE"} {
+			if op := item.GetOperation(m); op != nil {
+				out = append(out, Endpoint{m, p, op.Summary})
+			}
+		}
+	}
+	return out
+}
+
+// PanelPaths are the control panel's files, served to everyone: the page
+// itself is also GET /__mock/ for a browser.
+func PanelPaths() []string { return slices.Sorted(maps.Keys(panelPaths)) }
 
 // index answers GET /__mock/ for a client that is not a browser: where
 // the page is, and the control API's operations, from its document.
@@ -143,19 +165,11 @@ func (a *admin) index(w http.ResponseWriter, r *http.Request) {
 	if sp == nil {
 		return
 	}
-	out := []endpoint{}
-	for _, p := range sp.Paths() {
-		item := sp.Doc.Paths.Value(p)
-		for _, m := range []string{"GET", "PUT", "POST", "DELETE"} {
-			if op := item.GetOperation(m); op != nil {
-				out = append(out, endpoint{m, p, op.Summary})
-			}
-		}
-	}
+	out := Endpoints(sp)
 	writeJSON(w, http.StatusOK, struct {
 		Panel     string     `json:"panel"`
 		Document  string     `json:"document"`
-		Endpoints []endpoint `json:"endpoints"`
+		Endpoints []Endpoint `json:"endpoints"`
 	}{"open " + AdminPrefix + " in a browser (Accept: text/html)", AdminPrefix + "openapi.json", out})
 }
 

@@ -22,18 +22,36 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// moviemock's exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// exitCodes say what each exit code means, for docs/reference.md; exitCode
+// decides them.
+var exitCodes = []struct {
+	code  int
+	means string
+}{
+	{exitOK, "success: the command did what it was asked (contract: every check passed)"},
+	{exitFailure, "a failure found: contract: a check failed; proxy --fail-on-violation: a check failed, or no exchange reached the upstream"},
+	{exitUsage, "a usage or start-up error: an unknown flag, an unusable value or environment variable, an unreadable contract or fixture, an address in use, a target nothing answers at"},
+}
+
 // exitCode reports err on stderr and maps it to the process exit code: 0
 // success, 1 a failure found (contract checks), 2 a usage or start-up error.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
-		return 0
+		return exitOK
 	}
 	var fail *failureError
 	if errors.As(err, &fail) {
-		return 1
+		return exitFailure
 	}
 	fmt.Fprintln(stderr, "moviemock:", err)
-	return 2
+	return exitUsage
 }
 
 // failureError means the command ran and found failures (exit code 1).

@@ -34,3 +34,7 @@ func Check(t testing.TB, name string, got []byte) {
 		t.Errorf("%s differs from the golden file\n got: %s\nwant: %s", path, got, want)
 	}
 }
+
+// Updating reports whether the tests run with -update: a test that keeps
+// its golden output elsewhere (docs/reference.md) rewrites it then.
+func Updating() bool { return *update }
