@@ -168,7 +168,7 @@ func referencePage() ([]byte, error) {
 Every command and flag, every environment variable, the control API's routes, the mock's own
 pages, the contract runner's checks and the exit codes, written from the tables the code runs
 on, so that this page cannot go stale: a test fails when it differs from what the code says.
-The task pages explain how to use them: [the mock](mock.md), [scenarios and the control API](scenarios.md),
+The [README](../README.md) and the task pages explain how to use them: [the mock](mock.md), [scenarios and the control API](scenarios.md),
 [contract testing](contract-testing.md), [the proxy](proxy.md), [limits](limits.md).
 
 `)
