@@ -2,18 +2,27 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/moviemock/moviemock/scenarios"
 )
 
 const (
 	defaultBodyTimeout      = 30 * time.Second
 	defaultLimitConcurrency = 4096
+	// defaultMinBodyRate is the least a request body must average, in
+	// bytes a second, once it has taken bodyRateGrace: Kestrel's
+	// MinRequestBodyDataRate (240 bytes/s after a 5 s grace).
+	defaultMinBodyRate = 240
 	// writeChunk is the most written under one write deadline: a large
 	// answer read steadily by a slow client is not cut off for taking
 	// longer than the body timeout as a whole.
@@ -26,14 +35,21 @@ const (
 	rejectReadGrace = time.Second
 )
 
+// bodyRateGrace is how long a request body may take before the minimum
+// rate applies (a variable so that tests can shorten it).
+var bodyRateGrace = 5 * time.Second
+
 // connLimits bound what clients can hold of the server: connections served
-// at once (beyond them a request gets uvicorn's 503 at once), and how long
-// a request body may go without a byte arriving or an answer without a byte
-// leaving. The timeouts are per read and per write, not per request, so a
-// scripted delay or trickle runs as long as it is told to.
+// at once (beyond them a request gets uvicorn's 503 at once), how long a
+// request body may go without a byte arriving or an answer without a byte
+// leaving, and how slowly a request body may arrive. The timeouts are per
+// read and per write, not per request, so a scripted delay or trickle runs
+// as long as it is told to; the rate counts only the time spent waiting
+// for the body, so a handler that reads it late is not the client's fault.
 type connLimits struct {
 	max  int64         // connections served at once; 0: no limit
 	body time.Duration // 0: no body timeout
+	rate int64         // least bytes a second of a request body after bodyRateGrace; 0: none
 	log  *slog.Logger
 
 	open   atomic.Int64 // admitted connections
@@ -58,7 +74,7 @@ func (l *connLimits) apply(srv *http.Server) {
 		srv.ConnContext = l.connContext
 		srv.ConnState = l.connState
 	}
-	if l.max > 0 || l.body > 0 {
+	if l.max > 0 || l.body > 0 || l.rate > 0 {
 		srv.Handler = l.handler(srv.Handler)
 	}
 }
@@ -118,11 +134,17 @@ func (l *connLimits) handler(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if l.body > 0 {
-			rc := http.NewResponseController(w)
-			if r.Body != nil && r.Body != http.NoBody {
-				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc, timeout: l.body}
+		rc := http.NewResponseController(w)
+		if (l.body > 0 || l.rate > 0) && r.Body != nil && r.Body != http.NoBody {
+			b := &deadlineBody{ReadCloser: r.Body, rc: rc, timeout: l.body, rate: l.rate, grace: bodyRateGrace}
+			r.Body = b
+			if l.rate > 0 {
+				sw := &slowBodyWriter{ResponseWriter: w, body: b, rate: l.rate}
+				defer sw.finish()
+				w = sw
 			}
+		}
+		if l.body > 0 {
 			dw := &deadlineWriter{ResponseWriter: w, rc: rc, timeout: l.body}
 			// The deadline stays on a keep-alive connection after a
 			// request: renew it before the server writes anything of this
@@ -155,31 +177,149 @@ func (l *connLimits) reject(w http.ResponseWriter) {
 	io.WriteString(w, "Service Unavailable")
 }
 
-// deadlineBody gives every read of a request body the body timeout: a
-// client that stops sending its body (or drips it slower) is cut off.
+// errBodyTooSlow is a request body's read error once it arrives slower
+// than the minimum rate.
+var errBodyTooSlow = errors.New("the request body arrives slower than --min-body-rate")
+
+// deadlineBody gives every read of a request body a read deadline: the
+// body timeout (a client that stops sending its body is cut off), or,
+// sooner, the moment the body would fall below the minimum rate if no
+// byte came: once it has been waited for longer than the grace, it must
+// have averaged rate bytes a second. A client dripping a byte every two
+// seconds, which no per-read timeout catches, is cut off after the grace.
 type deadlineBody struct {
 	io.ReadCloser
 	rc      *http.ResponseController
-	timeout time.Duration
-	err     error // the first failure, sticky
+	timeout time.Duration // 0: none
+	rate    int64         // 0: none
+	grace   time.Duration
+
+	read   int64         // bytes so far
+	waited time.Duration // time spent in Read so far
+	slow   atomic.Bool   // cut off for its rate
+	err    error         // the first failure or io.EOF, sticky
 }
 
 func (b *deadlineBody) Read(p []byte) (int, error) {
 	if b.err != nil {
 		// A second reader after a timeout (the scenario engine, then the
-		// mock) must not renew the deadline and wait as long again.
+		// mock) must not renew the deadline and wait as long again; nor
+		// after the end, where a deadline would stay on the connection,
+		// end net/http's background read and cancel the request's
+		// context (a scripted delay, the proxy's upstream request).
 		return 0, b.err
 	}
 	// No need to clear the deadline at the body's end: net/http (Go 1.26,
 	// connReader.startBackgroundRead) clears it there itself, so a
 	// scripted delay or trickle after the body is not cut off. After a
 	// timeout it stays, and the server's reads of the rest fail too.
-	b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	now := time.Now()
+	var deadline, rateDue time.Time
+	if b.timeout > 0 {
+		deadline = now.Add(b.timeout)
+	}
+	if b.rate > 0 {
+		allowed := max(b.grace, time.Duration(float64(b.read)/float64(b.rate)*float64(time.Second)))
+		rateDue = now.Add(allowed - b.waited)
+		if deadline.IsZero() || rateDue.Before(deadline) {
+			deadline = rateDue
+		} else {
+			rateDue = time.Time{}
+		}
+	}
+	b.rc.SetReadDeadline(deadline)
 	n, err := b.ReadCloser.Read(p)
-	if err != nil && err != io.EOF {
+	b.read += int64(n)
+	b.waited += time.Since(now)
+	if err == io.EOF {
+		b.err = io.EOF
+	} else if err != nil {
+		var ne net.Error
+		if !rateDue.IsZero() && !time.Now().Before(rateDue) && errors.As(err, &ne) && ne.Timeout() {
+			b.slow.Store(true)
+			err = errBodyTooSlow
+		}
 		b.err = err
 	}
 	return n, err
+}
+
+// slowBodyWriter answers 408 for a request whose body was cut off for its
+// rate, in place of whatever the handler answers then (the mock's 400 for
+// a body it could not read, the proxy's nothing), as Kestrel and Apache's
+// mod_reqtimeout do; an answer begun before is left as it is.
+type slowBodyWriter struct {
+	http.ResponseWriter
+	body     *deadlineBody
+	rate     int64
+	started  bool
+	replaced bool
+}
+
+func (w *slowBodyWriter) WriteHeader(code int) {
+	if w.replaced {
+		return
+	}
+	if w.started {
+		w.ResponseWriter.WriteHeader(code) // net/http warns of a superfluous call
+		return
+	}
+	if w.body.slow.Load() {
+		w.tooSlow()
+		return
+	}
+	if code >= 200 {
+		w.started = true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *slowBodyWriter) Write(p []byte) (int, error) {
+	if !w.started && !w.replaced {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.replaced {
+		return 0, errBodyTooSlow
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *slowBodyWriter) Flush() {
+	if !w.replaced {
+		http.NewResponseController(w.ResponseWriter).Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *slowBodyWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish answers 408 when the handler gave up on a body cut off for its
+// rate without answering (or aborted).
+func (w *slowBodyWriter) finish() {
+	if v := recover(); v != nil {
+		if v != http.ErrAbortHandler || !w.body.slow.Load() {
+			panic(v)
+		}
+	}
+	if !w.started && !w.replaced && w.body.slow.Load() {
+		w.tooSlow()
+	}
+}
+
+// tooSlow writes the 408, the connection closed after it.
+func (w *slowBodyWriter) tooSlow() {
+	w.replaced = true
+	h := w.ResponseWriter.Header()
+	for k := range h {
+		delete(h, k)
+	}
+	body := fmt.Sprintf("Request Timeout: the request body arrived slower than %d bytes a second (--min-body-rate) after %v", w.rate, w.body.grace)
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Connection", "close")
+	h.Set(scenarios.HeaderError, "true")
+	w.ResponseWriter.WriteHeader(http.StatusRequestTimeout)
+	io.WriteString(w.ResponseWriter, body)
 }
 
 // deadlineWriter gives every write of an answer the body timeout, renewed

@@ -191,6 +191,15 @@ func serveFlags(name string, px *proxyFlags) (*flag.FlagSet, *serveOptions) {
 		o.limits.body, err = parseDurationOrZero(v)
 		return err
 	})
+	o.limits.rate = defaultMinBodyRate
+	fs.Func("min-body-rate", fmt.Sprintf("answer 408 and close the connection when a request body, once it has taken %v, has averaged fewer bytes a second than this; 0: no minimum (default %d)", bodyRateGrace, defaultMinBodyRate), func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a number of bytes a second (0: no minimum)", v)
+		}
+		o.limits.rate = n
+		return nil
+	})
 	fs.Func("limit-concurrency", fmt.Sprintf("connections served at once; beyond them a request gets 503 at once; 0: no limit (default %d)", defaultLimitConcurrency), func(v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
