@@ -894,6 +894,8 @@ func TestDocsConstants(t *testing.T) {
 		{"docs/contract-testing.md", `report keeps a (\d+) KiB excerpt`, contract.ExcerptBytes >> 10},
 		{"docs/limits.md", `read up to (\d+) MiB`, contract.MaxBodyBytes >> 20},
 		{"docs/limits.md", `Of an answer's body, (\d+) MiB at most`, proxy.DefaultMaxCheckBytes >> 20},
+		{"docs/limits.md", `A \x60--spec\x60 URL must answer within (\d+) s`, int(specTimeout / time.Second)},
+		{"docs/limits.md", `At most (\d+) MiB of a document fetched`, contract.MaxBodyBytes >> 20},
 		{"docs/mock.md", `written out every (\d+) ms`, int(logInterval / time.Millisecond)},
 		{"docs/writes-and-sessions.md", `\((\d+) MiB by default\)`, mock.DefaultMaxWriteBytes >> 20},
 		{"docs/scenarios.md", `at most (\d+) MiB of them`, scenarios.DefaultJournalBytes >> 20},
@@ -906,6 +908,30 @@ func TestDocsConstants(t *testing.T) {
 		{"docs/writes-and-sessions.md", `\x60--max-sessions\x60 \((\d+)\)`, helpInt("max-sessions")},
 	} {
 		expectNumber(t, pages, c.page, c.re, c.want)
+	}
+
+	// The limits table's rows without a flag, where the bound is the
+	// server's own.
+	fixed := map[string]int64{
+		"request headers arrive within":        int64(readHeaderTimeout),
+		"an idle keep-alive connection":        int64(idleTimeout),
+		"request headers":                      maxHeaderBytes,
+		"a request log line may wait":          int64(logInterval),
+		"graceful shutdown waits for requests": int64(shutdownTimeout),
+	}
+	rows := regexp.MustCompile("(?m)^\\| ([^|]+?) \\| ([^|]+?) \\| — \\|").FindAllStringSubmatch(pages["docs/limits.md"], -1)
+	for _, r := range rows {
+		want, ok := fixed[r[1]]
+		if !ok {
+			continue // a bound this test does not know; its page is its proof
+		}
+		delete(fixed, r[1])
+		if got, ok := quantity(r[2]); !ok || got != want {
+			t.Errorf("docs/limits.md: %s: %s; the server's is %v", r[1], r[2], want)
+		}
+	}
+	for bound := range fixed {
+		t.Errorf("docs/limits.md has no row %q", bound)
 	}
 }
 
