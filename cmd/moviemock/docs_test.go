@@ -281,6 +281,25 @@ func firstColumn(text string) []string {
 	return out
 }
 
+// The Go the pages ask for is go.mod's.
+func TestDocsGoVersion(t *testing.T) {
+	t.Parallel()
+	pages := docPages(t)
+	mod, err := os.ReadFile(filepath.Join(repoRoot, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\S+)$`).FindSubmatch(mod)
+	if m == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	for _, page := range []string{"README.md", "docs/development.md"} {
+		if got := said(t, pages, page, `Go (\S+) or later`)[1]; got != string(m[1]) {
+			t.Errorf("%s asks for Go %s; go.mod says %s", page, got, m[1])
+		}
+	}
+}
+
 // The embedded default data: its counts, and the users table with the
 // passwords login checks.
 func TestDocsEmbeddedData(t *testing.T) {
