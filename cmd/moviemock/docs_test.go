@@ -1127,3 +1127,56 @@ func TestDocsLayoutAndFuzzTargets(t *testing.T) {
 		}
 	}
 }
+
+// Every "go test ./pkg -run/-bench/-fuzz NAME" the pages give names a
+// test, benchmark or fuzz target of that package.
+func TestDocsTestCommands(t *testing.T) {
+	t.Parallel()
+	pages := docPages(t)
+	cmdRe := regexp.MustCompile("go test (\\./[\\w/]+)([^`\\n]*)")
+	argRe := regexp.MustCompile(`-(run|bench|fuzz) +('[^']*'|\S+)`)
+	funcs := map[string][]string{} // package dir → its Test, Benchmark and Fuzz functions
+	kinds := map[string]string{"run": "Test", "bench": "Benchmark", "fuzz": "Fuzz"}
+	var commands int
+	for page, text := range pages {
+		for _, c := range cmdRe.FindAllStringSubmatch(text, -1) {
+			dir := strings.TrimPrefix(c[1], "./")
+			for _, a := range argRe.FindAllStringSubmatch(c[2], -1) {
+				pattern := strings.Trim(a[2], "'")
+				if pattern == "^$" {
+					continue
+				}
+				commands++
+				if funcs[dir] == nil {
+					files, _ := filepath.Glob(filepath.Join(repoRoot, dir, "*_test.go"))
+					if len(files) == 0 {
+						t.Errorf("%s: %s: no tests in ./%s", page, c[0], dir)
+					}
+					for _, f := range files {
+						src, err := os.ReadFile(f)
+						if err != nil {
+							t.Fatal(err)
+						}
+						for _, m := range regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)\w*)\(`).FindAllSubmatch(src, -1) {
+							funcs[dir] = append(funcs[dir], string(m[1]))
+						}
+					}
+				}
+				re, err := regexp.Compile(pattern)
+				if err != nil {
+					t.Errorf("%s: %s: %v", page, c[0], err)
+					continue
+				}
+				found := slices.ContainsFunc(funcs[dir], func(f string) bool {
+					return strings.HasPrefix(f, kinds[a[1]]) && re.MatchString(f)
+				})
+				if !found {
+					t.Errorf("%s: %s: ./%s has no %s function matching %s", page, c[0], dir, kinds[a[1]], pattern)
+				}
+			}
+		}
+	}
+	if commands < 5 {
+		t.Errorf("found %d go test commands naming a test: did the pages change shape?", commands)
+	}
+}
