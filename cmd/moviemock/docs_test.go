@@ -1176,3 +1176,44 @@ func TestDocsTestCommands(t *testing.T) {
 		t.Errorf("found %d go test commands naming a test: did the pages change shape?", commands)
 	}
 }
+
+// The scenarios of the README's tour answer as their comments say
+// ("# per request: []": the body; "# per session: 401": the status).
+func TestDocsTourScenarios(t *testing.T) {
+	t.Parallel()
+	pages := docPages(t)
+	readme := pages["README.md"]
+	i := strings.Index(readme, "### 3.")
+	if i < 0 {
+		t.Fatal("README.md has no third use in its tour")
+	}
+	block := strings.ReplaceAll(fenceRe.FindString(readme[i:]), "\\\n", " ")
+	base, _ := serve(t, noEnv, "--quiet")
+	var checked int
+	for _, line := range strings.Split(block, "\n") {
+		m := regexp.MustCompile(`^(curl .*?)\s+# [^:]*: (.+)$`).FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		checked++
+		command := strings.Join(strings.Fields(m[1]), " ")
+		req := curlRequest(t, command, base)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		want := m[2]
+		if regexp.MustCompile(`^\d{3}$`).MatchString(want) {
+			if strconv.Itoa(resp.StatusCode) != want {
+				t.Errorf("%s: %d, README says %s", command, resp.StatusCode, want)
+			}
+		} else if !elidedMatch(want, string(body)) {
+			t.Errorf("%s: %s, README says %s", command, body, want)
+		}
+	}
+	if checked < 2 {
+		t.Errorf("checked %d curl lines of the tour's third use", checked)
+	}
+}
