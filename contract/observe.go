@@ -125,6 +125,7 @@ type Observer struct {
 	order  []*operation
 	checks []*check
 	notes  []string
+	fields map[string]bool // contractSecretFields
 
 	mu      sync.Mutex
 	started time.Time
@@ -178,7 +179,7 @@ func NewObserver(cfg Config) (*Observer, error) {
 			}
 		}
 	}
-	o := &Observer{r: &runner{cfg: &cfg, sp: cfg.Spec}, ops: map[string]*operation{}}
+	o := &Observer{r: &runner{cfg: &cfg, sp: cfg.Spec}, ops: map[string]*operation{}, fields: contractSecretFields(cfg.Spec)}
 	o.r.model, o.r.modelErr = cfg.compiled()
 	for _, op := range operations(cfg.Spec, &o.notes) {
 		if op.untestable != "" {
@@ -213,6 +214,13 @@ func NewObserver(cfg Config) (*Observer, error) {
 	o.Reset()
 	return o, nil
 }
+
+// secret reports whether a body field named name holds a credential.
+func (o *Observer) secret(name string) bool { return model.SecretName(name) || o.fields[name] }
+
+// Redactor is the rule by which what the Observer kept is shown: that of
+// its Report.
+func (o *Observer) Redactor() *Redactor { return o.Report().Redactor() }
 
 // Reset forgets every exchange checked so far.
 func (o *Observer) Reset() {
@@ -269,7 +277,7 @@ func (o *Observer) Check(ex *Exchange) *Result {
 
 	c := &Case{
 		Index: index, Operation: op.id, Method: op.method, Path: op.path, Kind: Observed,
-		Name: "exchange " + strconv.Itoa(index), Request: keptRequest(ex.Request), op: op, obs: facts,
+		Name: "exchange " + strconv.Itoa(index), Request: keptRequest(ex.Request, o.secret), op: op, obs: facts,
 	}
 	if !ex.Time.IsZero() {
 		c.Name += " at " + ex.Time.UTC().Format("2006-01-02T15:04:05.000Z")
@@ -296,6 +304,20 @@ func (o *Observer) Check(ex *Exchange) *Result {
 		if v := chk.apply(x); v != nil {
 			res.Checks = append(res.Checks, CheckResult{Check: chk.name, Passed: v == pass, Expected: clip(v.expected), Got: clip(v.got)})
 		}
+	}
+	if res.Failed() {
+		// What the log, the journal and GET /__mock/violations show of
+		// the failure is redacted here, once: the exchange's own
+		// credentials, the run's secrets, secret fields at any depth.
+		x := NewRedactor(Credentials{JWTSecret: string(o.r.cfg.JWTSecret), AdminToken: o.r.cfg.AdminToken})
+		x.fields = o.fields
+		x.learn(&Result{Case: &Case{Request: ex.Request}, Response: Response{Header: ex.Response.Header, Body: ex.Response.Body}})
+		for i := range res.Checks {
+			res.Checks[i].Expected, res.Checks[i].Got = x.Text(res.Checks[i].Expected), x.Text(res.Checks[i].Got)
+		}
+		res.Response.Excerpt = []byte(x.Text(string(res.Response.Excerpt)))
+		res.Response.Error = x.Text(res.Response.Error)
+		c.Request.URL = x.Text(c.Request.URL)
 	}
 	res.Response.Body = nil
 	if res.Response.Header.Get("Set-Cookie") != "" {
@@ -424,7 +446,9 @@ func (o *Observer) Report() *Report {
 	now := o.r.cfg.Now()
 	rep := &Report{
 		BaseURL: o.r.cfg.BaseURL, Spec: o.r.sp.Source(), Started: o.started, Duration: now.Sub(o.started),
-		Notes: slices.Clone(o.notes),
+		Notes:        slices.Clone(o.notes),
+		Credentials:  Credentials{JWTSecret: string(o.r.cfg.JWTSecret), AdminToken: o.r.cfg.AdminToken},
+		secretFields: o.fields,
 	}
 	counts := o.summary()
 	sum := &counts
@@ -501,9 +525,9 @@ func (o *ObservedSummary) Total() int { return o.Reached() + o.Mocked + o.Unansw
 // the contract.
 func (o *ObservedSummary) Reached() int { return o.Exchanges + o.Outside }
 
-// keptRequest is req as a report keeps it: credentials redacted, the body
-// bounded.
-func keptRequest(req Request) Request {
+// keptRequest is req as a report keeps it: credentials redacted (secret:
+// the secret fields of its body), the body bounded.
+func keptRequest(req Request, secret func(string) bool) Request {
 	out := req
 	out.Header = req.Header.Clone()
 	for _, name := range []string{"Authorization", "Proxy-Authorization"} {
@@ -517,7 +541,7 @@ func keptRequest(req Request) Request {
 	if vs := out.Header.Values("Cookie"); len(vs) > 0 {
 		out.Header["Cookie"] = redactCookies(vs, false)
 	}
-	out.Body = redactBody(req.Header.Get("Content-Type"), req.Body)
+	out.Body = redactBody(req.Header.Get("Content-Type"), req.Body, secret)
 	if len(out.Body) > maxKeptRequestBody {
 		out.Body = out.Body[:maxKeptRequestBody]
 	}
@@ -525,10 +549,14 @@ func keptRequest(req Request) Request {
 }
 
 // redactAuthorization keeps an Authorization value's scheme: "Bearer
-// [redacted]".
+// [redacted]"; of a long bearer token its first 8 characters, as the
+// Redactor shows a token it knows: "Bearer eyJhbGci…".
 func redactAuthorization(v string) string {
-	scheme, _, found := strings.Cut(strings.TrimSpace(v), " ")
+	scheme, cred, found := strings.Cut(strings.TrimSpace(v), " ")
 	if found && len(scheme) <= 20 && strings.IndexFunc(scheme, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) < 0 {
+		if cred = strings.TrimSpace(cred); strings.EqualFold(scheme, "bearer") && len(cred) > 16 {
+			return scheme + " " + cred[:8] + "…"
+		}
 		return scheme + " [redacted]"
 	}
 	return "[redacted]"
@@ -560,10 +588,9 @@ func redactCookies(vs []string, set bool) []string {
 	return out
 }
 
-// redactBody hides password and secret fields of a form or JSON body, as
-// the runner's case names do.
-func redactBody(contentType, body string) string {
-	secret := model.SecretName
+// redactBody hides the secret fields (secret) of a form or JSON body, at
+// any depth of the JSON.
+func redactBody(contentType, body string, secret func(string) bool) string {
 	switch {
 	case strings.HasPrefix(contentType, "application/x-www-form-urlencoded"):
 		parts := strings.Split(body, "&")
@@ -578,22 +605,7 @@ func redactBody(contentType, body string) string {
 			return strings.Join(parts, "&")
 		}
 	case strings.Contains(contentType, "json"):
-		var v map[string]any
-		if json.Unmarshal([]byte(body), &v) != nil {
-			return body
-		}
-		changed := false
-		for k := range v {
-			if _, isString := v[k].(string); isString && secret(k) {
-				v[k], changed = "[redacted]", true
-			}
-		}
-		if changed {
-			b, err := json.Marshal(v)
-			if err == nil {
-				return string(b)
-			}
-		}
+		return redactFields(body, secret)
 	}
 	return body
 }

@@ -4,11 +4,16 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // The environment variables a reproduction reads the credentials from.
@@ -19,9 +24,10 @@ const (
 
 // Credentials are the secrets a run was given: a report never shows them.
 type Credentials struct {
-	Password  string // --password
-	JWTSecret string // --jwt-secret
-	Token     string // the bearer token the run logged in with
+	Password   string // --password
+	JWTSecret  string // --jwt-secret
+	AdminToken string // the mock's --admin-token, of a proxy
+	Token      string // the bearer token the run logged in with
 }
 
 // Redactor is the one rule by which everything a report writes (text,
@@ -32,9 +38,13 @@ type Credentials struct {
 //     name model.SecretName marks) are replaced wherever they appear, also
 //     URL- or JSON-encoded: a bearer token by its first 8 characters and
 //     "…", anything else by "[redacted]";
-//   - Authorization and Cookie headers, and the secret-named fields of a
-//     form or JSON body, are redacted whatever their value (as a proxy's
-//     kept exchanges are, keptRequest);
+//   - Authorization and Cookie headers, and the secret fields of a form
+//     or JSON body, are redacted whatever their value (as a proxy's kept
+//     exchanges are, keptRequest); a secret field is one model.SecretName
+//     marks (password, secret, api_key, …token) or one the contract marks
+//     writeOnly or format: password, at any depth of the JSON, in request
+//     and response bodies and in any text that quotes JSON (a check's
+//     expected and got, an excerpt cut short), a token shown by its start;
 //   - a curl reproduction reads the password and the token from
 //     $MOVIEMOCK_PASSWORD and $MOVIEMOCK_TOKEN, so that it still runs.
 type Redactor struct {
@@ -43,6 +53,7 @@ type Redactor struct {
 	order    []string          // masks' keys, longest first
 	tokens   map[string]bool
 	used     map[string]bool // the variables a reproduction read
+	fields   map[string]bool // the contract's writeOnly and format: password fields
 }
 
 // minSecret is the length below which a value seen in a secret-named field
@@ -57,6 +68,9 @@ func NewRedactor(c Credentials) *Redactor {
 	}
 	if len(c.JWTSecret) >= 3 {
 		x.add(c.JWTSecret, false)
+	}
+	if len(c.AdminToken) >= 3 {
+		x.add(c.AdminToken, false)
 	}
 	x.addAuthorization(c.Token)
 	return x
@@ -141,7 +155,7 @@ func (x *Redactor) learnBody(contentType, body string) {
 		if vals, err := url.ParseQuery(body); err == nil {
 			for k, vs := range vals {
 				for _, v := range vs {
-					if model.SecretName(k) && len(v) >= minSecret {
+					if x.secret(k) && len(v) >= minSecret {
 						x.add(v, strings.HasSuffix(strings.ToLower(k), "token"))
 					}
 				}
@@ -162,7 +176,7 @@ func (x *Redactor) learnBody(contentType, body string) {
 		switch v := v.(type) {
 		case map[string]any:
 			for k, e := range v {
-				if s, ok := e.(string); ok && model.SecretName(k) && len(s) >= minSecret {
+				if s, ok := e.(string); ok && x.secret(k) && len(s) >= minSecret {
 					x.add(s, strings.HasSuffix(strings.ToLower(k), "token"))
 				}
 				walk(e, depth+1)
@@ -176,7 +190,14 @@ func (x *Redactor) learnBody(contentType, body string) {
 	walk(v, 0)
 }
 
-// Text is s with every secret the redactor knows replaced.
+// secret reports whether a field named name holds a credential: by its
+// name, or by what the contract says of it.
+func (x *Redactor) secret(name string) bool {
+	return model.SecretName(name) || x != nil && x.fields[name]
+}
+
+// Text is s with every secret the redactor knows replaced, and the value
+// of every secret field quoted as JSON in it.
 func (x *Redactor) Text(s string) string {
 	if x == nil || s == "" {
 		return s
@@ -186,7 +207,55 @@ func (x *Redactor) Text(s string) string {
 			s = replaceWord(s, v, x.masks[v])
 		}
 	}
-	return s
+	return redactFields(s, x.secret)
+}
+
+// jsonMember is a JSON member as it appears in text, whole or cut short:
+// a quoted name, a colon, and a string (maybe unterminated) or a number;
+// quotedMember is one inside a quoted string, its quotes escaped (a check's
+// got quoting a body: with body "{\"password\":\"x\"}").
+var (
+	jsonMember   = regexp.MustCompile(`"((?:[^"\\]|\\.){1,200})"\s*:\s*("(?:[^"\\]|\\.)*(?:"|$)|-?[0-9][0-9.eE+-]*)`)
+	quotedMember = regexp.MustCompile(`\\"([^"\\]{1,200})\\"\s*:\s*(\\"(?:[^"\\]|\\[^"])*(?:\\"|"|$)|-?[0-9][0-9.eE+-]*)`)
+)
+
+// redactFields replaces the value of every member of a secret field that
+// text quotes as JSON, at any depth and whether or not text is whole JSON
+// (an excerpt cut short, a check's got): "[redacted]". What is already
+// masked (a token shown by its start and "…") stays.
+func redactFields(text string, secret func(string) bool) string {
+	if !strings.Contains(text, ":") {
+		return text
+	}
+	for _, re := range []*regexp.Regexp{jsonMember, quotedMember} {
+		quote := `"`
+		if re == quotedMember {
+			quote = `\"`
+		}
+		text = re.ReplaceAllStringFunc(text, func(m string) string {
+			sub := re.FindStringSubmatchIndex(m)
+			name, err := strconv.Unquote(`"` + m[sub[2]:sub[3]] + `"`)
+			if err != nil {
+				name = m[sub[2]:sub[3]]
+			}
+			v := m[sub[4]:sub[5]]
+			if !secret(name) || strings.Contains(v, "[redacted]") || strings.Contains(v, "…") || strings.Contains(v, passMark) {
+				return m
+			}
+			end := ""
+			if re == quotedMember && strings.HasSuffix(v, `"`) && !strings.HasSuffix(v, `\"`) {
+				end = `"` // the quoted string ends inside the value, cut short
+			}
+			shown := "[redacted]"
+			// A token is shown as the Redactor shows one it knows: its
+			// first 8 characters and "…".
+			if inner := strings.TrimPrefix(v, quote); strings.HasSuffix(strings.ToLower(name), "token") && len(inner) > 16+len(quote) && !strings.ContainsAny(inner[:8], `\"`) {
+				shown = inner[:8] + "…"
+			}
+			return m[:sub[4]] + quote + shown + quote + end
+		})
+	}
+	return text
 }
 
 // replaceWord replaces v in s where it is not part of a longer word: a
@@ -252,15 +321,17 @@ func (x *Redactor) Request(req Request) Request {
 		}
 	}
 	out.URL = x.Text(req.URL)
-	out.Body = x.Text(redactBody(req.Header.Get("Content-Type"), req.Body))
+	out.Body = x.Text(redactBody(req.Header.Get("Content-Type"), req.Body, x.secret))
 	return out
 }
+
+// The marks Curl puts where a reproduction reads a variable.
+const passMark, tokenMark = "MOVIEMOCKPASSWORDMARK", "MOVIEMOCKTOKENMARK"
 
 // Curl is a shell command that sends req again, its credentials read from
 // $MOVIEMOCK_PASSWORD (the --password) and $MOVIEMOCK_TOKEN (a bearer
 // token), every other secret redacted.
 func (x *Redactor) Curl(req Request) string {
-	const passMark, tokenMark = "MOVIEMOCKPASSWORDMARK", "MOVIEMOCKTOKENMARK"
 	shown := x.Request(req)
 	// The headers: a bearer token becomes $MOVIEMOCK_TOKEN.
 	for name, vs := range req.Header {
@@ -269,7 +340,10 @@ func (x *Redactor) Curl(req Request) string {
 		}
 		for i, v := range vs {
 			scheme, cred, found := strings.Cut(strings.TrimSpace(v), " ")
-			if found && strings.EqualFold(scheme, "bearer") && x.tokens[strings.TrimSpace(cred)] {
+			// A token the redactor knows, or one already hidden (a
+			// proxy's kept exchange): the reproduction reads it.
+			cred = strings.TrimSpace(cred)
+			if found && strings.EqualFold(scheme, "bearer") && (x.tokens[cred] || strings.HasSuffix(cred, "…") || cred == "[redacted]") {
 				shown.Header[name][i] = scheme + " " + tokenMark
 				x.used[TokenVar] = true
 			}
@@ -293,7 +367,7 @@ func (x *Redactor) Curl(req Request) string {
 			}
 			kept = append(kept, p)
 		}
-		shown.Body = x.Text(redactBody(ct, strings.Join(kept, "&")))
+		shown.Body = x.Text(redactBody(ct, strings.Join(kept, "&"), x.secret))
 		if len(kept) == 0 {
 			shown.Body = ""
 		}
@@ -340,6 +414,7 @@ func (x *Redactor) Note() string {
 // the secrets its results carry.
 func (r *Report) Redactor() *Redactor {
 	x := NewRedactor(r.Credentials)
+	x.fields = r.secretFields
 	for _, res := range r.Results {
 		x.learn(res)
 	}
@@ -398,7 +473,7 @@ func (r *Report) redacted() *Report {
 	for _, n := range r.Notes {
 		out.Notes = append(out.Notes, x.Text(n))
 	}
-	if r.Credentials != (Credentials{}) || len(x.tokens) > 0 {
+	if r.Credentials.Password != "" || r.Credentials.JWTSecret != "" || r.Credentials.Token != "" || len(x.tokens) > 0 {
 		out.Notes = append(out.Notes, x.Note())
 	}
 	return &out
@@ -410,4 +485,67 @@ func (res *Result) reproduce() string {
 		return res.curl
 	}
 	return Curl(res.Case.Request)
+}
+
+// maxSecretFieldSchemas bounds the schemas contractSecretFields visits.
+const maxSecretFieldSchemas = 20000
+
+// contractSecretFields are the names of the properties sp marks writeOnly
+// or format: password, anywhere in its component schemas and its
+// operations' request and response bodies.
+func contractSecretFields(sp *spec.Spec) map[string]bool {
+	out := map[string]bool{}
+	if sp == nil || sp.Doc == nil {
+		return out
+	}
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(ref *openapi3.SchemaRef, depth int)
+	walk = func(ref *openapi3.SchemaRef, depth int) {
+		if ref == nil || ref.Value == nil || seen[ref.Value] || len(seen) >= maxSecretFieldSchemas || depth > 64 {
+			return
+		}
+		s := ref.Value
+		seen[s] = true
+		for name, p := range s.Properties {
+			if p != nil && p.Value != nil && (p.Value.WriteOnly || p.Value.Format == "password") {
+				out[name] = true
+			}
+			walk(p, depth+1)
+		}
+		walk(s.Items, depth+1)
+		if s.AdditionalProperties.Schema != nil {
+			walk(s.AdditionalProperties.Schema, depth+1)
+		}
+		for _, list := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, e := range list {
+				walk(e, depth+1)
+			}
+		}
+	}
+	if c := sp.Doc.Components; c != nil {
+		for _, s := range c.Schemas {
+			walk(s, 0)
+		}
+	}
+	if sp.Doc.Paths != nil {
+		for _, item := range sp.Doc.Paths.Map() {
+			for _, op := range item.Operations() {
+				if rb := op.RequestBody; rb != nil && rb.Value != nil {
+					for _, mt := range rb.Value.Content {
+						walk(mt.Schema, 0)
+					}
+				}
+				if op.Responses != nil {
+					for _, r := range op.Responses.Map() {
+						if r != nil && r.Value != nil {
+							for _, mt := range r.Value.Content {
+								walk(mt.Schema, 0)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }

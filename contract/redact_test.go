@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/moviemock/moviemock/internal/model"
 )
 
 func TestRedactor(t *testing.T) {
@@ -66,6 +68,53 @@ func TestRedactorWords(t *testing.T) {
 	} {
 		if got := x.Text(in); got != want {
 			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A secret field's value is hidden whatever it is and wherever the JSON
+// is: nested, cut short, pretty-printed, quoted in a check's got; a field
+// the contract marks writeOnly or format: password too.
+func TestRedactorSecretFields(t *testing.T) {
+	x := NewRedactor(Credentials{})
+	x.fields = map[string]bool{"pin": true}
+	for _, tc := range []struct{ name, in, want string }{
+		{"nested", `{"user":{"name":"bob","profile":{"password":"hunter2"}}}`, `{"user":{"name":"bob","profile":{"password":"[redacted]"}}}`},
+		{"in a list", `[{"api_key":"k1"},{"refresh_token":"r1"}]`, `[{"api_key":"[redacted]"},{"refresh_token":"[redacted]"}]`},
+		{"pretty", "{\n  \"client_secret\" : \"abc\",\n  \"n\": 1\n}", "{\n  \"client_secret\" : \"[redacted]\",\n  \"n\": 1\n}"},
+		{"cut short", `{"title":"x","password":"hunt`, `{"title":"x","password":"[redacted]"`},
+		{"a number", `{"secret_number": 4711}`, `{"secret_number": "[redacted]"}`},
+		{"marked by the contract", `{"pin":"1234","pins":"5"}`, `{"pin":"[redacted]","pins":"5"}`},
+		{"a check's got", `got "password": "abc", want no password`, `got "password": "[redacted]", want no password`},
+		{"not secret", `{"token_type":"bearer","title":"password"}`, `{"token_type":"bearer","title":"password"}`},
+		{"already masked", `{"access_token":"eyJhbGci…"}`, `{"access_token":"eyJhbGci…"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := x.Text(tc.in); got != tc.want {
+				t.Errorf("Text(%s) = %s, want %s", tc.in, got, tc.want)
+			}
+		})
+	}
+	req := Request{Method: "POST", URL: "http://h/users", Header: http.Header{"Content-Type": {"application/json"}},
+		Body: `{"name":"bob","settings":{"api_key":"k-123456789"}}`}
+	if curl := x.Curl(req); strings.Contains(curl, "k-123456789") {
+		t.Errorf("the reproduction shows a nested secret: %s", curl)
+	}
+	if kept := keptRequest(req, model.SecretName); strings.Contains(kept.Body, "k-123456789") {
+		t.Errorf("a proxy keeps a nested secret: %s", kept.Body)
+	}
+}
+
+// A check's got quotes a body as a Go string, cut short: its secret fields
+// are hidden too, up to where the quote ends.
+func TestRedactorQuotedBody(t *testing.T) {
+	x := NewRedactor(Credentials{})
+	for _, tc := range []struct{ in, want string }{
+		{`got 418 with body "{\"profile\":{\"api_key\":\"Zq8vX\"},\"id\":1}"`, `got 418 with body "{\"profile\":{\"api_key\":\"[redacted]\"},\"id\":1}"`},
+		{`got 418 with body "{\"access_token\":\"eyJhbGciOiJIUzI1NiIsInR5cCI6"…`, `got 418 with body "{\"access_token\":\"eyJhbGci…\""…`},
+	} {
+		if got := x.Text(tc.in); got != tc.want {
+			t.Errorf("Text(%s)\n = %s\nwant %s", tc.in, got, tc.want)
 		}
 	}
 }

@@ -41,6 +41,10 @@ type Report struct {
 	Credentials Credentials `json:"-"`
 	// redactedCopy: the report is already the writers' copy (redacted).
 	redactedCopy bool
+	// secretFields are the fields the contract marks writeOnly or format:
+	// password: the writers hide their values as those of
+	// model.SecretName's.
+	secretFields map[string]bool
 	// Verbose: the text report lists every failed check after the
 	// distinct ones, not only how many there are.
 	Verbose bool `json:"-"`

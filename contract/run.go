@@ -63,8 +63,11 @@ type Config struct {
 	// Query and Cookie are query parameters and cookies sent with every
 	// request; one the contract declares takes this value in every case
 	// that does not test the parameter itself.
-	Query, Cookie     url.Values
-	JWTSecret         []byte    // verifies tokens' signatures when set
+	Query, Cookie url.Values
+	JWTSecret     []byte // verifies tokens' signatures when set
+	// AdminToken is a secret beside them the reports never show: the
+	// --admin-token of a proxy's mock.
+	AdminToken        string
 	FrameworkStatuses []int     // nil: DefaultFrameworkStatuses
 	Progress          io.Writer // a character per finished case; nil: none
 	Client            *http.Client
@@ -467,7 +470,8 @@ func (r *runner) run(ctx context.Context) *Report {
 	r.cleanUp(ctx, ops, b, report)
 	r.check(report, ops)
 	r.untested(report, ops)
-	report.Credentials = Credentials{Password: r.cfg.Password, JWTSecret: string(r.cfg.JWTSecret), Token: r.token}
+	report.Credentials = Credentials{Password: r.cfg.Password, JWTSecret: string(r.cfg.JWTSecret), AdminToken: r.cfg.AdminToken, Token: r.token}
+	report.secretFields = contractSecretFields(r.sp)
 	if report.Credentials.Token == "" {
 		report.Credentials.Token = r.cfg.Header.Get("Authorization")
 	}

@@ -28,20 +28,25 @@ type Violation struct {
 	Curl      string `json:"curl"`
 }
 
-// Violations lists the violations found so far, oldest first.
+// Violations lists the violations found so far, oldest first, shown as
+// the reports show them (contract.Redactor): no credential, no secret
+// field's value, reproductions that read $MOVIEMOCK_TOKEN.
 func (p *Proxy) Violations() []Violation {
 	out := []Violation{}
 	if p.cfg.Observer == nil {
 		return out
 	}
-	for _, res := range p.cfg.Observer.Failures() {
+	rep := p.cfg.Observer.Report()
+	x := rep.Redactor()
+	for _, res := range rep.Results {
 		for _, c := range res.Checks {
 			if c.Passed {
 				continue
 			}
 			out = append(out, Violation{
-				Case: res.Case.Name, Method: res.Case.Method, Path: p.clientPath(res.Case.Request.URL), URL: res.Case.Request.URL, Operation: res.Case.Operation,
-				Status: res.Response.Status, Check: c.Check, Expected: c.Expected, Got: c.Got, Curl: contract.Curl(res.Case.Request),
+				Case: x.Text(res.Case.Name), Method: res.Case.Method, Path: x.Text(p.clientPath(res.Case.Request.URL)), URL: x.Text(res.Case.Request.URL),
+				Operation: res.Case.Operation, Status: res.Response.Status, Check: c.Check, Expected: x.Text(c.Expected), Got: x.Text(c.Got),
+				Curl: x.Curl(res.Case.Request),
 			})
 		}
 	}

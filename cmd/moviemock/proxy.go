@@ -165,7 +165,7 @@ func (px *proxyFlags) check() error {
 func (px *proxyFlags) build(mc mock.Config, m *model.Model, secret string, logger *slog.Logger) (*proxy.Proxy, error) {
 	ocfg := contract.Config{
 		BaseURL: px.upstream, Spec: m.Spec, Model: m, Checks: px.checks, ExcludeChecks: px.exclude,
-		MaxResponseTime: px.maxResponse,
+		MaxResponseTime: px.maxResponse, AdminToken: mc.AdminToken,
 	}
 	if secret != "" {
 		ocfg.JWTSecret = []byte(secret)
