@@ -420,6 +420,29 @@ func (r *Report) writeFailureText(ew *errWriter, res *Result, c CheckResult, wit
 }
 
 // verdict is "PASSED: …" or "FAILED: …", the line above the summary line.
+// outcome is how the run ended: "failed" (a check failed, or an
+// operation could not be tested), "unchecked" (nothing failed because
+// nothing was checked: no exchange reached the upstream, or no case ran a
+// check), or "passed".
+func (r *Report) outcome() string {
+	switch {
+	case r.Failures() > 0:
+		return "failed"
+	case r.Observed != nil && r.Observed.Reached() == 0, r.Observed == nil && r.checksRun() == 0:
+		return "unchecked"
+	}
+	return "passed"
+}
+
+// checksRun counts the checks applied to the results.
+func (r *Report) checksRun() int {
+	n := 0
+	for _, res := range r.Results {
+		n += len(res.Checks)
+	}
+	return n
+}
+
 func (r *Report) verdict() string {
 	if o := r.Observed; o != nil {
 		if n := r.Failures(); n > 0 {
@@ -433,6 +456,9 @@ func (r *Report) verdict() string {
 	cases := len(r.Results)
 	if n := r.Failures(); n > 0 {
 		return fmt.Sprintf("FAILED: %d failed checks in %d of %d cases (%v)", n, r.FailedCases(), cases, r.Duration.Round(time.Millisecond))
+	}
+	if r.outcome() == "unchecked" {
+		return fmt.Sprintf("NOT CHECKED: no check ran (%s, %d skipped) (%v)", plural(cases, "case", "cases"), r.Skipped(), r.Duration.Round(time.Millisecond))
 	}
 	return fmt.Sprintf("PASSED: %d cases, every check passed (%v)", cases, r.Duration.Round(time.Millisecond))
 }
@@ -451,6 +477,8 @@ func (r *Report) SummaryLine() string {
 			verdict = "NOT CHECKED "
 		}
 		b.WriteString("moviemock proxy: " + verdict + o.line(r.Failures()))
+	} else if r.outcome() == "unchecked" {
+		fmt.Fprintf(&b, "moviemock contract: NOT CHECKED %d cases (no check ran)", len(r.Results)-r.Skipped())
 	} else if failedCases == 0 && r.Failures() == 0 {
 		fmt.Fprintf(&b, "moviemock contract: PASSED %d cases", len(r.Results)-r.Skipped())
 	} else {

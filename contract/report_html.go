@@ -38,7 +38,9 @@ type htmlView struct {
 	// exchanges observed.
 	Observed    bool
 	Title       string
-	Passed      bool
+	// Outcome is the run's class: passed, failed, or unchecked (nothing
+	// was checked: not a pass, whatever failed); Label says it.
+	Outcome, Label string
 	Target      string
 	Spec        string
 	Seed        uint64
@@ -116,11 +118,15 @@ type htmlFailure struct {
 	Curl                      string
 }
 
+// outcomeLabels are the words of each outcome.
+var outcomeLabels = map[string]string{"passed": "PASSED", "failed": "FAILED", "unchecked": "NOT CHECKED"}
+
 func (r *Report) htmlView() htmlView {
 	v := htmlView{
 		Observed:    r.Observed != nil,
 		Title:       "moviemock contract report",
-		Passed:      r.Failures() == 0,
+		Outcome:     r.outcome(),
+		Label:       outcomeLabels[r.outcome()],
 		Target:      Safe(r.BaseURL),
 		Spec:        Safe(r.Spec),
 		Seed:        r.Seed,
@@ -320,7 +326,7 @@ document.querySelectorAll("button.copy").forEach(function (b) {
 `
 
 const htmlCSS = `
-:root { --fail: #b3261e; --pass: #1e6b34; --muted: #5f6368; --line: #d0d4d9; --code: #f4f5f7; }
+:root { --fail: #b3261e; --pass: #1e6b34; --warn: #8a5300; --muted: #5f6368; --line: #d0d4d9; --code: #f4f5f7; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 80rem; padding: 1rem 1.5rem 3rem; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; background: #fff; }
 h1 { font-size: 1.4rem; margin: .5rem 0 1rem; }
@@ -334,6 +340,9 @@ pre { background: var(--code); border: 1px solid var(--line); border-radius: 4px
 .failed .verdict, tr.fail td.mark, td.fail { color: var(--fail); font-weight: 600; }
 #summary { border-left: 6px solid var(--pass); padding: .25rem 1rem .5rem; }
 #summary.failed { border-left-color: var(--fail); }
+#summary.unchecked { border-left-color: var(--warn); background: #fff8e1; }
+.unchecked .verdict { color: var(--warn); }
+tr.unchecked td.cases { color: var(--warn); font-weight: 600; }
 #summary h2 { border: 0; margin-top: .5rem; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: .5rem 0; }
 dt { color: var(--muted); }
@@ -369,14 +378,14 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '` + cspHash + `'; base-uri 'none'; form-action 'none'">
-<title>{{if .Passed}}PASSED{{else}}FAILED{{end}} · {{.Title}} · {{.Target}}</title>
+<title>{{.Label}} · {{.Title}} · {{.Target}}</title>
 <style>` + htmlCSS + `</style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
 
-<section id="summary" class="{{if .Passed}}passed{{else}}failed{{end}}">
-<h2>Summary: <span class="verdict">{{if .Passed}}PASSED{{else}}FAILED{{end}}</span></h2>
+<section id="summary" class="{{.Outcome}}">
+<h2>Summary: <span class="verdict">{{.Label}}</span></h2>
 <dl>
 <dt>{{if .Observed}}Upstream{{else}}Target{{end}}</dt><dd><code class="target">{{.Target}}</code></dd>
 <dt>Contract</dt><dd><code class="spec">{{.Spec}}</code></dd>
@@ -416,7 +425,7 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <thead><tr><th>Operation</th><th>{{if .Observed}}Exchanges{{else}}Cases{{end}}</th><th>Checks passed</th><th>Checks failed</th><th>Declared statuses</th><th>Seen</th><th>Never seen</th><th>Undeclared seen</th><th>Kinds of case run</th></tr></thead>
 <tbody>
 {{- range .Operations}}
-<tr data-operation="{{.Name}}" class="{{if .Failed}}fail{{else}}ok{{end}}">
+<tr data-operation="{{.Name}}" class="{{if .Failed}}fail{{else if and (not .Passed) (not .Cases)}}unchecked{{else}}ok{{end}}">
 <th scope="row"><code>{{.Method}} {{.Path}}</code><br><span class="opid">{{.ID}}</span></th>
 <td class="num cases">{{if .Cases}}{{.Cases}}{{if .Mocked}} (and {{.Mocked}} answered by the mock){{end}}{{else if .Mocked}}answered by the mock only ({{.Mocked}}), not checked{{else if $.Observed}}not seen{{else}}no cases{{end}}</td>
 <td class="num passed">{{.Passed}}</td>

@@ -324,3 +324,46 @@ func TestHTMLReportPassing(t *testing.T) {
 		}
 	}
 }
+
+// A run that checked nothing (a proxy none of whose exchanges reached the
+// upstream, a contract run whose every case was skipped) is not styled as
+// a pass: its summary says NOT CHECKED in the warning style.
+func TestHTMLReportNotChecked(t *testing.T) {
+	t.Parallel()
+	obs, err := contract.NewObserver(contract.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		obs.NotReached("GET", "/person/{person_id}", true)
+	}
+	skipped := &contract.Report{BaseURL: "http://127.0.0.1:1", Results: []*contract.Result{
+		{Case: &contract.Case{Name: "a write", Method: "POST", Path: "/movies"}, Response: contract.Response{Skipped: "--no-writes"}},
+	}}
+	for _, tc := range []struct {
+		name   string
+		report *contract.Report
+	}{
+		{"proxy, nothing reached the upstream", obs.Report()},
+		{"contract, every case skipped", skipped},
+		{"contract, no case", &contract.Report{BaseURL: "http://127.0.0.1:1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := writeHTML(t, tc.report)
+			root := parseHTML(t, page)
+			s := root.all(byID("summary"))[0]
+			if !s.hasClass("unchecked") || s.hasClass("passed") || !strings.Contains(s.Text(), "NOT CHECKED") || strings.Contains(s.Text(), "PASSED") {
+				t.Errorf("summary (class %q): %q", s.attr["class"], s.Text())
+			}
+			if title := root.all(func(e *element) bool { return e.name == "title" })[0].Text(); !strings.HasPrefix(title, "NOT CHECKED") {
+				t.Errorf("title %q", title)
+			}
+			if line := tc.report.SummaryLine(); !strings.Contains(line, "NOT CHECKED") {
+				t.Errorf("summary line %q", line)
+			}
+			if !bytes.Contains(page, []byte("#summary.unchecked {")) {
+				t.Error("no style for an unchecked run")
+			}
+		})
+	}
+}
