@@ -101,7 +101,7 @@ func TestGrownMoviesOnEmbeddedData(t *testing.T) {
 		"serving the embedded default data",
 		"5 collections: 0 movies, 31 persons, 0 reactions, 60 reviews, 7 users",
 		"starting empty (no records): movies, reactions",
-		"18 operations by convention",
+		"18 by convention",
 		"POST /reviews/{review_id}/reactions: nested create Reaction")
 	if strings.Contains(startup, "left out") {
 		t.Errorf("a shipped scenario was left out on a contract that has all their paths:\n%s", startup)

@@ -355,13 +355,14 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	}
 	o.limits.log = slog.New(slog.NewTextHandler(stderr, nil))
 	o.limits.apply(hs)
-	if px != nil {
-		fmt.Fprintf(stdout, "moviemock proxying %s on %s%s\n%s%s", px.upstream, serveURL(*o.addr, ln.Addr()), activeScenario(*o.scenario), px.startLine(source), understood(m, data, set))
-	} else {
-		fmt.Fprintf(stdout, "moviemock serving %s on %s%s\n%s", source, serveURL(*o.addr, ln.Addr()), activeScenario(*o.scenario), understood(m, data, set))
-	}
+	// The banner, written at once: what is served and where.
 	base, _, _ := strings.Cut(serveURL(*o.addr, ln.Addr()), " ") // without "(listening on all interfaces)"
-	fmt.Fprint(stdout, pages(base, !*o.noAdmin))
+	what := banner{spec: *o.specFlag, source: source, scenarioDir: *o.scenarioDir, base: base, admin: !*o.noAdmin}
+	if px != nil {
+		fmt.Fprintf(stdout, "moviemock proxying %s on %s%s\n%s%s", px.upstream, serveURL(*o.addr, ln.Addr()), activeScenario(*o.scenario), px.startLine(source), what.text(m, data, set))
+	} else {
+		fmt.Fprintf(stdout, "moviemock serving %s on %s%s\n%s", source, serveURL(*o.addr, ln.Addr()), activeScenario(*o.scenario), what.text(m, data, set))
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -510,23 +511,36 @@ func validToken(s string) bool {
 	return true
 }
 
-// understood is what serve says it understood of the contract: the
-// collections and their records, the operations by convention, and those
-// answered from examples only.
-// pages is the start-up line that says where moviemock's own pages are.
-func pages(base string, admin bool) string {
-	line := fmt.Sprintf("  open %s/docs (Swagger UI), %s/redoc (ReDoc)", base, base)
-	if admin {
-		line += fmt.Sprintf(", %s/__mock/ (control panel)", base)
-	}
-	return line + "\n"
+// banner is what serve (and proxy) say at start-up below the first line,
+// one labelled line each: the contract (its title and version, from where),
+// the data and its collections, the operations understood, the scenarios
+// loaded, and the URLs of the API, its docs and the control panel.
+type banner struct {
+	spec, source, scenarioDir string // --spec ("" embedded), the data's source, --scenarios
+	base                      string // the URL to open
+	admin                     bool   // the control panel is on
 }
 
-func understood(m *model.Model, data *fixtures.Dataset, set *scenarios.Set) string {
+func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  contract %s: %s: %s\n", m.Spec.Source(), problems.Plural(len(m.Collections), "collection", "collections"), data.Counts())
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(&b, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
+	}
+	from := "the embedded " + m.Spec.Source()
+	if bn.spec != "" {
+		from = bn.spec
+	}
+	title := "untitled"
+	if info := m.Spec.Doc.Info; info != nil && info.Title != "" {
+		title = strconv.Quote(info.Title)
+		if info.Version != "" {
+			title += " " + info.Version
+		}
+	}
+	line("contract", "%s, from %s", title, from)
+	line("data", "%s: %s: %s", bn.source, problems.Plural(len(m.Collections), "collection", "collections"), data.Counts())
 	if empty := data.Empty(); len(empty) > 0 {
-		fmt.Fprintf(&b, "  starting empty (no records): %s\n", strings.Join(empty, ", "))
+		line("", "starting empty (no records): %s", strings.Join(empty, ", "))
 	}
 	var conv, examples []string
 	for _, o := range m.Operations {
@@ -540,16 +554,40 @@ func understood(m *model.Model, data *fixtures.Dataset, set *scenarios.Set) stri
 		}
 		conv = append(conv, fmt.Sprintf("%s: %s", o, what))
 	}
-	fmt.Fprintf(&b, "  %s by convention: %s\n", problems.Plural(len(conv), "operation", "operations"), strings.Join(conv, "; "))
+	line("operations", "%d by convention: %s", len(conv), strings.Join(conv, "; "))
 	if len(examples) > 0 {
-		fmt.Fprintf(&b, "  %d answered from examples only: %s\n", len(examples), strings.Join(examples, "; "))
+		line("", "%d answered from examples only: %s", len(examples), strings.Join(examples, "; "))
 	}
+	var shipped int
+	var own []string
+	for _, sc := range set.Scenarios() {
+		if bn.scenarioDir != "" && strings.HasPrefix(sc.File, bn.scenarioDir) {
+			own = append(own, sc.Name)
+		} else {
+			shipped++
+		}
+	}
+	loaded := problems.Plural(shipped, "shipped", "shipped")
+	if bn.scenarioDir != "" {
+		loaded += fmt.Sprintf(", %d from %s", len(own), bn.scenarioDir)
+		if len(own) > 0 {
+			loaded += ": " + strings.Join(own, ", ")
+		}
+	}
+	line("scenarios", "%s", loaded)
 	if skipped := set.Skipped(); len(skipped) > 0 {
 		names := make([]string, len(skipped))
 		for i, sk := range skipped {
 			names[i] = cmp.Or(sk.Name, sk.File)
 		}
-		fmt.Fprintf(&b, "  %s (scenarios list --spec says why): %s\n", problems.Plural(len(skipped), "shipped scenario does not fit this contract and is left out", "shipped scenarios do not fit this contract and are left out"), strings.Join(names, ", "))
+		line("", "%s (scenarios list --spec says why): %s", problems.Plural(len(skipped), "shipped scenario does not fit this contract and is left out", "shipped scenarios do not fit this contract and are left out"), strings.Join(names, ", "))
+	}
+	line("API", "%s/", bn.base)
+	line("docs", "%s/docs (Swagger UI), %s/redoc (ReDoc)", bn.base, bn.base)
+	if bn.admin {
+		line("panel", "%s/__mock/ (control panel; control API under /__mock/)", bn.base)
+	} else {
+		line("panel", "off (--no-admin)")
 	}
 	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -59,14 +61,60 @@ func TestServeStartLinesSayWhatAndWhere(t *testing.T) {
 	lines := startLines(t, 20, "--addr", "0.0.0.0:0", "--spec", "../../testdata/corpus/services/openapi/hex_todo.json")
 	for _, re := range []string{
 		`^moviemock serving no records \(the embedded default data fits none of this contract's collections; --generate makes some\) on http://127\.0\.0\.1:\d+`,
-		`\n  open (http://127\.0\.0\.1:\d+)/docs \(Swagger UI\), http://127\.0\.0\.1:\d+/redoc \(ReDoc\), http://127\.0\.0\.1:\d+/__mock/ \(control panel\)\n`,
+		`\n  docs        (http://127\.0\.0\.1:\d+)/docs \(Swagger UI\), http://127\.0\.0\.1:\d+/redoc \(ReDoc\)\n  panel       http://127\.0\.0\.1:\d+/__mock/ \(control panel`,
 	} {
 		if !regexp.MustCompile(re).MatchString(lines) {
 			t.Errorf("start-up lines do not match %s:\n%s", re, lines)
 		}
 	}
-	if lines := startLines(t, 20, "--addr", "127.0.0.1:0", "--no-admin"); !strings.Contains(lines, "serving the embedded default data on") || strings.Contains(lines, "__mock") {
+	if lines := startLines(t, 20, "--addr", "127.0.0.1:0", "--no-admin"); !strings.Contains(lines, "serving the embedded default data on") || strings.Contains(lines, "__mock") || !strings.Contains(lines, "  panel       off (--no-admin)") {
 		t.Errorf("start-up lines:\n%s", lines)
+	}
+}
+
+// The banner says, one labelled line each, what is served: the contract
+// (title, version, from where), the data, the operations, the scenarios
+// (shipped, and those of --scenarios DIR by name), and where: the API, its
+// docs and the control panel.
+func TestServeBanner(t *testing.T) {
+	dir := t.TempDir()
+	text, err := os.ReadFile("../../scenarios/slow-network.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := regexp.MustCompile(`(?m)^name: .*$`).ReplaceAll(text, []byte("name: my-slow-network"))
+	if err := os.WriteFile(filepath.Join(dir, "mine.yaml"), mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		wants []string // regexps, in order
+	}{
+		{"embedded", []string{"--scenarios", dir}, []string{
+			`^moviemock serving the embedded default data on (http://127\.0\.0\.1:\d+)\n`,
+			`\n  contract    "Movie and Review Service" \S+, from the embedded openapi\.yaml\n`,
+			`\n  data        the embedded default data: 3 collections: \d+ persons, \d+ reviews, \d+ users\n`,
+			`\n  operations  4 by convention: GET /person/\{person_id\}: read Person; `,
+			`\n  scenarios   \d+ shipped, 1 from ` + regexp.QuoteMeta(dir) + `: my-slow-network\n`,
+			`\n  API         http://127\.0\.0\.1:\d+/\n`,
+			`\n  docs        http://127\.0\.0\.1:\d+/docs \(Swagger UI\), http://127\.0\.0\.1:\d+/redoc \(ReDoc\)\n`,
+			`\n  panel       http://127\.0\.0\.1:\d+/__mock/ \(control panel`,
+		}},
+		{"a contract file, generated data", []string{"--spec", "../../testdata/corpus/services/openapi/hex_todo.json", "--generate", "--seed", "3"}, []string{
+			`\n  contract    "Todolist" 0\.0\.1, from \.\./\.\./testdata/corpus/services/openapi/hex_todo\.json\n`,
+			`\n  data        generated data \(seed 3\)[^\n]*: 2 collections: \d+ todo_items, \d+ user_registries\n`,
+			`\n  scenarios   \d+ shipped\n              \d+ shipped scenarios do not fit`,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := startLines(t, 30, append([]string{"--addr", "127.0.0.1:0"}, tc.args...)...)
+			for _, re := range tc.wants {
+				if !regexp.MustCompile(re).MatchString(lines) {
+					t.Errorf("the banner does not match %s:\n%s", re, lines)
+				}
+			}
+		})
 	}
 }
 
@@ -92,7 +140,7 @@ func startLines(t *testing.T, n int, args ...string) string {
 	line, err := r.ReadString('\n')
 	// The line of pages comes last: serve prints nothing more until a
 	// request comes.
-	for lines.WriteString(line); err == nil && strings.Count(lines.String(), "\n") < n && !strings.HasPrefix(line, "  open "); lines.WriteString(line) {
+	for lines.WriteString(line); err == nil && strings.Count(lines.String(), "\n") < n && !strings.HasPrefix(line, "  panel "); lines.WriteString(line) {
 		line, _ = r.ReadString('\n')
 		if line == "" {
 			break
