@@ -251,3 +251,36 @@ func brokenPerson(t *testing.T, base string) string {
 	t.Cleanup(ts.Close)
 	return ts.URL
 }
+
+// At 1280×800 the panel never scrolls sideways, whatever the journal
+// holds: long paths, queries, header values and bodies wrap or are cut
+// with an ellipsis inside their cell, and so do the data's records.
+func TestBrowserPanelFitsAt1280(t *testing.T) {
+	t.Parallel()
+	ctx := browser.New(t)
+	base, _ := serve(t, noEnv, "--quiet")
+	long := strings.Repeat("abcdefghij", 40)
+	for _, p := range []string{"/person/" + long, "/reviews?limit=3&movie_id=" + long, "/" + long + "/" + long} {
+		get(t, base+p)
+	}
+	mockCall(t, base, "POST", "/auth/login", `{"username":"`+long+`","note":"`+strings.Repeat("x", 3000)+`"}`, "X-Long-Header", long)
+
+	do(t, ctx, "open /__mock/", chromedp.EmulateViewport(1280, 800), chromedp.Navigate(base+"/__mock/"))
+	poll[bool](t, ctx, "the journal's entries", `document.querySelectorAll('#journal tbody tr').length >= 4`)
+	do(t, ctx, "open the long POST", chromedp.Click(`#journal tbody tr[data-path="/auth/login"]`))
+	poll[bool](t, ctx, "the entry's body", `document.querySelector('#journal-detail-body').textContent.length > 1000`)
+	do(t, ctx, "show the data", chromedp.Click(`#data-load`))
+	poll[int](t, ctx, "the records", `document.querySelectorAll('#data-records tbody tr').length`)
+	for _, what := range []string{"the journal and the data"} {
+		wide := eval[[]string](t, ctx, `(() => {
+  const doc = document.documentElement;
+  if (doc.scrollWidth <= doc.clientWidth) return [];
+  return [doc.scrollWidth + ' > ' + doc.clientWidth].concat([...document.querySelectorAll('body *')]
+    .filter(e => e.getBoundingClientRect().right > doc.clientWidth + 1)
+    .slice(0, 12).map(e => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className + ' right ' + Math.round(e.getBoundingClientRect().right)));
+})()`)
+		if len(wide) > 0 {
+			t.Errorf("with %s, the page scrolls sideways at 1280 px: %s", what, strings.Join(wide, "; "))
+		}
+	}
+}
