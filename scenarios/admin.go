@@ -59,6 +59,27 @@ func (e *Engine) Admin(token string, extra ...Route) http.Handler {
 		}
 	}
 	a := &admin{e: e}
+	r := a.router(extra)
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, apiError{"no such control endpoint: " + r.URL.Path + " (see /__mock/openapi.json)"})
+	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, apiError{r.Method + " is not allowed on " + r.URL.Path})
+	})
+	guarded := guard(token, r)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if name := panelFile(r); name != "" {
+			servePanel(w, r, name)
+			return
+		}
+		guarded.ServeHTTP(w, r)
+	})
+}
+
+// router routes the control API's operations, and extra. Every one of its
+// routes is an operation of control/openapi.yaml (TestRoutesDocumented),
+// which is what docs/reference.md lists.
+func (a *admin) router(extra []Route) *mux.Router {
 	// No path cleaning: gorilla/mux answers a path with "." or ".."
 	// segments (/__mock/sessions/../journal) with a 301 to the cleaned
 	// one, which a client follows with the same method (DELETE): a
@@ -97,20 +118,7 @@ func (e *Engine) Admin(token string, extra ...Route) http.Handler {
 	for _, rt := range extra {
 		r.Handle(rt.Path, rt.Handler).Methods(rt.Method)
 	}
-	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, apiError{"no such control endpoint: " + r.URL.Path + " (see /__mock/openapi.json)"})
-	})
-	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusMethodNotAllowed, apiError{r.Method + " is not allowed on " + r.URL.Path})
-	})
-	guarded := guard(token, r)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if name := panelFile(r); name != "" {
-			servePanel(w, r, name)
-			return
-		}
-		guarded.ServeHTTP(w, r)
-	})
+	return r
 }
 
 // Route is a control API endpoint of the mounter's own (see Admin).
