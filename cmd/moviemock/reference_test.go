@@ -20,7 +20,9 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/browser"
 	"github.com/moviemock/moviemock/internal/golden"
+	"github.com/moviemock/moviemock/internal/reference"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -87,6 +89,21 @@ func TestReferenceListsEveryFlag(t *testing.T) {
 				t.Errorf("docs/reference.md does not list %s (--%s of moviemock %s): rewrite it with\n\t%s", envVar(f.Name), f.Name, c.path, regenerate)
 			}
 		})
+	}
+}
+
+// The variables the source reads beside the flags' are found by scanning
+// it for MOVIEMOCK_ constants: these at least.
+func TestReferenceFindsSourceVariables(t *testing.T) {
+	t.Parallel()
+	found, err := sourceVariables("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{browser.EnvPath, browser.EnvRequire, reference.EnvStack, reference.EnvRequire, contract.PasswordVar, contract.TokenVar} {
+		if !slices.ContainsFunc(found, func(v sourceVariable) bool { return v.name == want && v.doc != "" }) {
+			t.Errorf("%s not found, or without its doc comment, in %+v", want, found)
+		}
 	}
 }
 
@@ -441,7 +458,7 @@ func sourceVariables(root string) ([]sourceVariable, error) {
 			}
 			for _, spec := range gd.Specs {
 				vs := spec.(*ast.ValueSpec)
-				for _, v := range vs.Values {
+				for i, v := range vs.Values {
 					lit, ok := v.(*ast.BasicLit)
 					if !ok || lit.Kind != token.STRING {
 						continue
@@ -454,6 +471,11 @@ func sourceVariables(root string) ([]sourceVariable, error) {
 					text := ""
 					if doc != nil {
 						text = strings.Join(strings.Fields(doc.Text()), " ")
+					}
+					// "EnvPath names a browser…": the Go name says nothing here.
+					if rest, ok := strings.CutPrefix(text, vs.Names[i].Name); ok && rest != "" {
+						rest = strings.TrimLeft(rest, ", ")
+						text = strings.ToUpper(rest[:1]) + rest[1:]
 					}
 					out = append(out, sourceVariable{name: value, pkg: filepath.ToSlash(rel), doc: text, test: test})
 				}
