@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // docs/limits.md's table of what a journal entry keeps gives these bounds.
@@ -34,5 +36,31 @@ func TestDocsJournalEntryBounds(t *testing.T) {
 	}
 	for what := range want {
 		t.Errorf("docs/limits.md no longer says how much of %s a journal entry keeps", what)
+	}
+}
+
+// docs/limits.md gives the bounds of what a scenario may ask for.
+func TestDocsScenarioBounds(t *testing.T) {
+	t.Parallel()
+	page, err := os.ReadFile(filepath.Join("..", "docs", "limits.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(page)), " ")
+	for _, c := range []struct {
+		re   string
+		want int
+	}{
+		{"`delay` is at most (\\d+) minutes", int(maxDelay / time.Minute)},
+		{"`generate:` list at most ([\\d,]+) items", maxGenerate},
+	} {
+		m := regexp.MustCompile(c.re).FindStringSubmatch(text)
+		if m == nil {
+			t.Errorf("docs/limits.md no longer says /%s/", c.re)
+			continue
+		}
+		if n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", "")); n != c.want {
+			t.Errorf("docs/limits.md says %s where /%s/ is; the loader's bound is %d", m[1], c.re, c.want)
+		}
 	}
 }
