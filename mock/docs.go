@@ -47,7 +47,7 @@ func Pages() []Page {
 		{openapiYAMLURL, "the contract as YAML (moviemock's addition)"},
 		{docsURL, "Swagger UI, FastAPI's page byte for byte but for where its files come from"},
 		{oauth2RedirectURL, "Swagger UI's OAuth2 redirect page"},
-		{redocURL, "ReDoc, FastAPI's page byte for byte but for where its files come from"},
+		{redocURL, "ReDoc, FastAPI's page byte for byte but for where its files come from (a contract other than the embedded one in ReDoc's untrusted-spec mode)"},
 	}
 	for _, a := range docassets.All() {
 		pages = append(pages, Page{assetsURL + a.Name, "a file /docs or /redoc loads (" + a.ContentType + "), built in so the pages work offline"})
@@ -85,13 +85,18 @@ func (s *Server) addDocRoutes(router, paths *mux.Router) error {
 			return err
 		}
 	}
-	title := s.spec.Doc.Info.Title
+	// Any contract but the embedded one may be hostile (proxy --spec takes
+	// it from the network): its text must not become markup of the mock's
+	// own origin, where a script could drive the control API.
+	em, _ := spec.Embedded()
+	untrusted := s.spec != em
+	title := pageTitle(s.spec.Doc.Info.Title)
 	handlers := map[string]http.Handler{
 		openapiURL:        newPage("application/json", served.JSON()),
 		openapiYAMLURL:    newPage("application/yaml", served.YAML()),
 		docsURL:           newPage(htmlType, swaggerUIHTML(title+" - Swagger UI", assetsURL)),
 		oauth2RedirectURL: newPage(htmlType, []byte(swaggerUIOAuth2RedirectHTML)),
-		redocURL:          newPage(htmlType, redocHTML(title+" - ReDoc", assetsURL)),
+		redocURL:          newPage(htmlType, redocHTML(title+" - ReDoc", assetsURL, untrusted)),
 	}
 	for _, a := range docassets.All() {
 		handlers[assetsURL+a.Name] = a
@@ -154,6 +159,16 @@ func (p *page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // and ReDoc's page has no Google Fonts stylesheet. Like FastAPI, the title
 // goes in unescaped.
 
+// pageTitle is the contract's title as the pages' <title> holds it. FastAPI
+// puts it in unescaped, so a title holding "</title><script>" runs a
+// script in the page; a "<" is escaped here (the text is the same; the
+// bytes differ from FastAPI's only for such a title). The other
+// characters are harmless inside <title>, whose text ends only at
+// "</title".
+func pageTitle(title string) string {
+	return strings.ReplaceAll(title, "<", "&lt;")
+}
+
 // swaggerUIHTML is get_swagger_ui_html.
 func swaggerUIHTML(title, assets string) []byte {
 	return []byte(`
@@ -192,8 +207,16 @@ oauth2RedirectUrl: window.location.origin + '` + oauth2RedirectURL + `',
 
 // redocHTML is get_redoc_html without its Google Fonts stylesheet, so that
 // the page asks nothing of the internet: ReDoc then uses the fonts it falls
-// back to offline.
-func redocHTML(title, assets string) []byte {
+// back to offline. With untrusted, ReDoc renders the document in its
+// untrusted-spec mode (ReDoc 2: every HTML and Markdown text of the
+// document through DOMPurify): otherwise an info.description with <img
+// onerror=…> runs a script in the mock's origin, which may call the
+// control API. Swagger UI sanitises descriptions itself.
+func redocHTML(title, assets string, untrusted bool) []byte {
+	mode := ""
+	if untrusted {
+		mode = " untrusted-spec"
+	}
 	const blank = "    \n" // lines of the template's indentation alone
 	return []byte(`
     <!DOCTYPE html>
@@ -218,7 +241,7 @@ func redocHTML(title, assets string) []byte {
     <noscript>
         ReDoc requires Javascript to function. Please enable it to browse the documentation.
     </noscript>
-    <redoc spec-url="` + openapiURL + `"></redoc>
+    <redoc spec-url="` + openapiURL + `"` + mode + `></redoc>
     <script src="` + assets + docassets.RedocJS.Name + `"> </script>
     </body>
     </html>

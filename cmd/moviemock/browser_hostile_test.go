@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -158,5 +159,65 @@ func TestBrowserPanelSessionIDs(t *testing.T) {
 	var entries []json.RawMessage
 	if err := json.Unmarshal([]byte(body), &entries); err != nil || len(entries) < 3 {
 		t.Errorf("the journal after the buttons: %d entries (%v); want the 3 requests still", len(entries), err)
+	}
+}
+
+// hostileContract is a contract whose texts are markup that runs a script
+// if a page renders them as HTML: the title (in <title>), info.description
+// and an operation's description (Markdown with HTML, to ReDoc and Swagger
+// UI). Each script marks window.__pwned and tries the control API.
+const hostileContract = `{
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Hostile</title><script>window.__pwned = 'title'</script><title>",
+    "version": "1",
+    "description": "<img src=x onerror=\"window.__pwned = 'info.description'; fetch('/__mock/active', {method: 'PUT', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({scenario: 'server-hangs'})})\">"
+  },
+  "paths": {
+    "/items": {
+      "get": {
+        "operationId": "listItems",
+        "summary": "List items",
+        "description": "<img src=y onerror=\"window.__pwned = 'operation description'\"> <script>window.__pwned = 'script'</script>",
+        "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}}}
+      }
+    }
+  }
+}`
+
+// /redoc and /docs of a contract that is not moviemock's own render its
+// texts as text: no script of the document runs in the mock's origin
+// (where it could read the journal and switch scenarios), though its
+// <img> tags may show.
+func TestBrowserHostileContract(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "hostile.json")
+	if err := os.WriteFile(file, []byte(hostileContract), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, _ := serve(t, noEnv, "--quiet", "--spec", file)
+	for _, tc := range []struct{ page, rendered string }{
+		{"/redoc", `document.body.innerText.includes('List items')`},
+		{"/docs", `document.querySelectorAll('.opblock').length > 0 && !!document.querySelector('.info')`},
+	} {
+		t.Run(tc.page, func(t *testing.T) {
+			ctx := browser.New(t)
+			do(t, ctx, "open "+tc.page, chromedp.Navigate(base+tc.page))
+			poll[bool](t, ctx, "the contract rendered", tc.rendered)
+			if tc.page == "/docs" {
+				// The operation's description shows once it is opened.
+				eval[bool](t, ctx, `(document.querySelector('.opblock-summary-control') || document.querySelector('.opblock-summary')).click(), true`)
+				poll[bool](t, ctx, "the operation opened", `!!document.querySelector('.opblock-body')`)
+			}
+			// Every image has loaded or failed: an onerror would have run.
+			poll[bool](t, ctx, "the images settled", `[...document.images].every(i => i.complete)`)
+			time.Sleep(300 * time.Millisecond)
+			if pwned := eval[string](t, ctx, `String(window.__pwned)`); pwned != "undefined" {
+				t.Errorf("%s ran the contract's script (window.__pwned = %q)", tc.page, pwned)
+			}
+			if code, body := get(t, base+"/__mock/active"); code != 200 || !strings.Contains(body, `"scenario":null`) {
+				t.Errorf("after %s: GET /__mock/active %d %s; want no scenario", tc.page, code, body)
+			}
+		})
 	}
 }
