@@ -576,6 +576,7 @@ func TestCurlReproduces(t *testing.T) {
 		{contract.Request{Method: "POST", URL: "http://h/auth/login", Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}, Body: "username=o'neil&password=x"},
 			`curl -i -X POST 'http://h/auth/login' -H 'Content-Type: application/x-www-form-urlencoded' --data-raw 'username=o'\''neil&password=x'`},
 		{contract.Request{Method: "POST", URL: "http://h/x", Body: "a\nb\x01"}, `curl -i -X POST 'http://h/x' --data-raw $'a\x0ab\x01'`},
+		{contract.Request{Method: "GET&touch$IFS'PWNED'&", URL: "http://h/x"}, `curl -i -X 'GET&touch$IFS'\''PWNED'\''&' 'http://h/x'`},
 	} {
 		if got := contract.Curl(tc.req); got != tc.want {
 			t.Errorf("Curl = %s\nwant   %s", got, tc.want)

@@ -170,7 +170,13 @@ func (r *Report) ByOperation() []Tally {
 func Curl(req Request) string {
 	parts := []string{"curl", "-i"}
 	if req.Method != "GET" {
-		parts = append(parts, "-X", req.Method)
+		method := req.Method
+		if strings.TrimFunc(method, func(r rune) bool { return 'A' <= r && r <= 'Z' }) != "" {
+			// A token can still hold & $ ' |: a client's own method
+			// (a proxy's exchange) is quoted as any other word.
+			method = shellQuote(method)
+		}
+		parts = append(parts, "-X", method)
 	}
 	parts = append(parts, shellQuote(req.URL))
 	names := make([]string, 0, len(req.Header))
