@@ -36,29 +36,29 @@ func (r *Report) WriteHTML(w io.Writer) error {
 type htmlView struct {
 	// Observed: a proxy's report (Observer.Report); Cases counts the
 	// exchanges observed.
-	Observed    bool
-	Title       string
+	Observed bool
+	Title    string
 	// Outcome is the run's class: passed, failed, or unchecked (nothing
 	// was checked: not a pass, whatever failed); Label says it.
 	Outcome, Label string
-	Target      string
-	Spec        string
-	Seed        uint64
-	Started     string
-	Duration    string
-	Cases       int
-	FailedCases int
-	Skipped     int
-	Failures    int
-	Stopped     string
-	Verdict     string
-	SummaryLine string
-	Notes       []string
-	Operations  []htmlOperation
-	Checks      []htmlCheck
-	SkipReasons []htmlCount
-	Failed      []htmlFailure
-	Distinct    []htmlDistinct
+	Target         string
+	Spec           string
+	Seed           uint64
+	Started        string
+	Duration       string
+	Cases          int
+	FailedCases    int
+	Skipped        int
+	Failures       int
+	Stopped        string
+	Verdict        string
+	SummaryLine    string
+	Notes          []string
+	Operations     []htmlOperation
+	Checks         []htmlCheck
+	SkipReasons    []htmlCount
+	Failed         []htmlFailure
+	Distinct       []htmlDistinct
 }
 
 // htmlDistinct is one cause of failure (Report.Distinct) and its smallest
