@@ -29,13 +29,17 @@ var (
 	uuidLike     = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 	hexRun       = regexp.MustCompile(`(?i)\b[0-9a-f]{8,}\b`)
 	number       = regexp.MustCompile(`\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
+	// assigned is a name=value outside quotes, as a filter or a query
+	// names one: movie_id=tt0137523 and movie_id=<a uuid> are one cause.
+	assigned = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_.\-]*)=[^\s,;)&"']+`)
 )
 
 // NormalizeMessage is msg with the values that vary per case written as
 // placeholders: the body after a status ("500 Internal Server Error with
 // body …": the status is the cause, the body echoes the case) becomes …,
 // quoted inputs ("…" and '…': generated strings, ids) "…", UUIDs <uuid>,
-// hex ids of 8 or more characters <hex>, and every number N. Statuses
+// hex ids of 8 or more characters <hex>, the value of a name=value …,
+// and every number N. Statuses
 // and status classes stay: "got 500" and "got 404", "5xx" and "4xx" are
 // different causes.
 func NormalizeMessage(msg string) string {
@@ -44,6 +48,7 @@ func NormalizeMessage(msg string) string {
 	}
 	msg = quotedDouble.ReplaceAllString(msg, `"…"`)
 	msg = quotedSingle.ReplaceAllString(msg, `'…'`)
+	msg = assigned.ReplaceAllString(msg, "$1=…")
 	msg = uuidLike.ReplaceAllString(msg, "<uuid>")
 	msg = hexRun.ReplaceAllStringFunc(msg, func(s string) string {
 		if strings.ContainsAny(s, "0123456789") && strings.ContainsAny(strings.ToLower(s), "abcdef") {
