@@ -409,6 +409,28 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <p class="verdict-line">{{.Verdict}}</p>
 <pre id="summary-line">{{.SummaryLine}}</pre>
 </section>
+<!-- The causes first: what to fix, before the tallies. -->
+{{if .Distinct}}
+<section id="distinct">
+<h2>Distinct failures ({{len .Distinct}})</h2>
+<p>The failed checks grouped by cause (check, operation, and the message with the values that vary per case taken out), each with its smallest failing case.</p>
+{{- range .Distinct}}
+<article class="distinct" id="distinct-{{.N}}" data-check="{{.Check}}" data-operation="{{.Operation}}" data-count="{{.Count}}">
+<h3>{{.N}}) <code>{{.Check}}</code> — {{.Operation}} {{.Path}} — <span class="count">{{.Count}}</span> {{if eq .Count 1}}failure{{else}}failures{{end}}</h3>
+<p class="cause">{{.Message}}</p>
+<p>Smallest failing case: {{.CaseName}} (failure {{.First}} in the full list)</p>
+<p><code class="request-line">{{.Method}} {{.URL}}</code></p>
+<h4>Expected</h4>
+<p class="expected">{{.Expected}}</p>
+<h4>Got</h4>
+<p class="got">{{.Got}}</p>
+<h4>Reproduce</h4>
+<pre class="distinct-curl" id="distinct-curl-{{.N}}">{{.Curl}}</pre>
+<button type="button" class="copy" data-copy="distinct-curl-{{.N}}" hidden>Copy</button>
+</article>
+{{- end}}
+</section>
+{{end}}
 {{if .Notes}}
 <section id="notes">
 <h2>Notes</h2>
@@ -466,27 +488,6 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <li>{{.N}} × {{.What}}</li>
 {{- end}}
 </ul>
-</section>
-{{end}}
-{{if .Distinct}}
-<section id="distinct">
-<h2>Distinct failures ({{len .Distinct}})</h2>
-<p>The failed checks grouped by cause (check, operation, and the message with the values that vary per case taken out), each with its smallest failing case.</p>
-{{- range .Distinct}}
-<article class="distinct" id="distinct-{{.N}}" data-check="{{.Check}}" data-operation="{{.Operation}}" data-count="{{.Count}}">
-<h3>{{.N}}) <code>{{.Check}}</code> — {{.Operation}} {{.Path}} — <span class="count">{{.Count}}</span> {{if eq .Count 1}}failure{{else}}failures{{end}}</h3>
-<p class="cause">{{.Message}}</p>
-<p>Smallest failing case: {{.CaseName}} (failure {{.First}} in the full list)</p>
-<p><code class="request-line">{{.Method}} {{.URL}}</code></p>
-<h4>Expected</h4>
-<p class="expected">{{.Expected}}</p>
-<h4>Got</h4>
-<p class="got">{{.Got}}</p>
-<h4>Reproduce</h4>
-<pre class="distinct-curl" id="distinct-curl-{{.N}}">{{.Curl}}</pre>
-<button type="button" class="copy" data-copy="distinct-curl-{{.N}}" hidden>Copy</button>
-</article>
-{{- end}}
 </section>
 {{end}}
 <section id="failures">
