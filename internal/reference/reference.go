@@ -93,9 +93,9 @@ type Options struct {
 	NoCORS        bool     // no CORSMiddleware at all (the mock's --no-cors)
 	TestRoutes    bool     // GET /__reference/crash and /__reference/http500
 	Secret        string   // HS256 secret (AppMain, AppMovies, AppMovies2); default DefaultSecret
-	// Bug switches on one deliberate bug of AppMovies or AppMovies2 by
-	// name, e.g. "create_200" (the BUGS table in app/movies.py or
-	// app/movies2.py); "" runs the correct app. The app refuses to start with a name it does not know.
+	// Bug switches on deliberate bugs of AppMovies or AppMovies2 by
+	// name, e.g. "create_200", or several comma-separated (the BUGS table
+	// in app/movies.py or app/movies2.py); "" runs the correct app. The app refuses to start with a name it does not know.
 	Bug string
 }
 

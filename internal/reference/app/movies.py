@@ -22,9 +22,9 @@ Configuration comes from the environment, read once at import:
                                 and reactions (.yaml, .yml or .json); default
                                 testdata/contracts/movies/fixtures
   MOVIEMOCK_REFERENCE_SECRET    HS256 secret; default the mock's development secret
-  MOVIEMOCK_REFERENCE_BUG       one deliberate bug to switch on, by name (see BUGS
-                                below); default none: the app is correct. An
-                                unknown name stops the app at start.
+  MOVIEMOCK_REFERENCE_BUG       deliberate bugs to switch on, by name (see BUGS
+                                below), comma-separated; default none: the app
+                                is correct. An unknown name stops the app at start.
 
 and the CORS and test-route settings harness.py reads. POST /__reference/reset
 restores the loaded records.
@@ -66,9 +66,10 @@ ACCESS_TOKEN_EXPIRE_MINUTES = 30
 #
 # Mutants for testing the contract runner (contract/mutants_test.go): each is
 # a bug a backend team could ship, switched on by name with
-# MOVIEMOCK_REFERENCE_BUG, one at a time. Every branch that makes one is
-# marked "BUG <name>"; with no bug named, none of them runs and the app, its
-# answers and its /openapi.json are exactly the correct ones.
+# MOVIEMOCK_REFERENCE_BUG, one at a time or several (comma-separated). Every
+# branch that makes one is marked "BUG <name>"; with no bug named, none of
+# them runs and the app, its answers and its /openapi.json are exactly the
+# correct ones.
 BUGS = {
     # writes
     "create_200": "POST /movies answers 200 instead of the declared 201",
@@ -99,9 +100,10 @@ BUGS = {
     "extra_field_500": "a create body with an unexpected field crashes (a strict re-validation, 500)",
     "missing_body_500": "a request with no body crashes the validation-error handler (500) instead of a 422",
 }
-BUG = os.environ.get("MOVIEMOCK_REFERENCE_BUG", "")
-if BUG and BUG not in BUGS:
-    raise SystemExit(f"MOVIEMOCK_REFERENCE_BUG={BUG!r} names no bug; known: {', '.join(sorted(BUGS))}")
+# Several at once, comma-separated: a server broken in several ways.
+BUG = frozenset(name.strip() for name in os.environ.get("MOVIEMOCK_REFERENCE_BUG", "").split(",") if name.strip())
+for _name in sorted(BUG - BUGS.keys()):
+    raise SystemExit(f"MOVIEMOCK_REFERENCE_BUG: {_name!r} names no bug; known: {', '.join(sorted(BUGS))}")
 
 
 # --- Models -----------------------------------------------------------------
@@ -213,7 +215,7 @@ class ReviewPatch(BaseModel):
     content: ReviewText = None
 
 
-if BUG == "put_partial":
+if "put_partial" in BUG:
     # BUG put_partial: PUT takes the PATCH model, so a field left out keeps
     # its old value rather than being required.
     ReviewUpdate = ReviewPatch  # noqa: F811
@@ -335,16 +337,16 @@ def now() -> datetime:
 
 
 def paginate(records: list, skip: int, limit: int) -> list:
-    if BUG == "limit_ignored":
+    if "limit_ignored" in BUG:
         return records[skip:]  # BUG limit_ignored: no end to the page
-    if BUG == "skip_off_by_one":
+    if "skip_off_by_one" in BUG:
         skip = max(skip - 1, 0)  # BUG skip_off_by_one: skip taken as a 1-based position
     return records[skip : skip + limit]
 
 
 def updated_at(record: Any) -> datetime:
     """The updated_at an update stores: now."""
-    if BUG == "updated_at_frozen":
+    if "updated_at_frozen" in BUG:
         return record.updated_at  # BUG updated_at_frozen: the old value stays
     return now()
 
@@ -363,14 +365,14 @@ def create_access_token(data: dict[str, Any], expires_delta: timedelta) -> str:
     to_encode = data.copy()
     issued = datetime.now(timezone.utc)
     to_encode.update({"exp": issued + expires_delta, "iat": issued})
-    if BUG == "token_no_exp":
+    if "token_no_exp" in BUG:
         del to_encode["exp"]  # BUG token_no_exp: tokens never expire
     return jwt.encode(to_encode, SECRET_KEY, algorithm=ALGORITHM)
 
 
 def authenticate_user(username: str, password: str) -> UserInDB | None:
     user = db.users.get(username)
-    if BUG == "wrong_password_ok":
+    if "wrong_password_ok" in BUG:
         return user  # BUG wrong_password_ok: the password is never compared
     if user is None or not secrets.compare_digest(password.encode(), user.password.encode()):
         return None
@@ -395,12 +397,12 @@ async def get_current_user(token: Annotated[str, Depends(oauth2_scheme)]) -> Use
         headers={"WWW-Authenticate": "Bearer"},
     )
     try:
-        if BUG == "bad_signature_ok":
+        if "bad_signature_ok" in BUG:
             payload = unverified_claims(token)  # BUG bad_signature_ok: anyone can sign
         else:
             payload = jwt.decode(token, SECRET_KEY, algorithms=[ALGORITHM])
     except jwt.InvalidTokenError:
-        if BUG == "bad_token_ok":
+        if "bad_token_ok" in BUG:
             # BUG bad_token_ok: a debugging fallback left in
             return next(iter(db.users.values()))
         raise credentials_exception
@@ -428,7 +430,7 @@ async def get_review_writer(token: Annotated[str | None, Depends(optional_oauth2
 
 # Who writes reviews: the signed-in user.
 ReviewWriter = CurrentUser
-if BUG == "write_no_auth":
+if "write_no_auth" in BUG:
     # BUG write_no_auth: review writes made optional-auth for a demo, and left so.
     ReviewWriter = Annotated[UserInDB, Depends(get_review_writer)]
 
@@ -445,7 +447,7 @@ app = FastAPI(
     version="1.0.0",
 )
 
-if BUG == "validation_400":
+if "validation_400" in BUG:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error_400(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -453,7 +455,7 @@ if BUG == "validation_400":
         return JSONResponse({"detail": "Invalid request: " + "; ".join(e["msg"] for e in exc.errors())}, status_code=400)
 
 
-if BUG == "body_422_wrong_loc":
+if "body_422_wrong_loc" in BUG:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error_field_names(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -465,7 +467,7 @@ if BUG == "body_422_wrong_loc":
         return await request_validation_exception_handler(request, RequestValidationError(errors, body=exc.body))
 
 
-if BUG == "missing_body_500":
+if "missing_body_500" in BUG:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error_logged(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -488,7 +490,7 @@ def find_movie(movie_id: str) -> Movie:
 
 
 def find_review(review_id: str) -> Review:
-    if BUG == "unknown_id_500":
+    if "unknown_id_500" in BUG:
         return db.reviews[review_id]  # BUG unknown_id_500: KeyError for an unknown id
     review = db.reviews.get(review_id)
     if review is None:
@@ -548,7 +550,7 @@ async def register_user(user_in: UserCreate) -> User:
     if user_in.username in db.users:
         raise HTTPException(status_code=400, detail="Username already registered")
     user = UserInDB(id=db.next_user_id, **user_in.model_dump())
-    if BUG == "register_no_login":
+    if "register_no_login" in BUG:
         # BUG register_no_login: stored hashed, while the login compares plain text.
         user.password = hashlib.sha256(user.password.encode()).hexdigest()
     db.next_user_id += 1
@@ -559,7 +561,7 @@ async def register_user(user_in: UserCreate) -> User:
 @app.get("/users/me", tags=["Users"], operation_id="readCurrentUser")
 async def read_current_user(current_user: CurrentUser) -> User:
     """Read the signed-in user."""
-    if BUG == "me_wrong_user":
+    if "me_wrong_user" in BUG:
         users = list(db.users.values())
         # BUG me_wrong_user: the 1-based id used as a 0-based index.
         return _public(users[current_user.id % len(users)])
@@ -594,18 +596,18 @@ async def get_movie(movie_id: MovieID) -> Movie:
 @app.post(
     "/movies",
     # BUG create_200: the status_code left out.
-    status_code=status.HTTP_200_OK if BUG == "create_200" else status.HTTP_201_CREATED,
+    status_code=status.HTTP_200_OK if "create_200" in BUG else status.HTTP_201_CREATED,
     tags=["Movies"],
     operation_id="createMovie",
 )
 async def create_movie(movie_in: MovieCreate, current_user: CurrentUser, request: Request) -> Movie:
     """Add a movie."""
-    if BUG == "extra_field_500":
+    if "extra_field_500" in BUG:
         # BUG extra_field_500: a pydantic ValidationError here is no 422 but a 500.
         StrictMovieCreate.model_validate(await request.json())
     created = now()
     movie = Movie(id=str(uuid.uuid4()), **movie_in.model_dump(), created_at=created, updated_at=created)
-    if BUG == "created_id_unreadable":
+    if "created_id_unreadable" in BUG:
         db.movies[str(uuid.uuid4())] = movie  # BUG created_id_unreadable: a second uuid4() for the key
         return movie
     db.movies[movie.id] = movie
@@ -617,7 +619,7 @@ async def update_movie(movie_id: MovieID, movie_in: MoviePatch, current_user: Cu
     """Change some fields of a movie."""
     movie = find_movie(movie_id)
     changes = movie_in.model_dump(exclude_unset=True)
-    if BUG == "patch_nulls":
+    if "patch_nulls" in BUG:
         # BUG patch_nulls: every field but those None would break (the
         # non-nullable ones), sent or not.
         changes = {k: v for k, v in movie_in.model_dump().items() if v is not None or k in NULLABLE_MOVIE_FIELDS}
@@ -634,7 +636,7 @@ async def update_movie(movie_id: MovieID, movie_in: MoviePatch, current_user: Cu
 )
 async def delete_movie(movie_id: MovieID, current_user: CurrentUser) -> None:
     """Delete a movie. Its reviews stay."""
-    if BUG == "delete_404_wrong_shape" and movie_id not in db.movies:
+    if "delete_404_wrong_shape" in BUG and movie_id not in db.movies:
         return JSONResponse({}, status_code=200)  # BUG delete_404_wrong_shape: "already gone" is a success
     find_movie(movie_id)
     del db.movies[movie_id]
@@ -644,7 +646,7 @@ async def delete_movie(movie_id: MovieID, current_user: CurrentUser) -> None:
 async def list_movie_reviews(movie_id: MovieID) -> list[Review]:
     """Read the reviews of one movie."""
     check_movie(movie_id)
-    if BUG == "nested_list_leaks":
+    if "nested_list_leaks" in BUG:
         return list(db.reviews.values())  # BUG nested_list_leaks: the filter forgotten
     return [r for r in db.reviews.values() if r.movie_id == movie_id]
 
@@ -660,14 +662,14 @@ async def list_reviews(
     limit: Limit = 100,
 ) -> list[Review]:
     """Read reviews, optionally filtered, a page at a time."""
-    if BUG == "filter_ignored":
+    if "filter_ignored" in BUG:
         movie_id = None  # BUG filter_ignored: the parameter is declared but never used
     reviews = [
         r
         for r in db.reviews.values()
         if (movie_id is None or r.movie_id == movie_id) and (author_id is None or r.author_id == author_id)
     ]
-    if BUG == "list_truncates_content":
+    if "list_truncates_content" in BUG:
         # BUG list_truncates_content: lists serve a preview of the text.
         reviews = [r.model_copy(update={"content": r.content[:100]}) for r in reviews]
     return paginate(reviews, skip, limit)
@@ -682,7 +684,7 @@ async def get_review(review_id: ReviewID) -> Review:
 @app.post("/reviews", status_code=status.HTTP_201_CREATED, tags=["Reviews"], operation_id="createReview")
 async def create_review(review_in: ReviewCreate, current_user: ReviewWriter, request: Request) -> Review:
     """Write a review of a movie as the signed-in user."""
-    if BUG == "extra_field_500":
+    if "extra_field_500" in BUG:
         # BUG extra_field_500: a pydantic ValidationError here is no 422 but a 500.
         StrictReviewCreate.model_validate(await request.json())
     check_movie(review_in.movie_id)
@@ -696,7 +698,7 @@ async def create_review(review_in: ReviewCreate, current_user: ReviewWriter, req
         updated_at=created,
         reactions={},
     )
-    if BUG == "created_id_unreadable":
+    if "created_id_unreadable" in BUG:
         db.reviews[str(uuid.uuid4())] = review  # BUG created_id_unreadable: a second uuid4() for the key
         return review
     db.reviews[review.id] = review
@@ -708,7 +710,7 @@ async def replace_review(review_id: ReviewID, review_in: ReviewUpdate, current_u
     """Replace the text of a review."""
     review = find_review(review_id)
     # BUG put_partial: only the fields sent.
-    replacement = review_in.model_dump(exclude_unset=BUG == "put_partial")
+    replacement = review_in.model_dump(exclude_unset="put_partial" in BUG)
     review = review.model_copy(update={**replacement, "updated_at": updated_at(review)})
     db.reviews[review_id] = review
     return review
@@ -731,10 +733,10 @@ async def update_review(review_id: ReviewID, review_in: ReviewPatch, current_use
 )
 async def delete_review(review_id: ReviewID, current_user: ReviewWriter) -> None:
     """Delete a review. Its reactions stay."""
-    if BUG == "delete_404_wrong_shape" and review_id not in db.reviews:
+    if "delete_404_wrong_shape" in BUG and review_id not in db.reviews:
         return JSONResponse({}, status_code=200)  # BUG delete_404_wrong_shape: "already gone" is a success
     find_review(review_id)
-    if BUG == "delete_keeps":
+    if "delete_keeps" in BUG:
         return  # BUG delete_keeps: the record stays
     del db.reviews[review_id]
 

@@ -22,9 +22,9 @@ Configuration comes from the environment, read once at import:
                                 (.yaml, .yml or .json); default
                                 testdata/contracts/movies2/fixtures
   MOVIEMOCK_REFERENCE_SECRET    HS256 secret; default the mock's development secret
-  MOVIEMOCK_REFERENCE_BUG       one deliberate bug to switch on, by name (see BUGS
-                                below); default none: the app is correct. An
-                                unknown name stops the app at start.
+  MOVIEMOCK_REFERENCE_BUG       deliberate bugs to switch on, by name (see BUGS
+                                below), comma-separated; default none: the app
+                                is correct. An unknown name stops the app at start.
 
 and the CORS and test-route settings harness.py reads. POST /__reference/reset
 restores the loaded records.
@@ -75,9 +75,10 @@ BUGS = {
     "token_signature_unchecked": "the token's signature is never checked (its expiry is)",
     "password_hash_leak": "GET /users/me serves the stored user, hashed_password included",
 }
-BUG = os.environ.get("MOVIEMOCK_REFERENCE_BUG", "")
-if BUG and BUG not in BUGS:
-    raise SystemExit(f"MOVIEMOCK_REFERENCE_BUG={BUG!r} names no bug; known: {', '.join(sorted(BUGS))}")
+# Several at once, comma-separated: a server broken in several ways.
+BUG = frozenset(name.strip() for name in os.environ.get("MOVIEMOCK_REFERENCE_BUG", "").split(",") if name.strip())
+for _name in sorted(BUG - BUGS.keys()):
+    raise SystemExit(f"MOVIEMOCK_REFERENCE_BUG: {_name!r} names no bug; known: {', '.join(sorted(BUGS))}")
 
 
 # --- Models -----------------------------------------------------------------
@@ -266,7 +267,7 @@ async def get_current_user(token: Annotated[str, Depends(oauth2_scheme)]) -> Use
         headers={"WWW-Authenticate": "Bearer"},
     )
     try:
-        if BUG == "token_signature_unchecked":
+        if "token_signature_unchecked" in BUG:
             payload = claims_unchecked(token)  # BUG token_signature_unchecked
         else:
             payload = jwt.decode(token, SECRET_KEY, algorithms=[ALGORITHM])
@@ -337,7 +338,7 @@ async def register(user_in: UserCreate) -> User:
 @app.get("/users/me", tags=["Users"])
 async def read_users_me(current_user: CurrentUser) -> User:
     """Read the signed-in user."""
-    if BUG == "password_hash_leak":
+    if "password_hash_leak" in BUG:
         # BUG password_hash_leak: a JSONResponse skips the response model's filtering.
         return JSONResponse(jsonable_encoder(current_user))
     return current_user
@@ -352,7 +353,7 @@ async def list_movies(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> list[Movie]:
     """Read the movies, a page at a time."""
-    movies = [m for m in db.movies.values() if m.id not in db.deleted or BUG == "list_keeps_deleted"]  # BUG list_keeps_deleted
+    movies = [m for m in db.movies.values() if m.id not in db.deleted or "list_keeps_deleted" in BUG]  # BUG list_keeps_deleted
     return movies[skip : skip + limit]
 
 
@@ -378,9 +379,9 @@ async def get_movie(movie_id: MovieID) -> Movie:
 async def replace_movie(movie_id: MovieID, movie_in: MovieIn, current_user: CurrentUser) -> Movie:
     """Replace a movie's fields."""
     movie = find_movie(movie_id)
-    if BUG == "put_ignores_body":
+    if "put_ignores_body" in BUG:
         return movie  # BUG put_ignores_body: the body is validated, then forgotten
-    stamp = movie.updated_at if BUG == "put_freezes_updated_at" else now()  # BUG put_freezes_updated_at
+    stamp = movie.updated_at if "put_freezes_updated_at" in BUG else now()  # BUG put_freezes_updated_at
     movie = movie.model_copy(update={**movie_in.model_dump(), "updated_at": stamp})
     db.movies[movie_id] = movie
     return movie
@@ -400,7 +401,7 @@ async def update_movie(movie_id: MovieID, movie_in: MoviePatch, current_user: Cu
 async def delete_movie(movie_id: MovieID, current_user: CurrentUser) -> None:
     """Delete a movie. Its reviews stay."""
     find_movie(movie_id)
-    if BUG == "delete_noop":
+    if "delete_noop" in BUG:
         return  # BUG delete_noop: the soft delete forgotten
     db.deleted.add(movie_id)
 
@@ -439,7 +440,7 @@ async def react(review_id: int, reaction: ReactionIn, current_user: CurrentUser)
     review = db.reviews.get(review_id)
     if review is None:
         raise HTTPException(status_code=404, detail="Review not found")
-    counts = Reactions() if BUG == "reaction_resets_counts" else review.reactions  # BUG reaction_resets_counts
+    counts = Reactions() if "reaction_resets_counts" in BUG else review.reactions  # BUG reaction_resets_counts
     counts = counts.model_copy(update={reaction.kind: getattr(counts, reaction.kind) + 1})
     review = review.model_copy(update={"reactions": counts})
     db.reviews[review_id] = review
