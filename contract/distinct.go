@@ -62,8 +62,10 @@ func NormalizeMessage(msg string) string {
 		s := msg[m[0]:m[1]]
 		status := len(s) == 3 && s[0] >= '1' && s[0] <= '5' && !strings.ContainsAny(s, ".eE")
 		class := len(s) == 1 && strings.HasPrefix(strings.ToLower(msg[m[1]:]), "xx")
+		// Digits inside a word (base64url, utf8mb4) are part of its name.
+		inWord := m[0] > 0 && m[1] < len(msg) && letter(msg[m[0]-1]) && letter(msg[m[1]])
 		b.WriteString(msg[last:m[0]])
-		if status || class {
+		if status || class || inWord {
 			b.WriteString(s)
 		} else {
 			b.WriteString("N")
@@ -73,6 +75,8 @@ func NormalizeMessage(msg string) string {
 	b.WriteString(msg[last:])
 	return b.String()
 }
+
+func letter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // requestSize is how long a request is: its URL and its body.
 func requestSize(req Request) int { return len(req.URL) + len(req.Body) }

@@ -22,6 +22,7 @@ func TestNormalizeMessage(t *testing.T) {
 		{`got exp 1764115200.5 is not in the future (now 2026-11-26T00:00:00Z)`, `got exp N is not in the future (now N-N-NTN:N:NZ)`},
 		{`got item 3f2a9c1e-0b4d-4e5f-8a6b-7c8d9e0f1a2b differs, sha256 9f86d081884c7d65…`, `got item <uuid> differs, sha256 <hex>…`},
 		{`got alg 'none' accepted`, `got alg '…' accepted`},
+		{`expected a JWT: three base64url parts, got 2 parts`, `expected a JWT: three base64url parts, got N parts`},
 		{`expected only items with movie_id=tt0137523, got item "r1" has movie_id "tt0068646"`, `expected only items with movie_id=…, got item "…" has movie_id "…"`},
 		{`expected only items with movie_id=3f2a9c1e-0b4d-4e5f-8a6b-7c8d9e0f1a2b, got item "r1" has movie_id "tt0068646"`, `expected only items with movie_id=…, got item "…" has movie_id "…"`},
 		{`expected a declared status (200, 422), got 404 Not Found`, `expected a declared status (200, 422), got 404 Not Found`},
