@@ -118,6 +118,24 @@ func TestServeBanner(t *testing.T) {
 	}
 }
 
+// proxy prints the same block under its own first line.
+func TestProxyBanner(t *testing.T) {
+	upstream, _ := serve(t, noEnv, "--quiet")
+	p := startProxy(t, upstream)
+	for _, re := range []string{
+		`^moviemock proxying ` + regexp.QuoteMeta(upstream) + ` on http://127\.0\.0\.1:\d+\n`,
+		`\n  the mock answers what the upstream lacks, from the embedded default data\n`,
+		`\n  contract    "Movie and Review Service" \S+, from the embedded openapi\.yaml\n`,
+		`\n  scenarios   \d+ shipped\n`,
+		`\n  API         http://127\.0\.0\.1:\d+/\n`,
+		`\n  panel       http://127\.0\.0\.1:\d+/__mock/ \(control panel`,
+	} {
+		if !regexp.MustCompile(re).MatchString(p.startup) {
+			t.Errorf("the proxy's banner does not match %s:\n%s", re, p.startup)
+		}
+	}
+}
+
 // startLine starts serve with args and returns the first line it prints.
 func startLine(t *testing.T, args ...string) string {
 	return startLines(t, 1, args...)
