@@ -325,7 +325,7 @@ async def login(form_data: Annotated[OAuth2PasswordRequestForm, Depends()]) -> T
 @app.post("/users", status_code=status.HTTP_201_CREATED, tags=["Users"])
 async def register(user_in: UserCreate) -> User:
     """Create an account; log in with it at /auth/login."""
-    if user_in.username in db.users and BUG != "register_duplicate":  # BUG register_duplicate: no check
+    if user_in.username in db.users and "register_duplicate" not in BUG:  # BUG register_duplicate: no check
         raise HTTPException(status_code=400, detail="Username already registered")
     user = UserInDB(
         id=db.next_user_id, **user_in.model_dump(exclude={"password"}), hashed_password=hash_password(user_in.password)
