@@ -218,10 +218,6 @@ func NewObserver(cfg Config) (*Observer, error) {
 // secret reports whether a body field named name holds a credential.
 func (o *Observer) secret(name string) bool { return model.SecretName(name) || o.fields[name] }
 
-// Redactor is the rule by which what the Observer kept is shown: that of
-// its Report.
-func (o *Observer) Redactor() *Redactor { return o.Report().Redactor() }
-
 // Reset forgets every exchange checked so far.
 func (o *Observer) Reset() {
 	o.mu.Lock()
