@@ -142,6 +142,26 @@ func (x *Redactor) learn(res *Result) {
 			x.add(strings.TrimSpace(val), false)
 		}
 	}
+	for name, vs := range req.Header {
+		if x.secret(name) {
+			for _, v := range vs {
+				if len(v) >= minSecret {
+					x.add(v, false)
+				}
+			}
+		}
+	}
+	if _, q, ok := strings.Cut(req.URL, "?"); ok {
+		if vals, err := url.ParseQuery(q); err == nil {
+			for k, vs := range vals {
+				for _, v := range vs {
+					if x.secret(k) && len(v) >= minSecret {
+						x.add(v, strings.HasSuffix(strings.ToLower(k), "token"))
+					}
+				}
+			}
+		}
+	}
 	x.learnBody(req.Header.Get("Content-Type"), req.Body)
 	x.learnBody("application/json", string(res.Response.bodyText()))
 }
@@ -315,14 +335,34 @@ func (x *Redactor) Request(req Request) Request {
 		case "cookie":
 			out.Header[name] = redactCookies(vs, false)
 		default:
+			if x.secret(name) { // X-API-Key, X-Auth-Token: whatever the value
+				for i := range vs {
+					vs[i] = model.Redacted
+				}
+				continue
+			}
 			for i, v := range vs {
 				vs[i] = x.Text(v)
 			}
 		}
 	}
-	out.URL = x.Text(req.URL)
+	out.URL = x.Text(redactURL(req.URL, x.secret))
 	out.Body = x.Text(redactBody(req.Header.Get("Content-Type"), req.Body, x.secret))
 	return out
+}
+
+// redactURL is u with the values of its secret-named query parameters
+// redacted (model.RedactQuery).
+func redactURL(u string, secret func(string) bool) string {
+	base, q, ok := strings.Cut(u, "?")
+	if !ok {
+		return u
+	}
+	frag := ""
+	if i := strings.IndexByte(q, '#'); i >= 0 {
+		q, frag = q[:i], q[i:]
+	}
+	return base + "?" + model.RedactQuery(q, secret) + frag
 }
 
 // The marks Curl puts where a reproduction reads a variable.

@@ -29,6 +29,9 @@ func TestRedactor(t *testing.T) {
 			[]string{`-H 'Authorization: Bearer '"$MOVIEMOCK_TOKEN"`}, []string{"Bearer eyJhbGci…"}, []string{token}},
 		{"a cookie and a secret in the query", Request{Method: "GET", URL: "http://h/k?key=jwt-signing-key\x01", Header: http.Header{"Cookie": {"session=abc123xyz; theme=dark"}}},
 			[]string{"session=[redacted]; theme=[redacted]", `$'http://h/k?key=[redacted]\x01'`}, []string{"session=[redacted]"}, []string{"abc123xyz", "jwt-signing-key"}},
+		{"secret-named query parameters and headers, values unknown", Request{Method: "GET", URL: "http://h/feed?page=2&api_key=k9Q2z&access%5Ftoken=t0k3nv4lue#top", Header: http.Header{"X-Api-Key": {"hk-77a"}, "Accept": {"application/json"}}},
+			[]string{"page=2&api_key=[redacted]&access%5Ftoken=[redacted]#top", "X-Api-Key: [redacted]", "Accept: application/json"},
+			[]string{"api_key=[redacted]"}, []string{"k9Q2z", "t0k3nv4lue", "hk-77a"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			curl := x.Curl(tc.req)

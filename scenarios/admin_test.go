@@ -168,6 +168,15 @@ func TestControlAPI(t *testing.T) {
 	if len(entries) != 3 {
 		t.Errorf("by template: %d entries", len(entries))
 	}
+	// A secret-named header or query parameter is blanked whatever its value.
+	c.header.Set("X-Api-Key", "hk-77a")
+	c.get("/person/1?api_key=k9Q2z&page=1")
+	c.header.Del("X-Api-Key")
+	_, body = adminCall(t, ts, "GET", "/__mock/journal?method=GET&path=/person/1&limit=1", "")
+	json.Unmarshal([]byte(body), &entries)
+	if len(entries) != 1 || entries[0].Query != "api_key=[redacted]&page=1" || entries[0].Headers["X-Api-Key"][0] != "[redacted]" || strings.Contains(body, "k9Q2z") || strings.Contains(body, "hk-77a") {
+		t.Errorf("journal entry of a request with an API key: %s", body)
+	}
 	if code, _ := adminCall(t, ts, "GET", "/__mock/journal?limit=x", ""); code != 400 {
 		t.Errorf("bad limit: %d", code)
 	}

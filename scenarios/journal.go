@@ -483,7 +483,7 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 	headers := make(map[string][]string, len(r.Header))
 	size := 0
 	for k, vs := range r.Header {
-		if secretHeaders[k] {
+		if secretHeaders[k] || model.SecretName(k) {
 			out := make([]string, len(vs))
 			for i, v := range vs {
 				// Keep the scheme: "Bearer [redacted]" still says a token was sent.
@@ -530,7 +530,7 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 		Method:    r.Method,
 		Path:      clip(ownPath(r), "path", &cut),
 		Template:  template,
-		Query:     clip(r.URL.RawQuery, "query", &cut),
+		Query:     clip(model.RedactQuery(r.URL.RawQuery, model.SecretName), "query", &cut),
 		Headers:   headers,
 		Form:      form,
 		Body:      tr.body,

@@ -1,6 +1,9 @@
 package model
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // SecretName reports whether a field's name says it holds a credential,
 // whatever its schema says (FastAPI's plain str password of a registration
@@ -14,4 +17,39 @@ func SecretName(name string) bool {
 	n := strings.ToLower(name)
 	key := strings.NewReplacer("_", "", "-", "").Replace(n)
 	return strings.Contains(n, "password") || strings.Contains(n, "secret") || strings.HasSuffix(n, "token") || strings.HasSuffix(key, "apikey")
+}
+
+// Redacted is what a secret's value is shown as.
+const Redacted = "[redacted]"
+
+// RedactQuery is the raw query string q with the value of every parameter
+// whose name secret reports (SecretName, or what a contract marks)
+// replaced by Redacted, the rest kept byte for byte: a ?token= or an
+// ?api_key= in a journal entry or a report's URL shows no credential.
+func RedactQuery(q string, secret func(string) bool) string {
+	if q == "" {
+		return q
+	}
+	var b strings.Builder
+	for i, p := range strings.Split(q, "&") {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		name, _, hasValue := strings.Cut(p, "=")
+		if hasValue && secret(queryName(name)) {
+			b.WriteString(name)
+			b.WriteString("=" + Redacted)
+			continue
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// queryName is a query parameter's name as sent, decoded where it can be.
+func queryName(s string) string {
+	if n, err := url.QueryUnescape(s); err == nil {
+		return n
+	}
+	return s
 }
