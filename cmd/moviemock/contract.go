@@ -59,6 +59,7 @@ type contractOptions struct {
 	examples, workers, maxFailures                                   *int
 	verbose, noWrites, allowDestructive                              *bool
 	timeout, maxTime                                                 time.Duration
+	maxSpecBytes                                                     *int64
 	checks, exclude, headers, statuses, excludeOps                   listFlag
 	ids                                                              map[string][]string
 	query, cookies                                                   url.Values
@@ -70,6 +71,7 @@ func contractFlags() (*flag.FlagSet, *contractOptions) {
 	o := &contractOptions{ids: map[string][]string{}, query: url.Values{}, cookies: url.Values{}}
 	o.baseURL = fs.String("base-url", "", "the server to check, e.g. http://127.0.0.1:8000 (required)")
 	o.specFlag = fs.String("spec", "", "contract `file or URL` (default: the embedded openapi.yaml); a FastAPI /openapi.json works as it is")
+	o.maxSpecBytes = maxSpecBytesFlag(fs)
 	o.username = fs.String("username", "", "log in as this user (positive login, wrong-credentials cases, a bearer token for the rest)")
 	o.password = fs.String("password", "", "password for --username")
 	o.seed = fs.Uint64("seed", 1, "seed of generated inputs; the same seed sends the same requests")
@@ -187,7 +189,7 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 		cfg.FrameworkStatuses = append(cfg.FrameworkStatuses, n)
 	}
 	if *o.specFlag != "" {
-		if cfg.Spec, err = loadSpec(ctx, "contract", *o.specFlag, o.timeout, stderr); err != nil {
+		if cfg.Spec, err = loadSpec(ctx, "contract", *o.specFlag, o.timeout, *o.maxSpecBytes, stderr); err != nil {
 			return err
 		}
 	}
@@ -253,9 +255,27 @@ func knownPathParameters(sp *spec.Spec, ids map[string][]string) error {
 	return nil
 }
 
+// maxSpecBytesFlag is --max-spec-bytes, the largest contract --spec may
+// name.
+func maxSpecBytesFlag(fs *flag.FlagSet) *int64 {
+	n := new(int64)
+	*n = spec.DefaultMaxBytes
+	fs.Func("max-spec-bytes", "largest contract --spec may name, file or URL, e.g. 64MiB; a larger one is refused (default 16MiB)", func(v string) (err error) {
+		*n, err = parseSize(v)
+		return err
+	})
+	return n
+}
+
 // loadSpec reads a contract from a file or an http(s) URL, telling on
 // stderr what the loader ignored in it.
-func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration, stderr io.Writer) (*spec.Spec, error) {
+func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration, maxBytes int64, stderr io.Writer) (*spec.Spec, error) {
+	if maxBytes <= 0 {
+		maxBytes = spec.DefaultMaxBytes
+	}
+	tooLarge := func() error {
+		return usagef("%s: --spec %s: %v", cmd, source, spec.TooLarge(-1, maxBytes))
+	}
 	var data []byte
 	if strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://") {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -272,16 +292,29 @@ func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration, st
 		if resp.StatusCode != http.StatusOK {
 			return nil, usagef("%s: --spec: %s answered %s", cmd, source, resp.Status)
 		}
-		if data, err = io.ReadAll(io.LimitReader(resp.Body, contract.MaxBodyBytes)); err != nil {
+		if resp.ContentLength > maxBytes {
+			return nil, tooLarge()
+		}
+		if data, err = io.ReadAll(io.LimitReader(resp.Body, maxBytes+1)); err != nil {
 			return nil, usagef("%s: --spec: reading %s: %v", cmd, source, err)
 		}
 	} else {
-		var err error
-		if data, err = os.ReadFile(source); err != nil {
+		f, err := os.Open(source)
+		if err != nil {
 			return nil, usagef("%s: --spec %s: %v", cmd, source, errors.Unwrap(err))
 		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxBytes {
+			return nil, tooLarge()
+		}
+		if data, err = io.ReadAll(io.LimitReader(f, maxBytes+1)); err != nil {
+			return nil, usagef("%s: --spec %s: %v", cmd, source, err)
+		}
 	}
-	sp, err := spec.Load(data, source)
+	if int64(len(data)) > maxBytes {
+		return nil, tooLarge()
+	}
+	sp, err := spec.LoadLimited(data, source, spec.Limits{MaxBytes: maxBytes})
 	if err != nil {
 		return nil, usagef("%s: --spec: %v", cmd, err)
 	}

@@ -17,11 +17,11 @@ import (
 // loadModel loads and compiles the contract --spec names: the embedded
 // openapi.yaml when source is empty. What the loader ignored in the
 // document is told on stderr.
-func loadModel(ctx context.Context, cmd, source string, stderr io.Writer) (*model.Model, error) {
+func loadModel(ctx context.Context, cmd, source string, maxBytes int64, stderr io.Writer) (*model.Model, error) {
 	if source == "" {
 		return model.Embedded()
 	}
-	sp, err := loadSpec(ctx, cmd, source, specTimeout, stderr)
+	sp, err := loadSpec(ctx, cmd, source, specTimeout, maxBytes, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func runFixturesGenerate(ctx context.Context, args []string, _ func(string) stri
 	if err := gen.check(fs, nil); err != nil {
 		return err
 	}
-	m, err := loadModel(ctx, "fixtures generate", *specFlag, stderr)
+	m, err := loadModel(ctx, "fixtures generate", *specFlag, 0, stderr)
 	if err != nil {
 		return err
 	}
@@ -235,7 +235,7 @@ func runFixturesCheck(ctx context.Context, args []string, _ func(string) string,
 	if len(dirs) != 1 {
 		return usagef("fixtures check: give exactly one directory")
 	}
-	m, err := loadModel(ctx, "fixtures check", *specFlag, stderr)
+	m, err := loadModel(ctx, "fixtures check", *specFlag, 0, stderr)
 	if err != nil {
 		return err
 	}

@@ -727,7 +727,7 @@ func TestProxyRecordReplays(t *testing.T) {
 	periodic := filepath.Join(t.TempDir(), "periodic")
 	p2 := startProxy(t, b.URL, "--spec", spec, "--record", periodic, "--record-interval", "200ms")
 	expectCall(t, p2.base, "GET", "/movies/tt0137523", "", 200, "")
-	m, err := loadModel(context.Background(), "test", spec, io.Discard)
+	m, err := loadModel(context.Background(), "test", spec, 0, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func runScenarios(ctx context.Context, sub string, args []string, stdout, stderr
 	if len(rest) > 1 || sub == "check" && len(rest) != 1 {
 		return usagef("scenarios %s: give %s", sub, map[string]string{"list": "at most one directory", "check": "exactly one directory"}[sub])
 	}
-	m, err := loadModel(ctx, "scenarios "+sub, *specFlag, stderr)
+	m, err := loadModel(ctx, "scenarios "+sub, *specFlag, 0, stderr)
 	if err != nil {
 		return err
 	}

@@ -110,6 +110,7 @@ type serveOptions struct {
 	corsPrivate, noCORS, quiet, noAdmin           *bool
 	corsMaxAge, maxSessions, journalSize          *int
 	maxWrite, maxBody, journalBytes               int64
+	maxSpecBytes                                  *int64
 	lifetime, sessionTTL, interval                time.Duration
 	accounts                                      []mock.Account
 	origins, corsMethods, corsHeaders, corsExpose listFlag
@@ -125,6 +126,7 @@ func serveFlags(name string, px *proxyFlags) (*flag.FlagSet, *serveOptions) {
 	o := &serveOptions{}
 	o.addr = fs.String("addr", defaultAddr, "`host:port` to listen on")
 	o.specFlag = fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0 or 3.1; default: the embedded openapi.yaml)")
+	o.maxSpecBytes = maxSpecBytesFlag(fs)
 	o.readOnly = fs.Bool("read-only", false, "answer writes without keeping them")
 	o.maxWrite = int64(mock.DefaultMaxWriteBytes)
 	fs.Func("max-write-bytes", "bytes of written records the global state and each session may hold, e.g. 32MiB; beyond it a write gets 507 (default 32MiB)", func(v string) (err error) {
@@ -266,7 +268,7 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		}
 	}
 
-	m, err := loadModel(ctx, name, *o.specFlag, stderr)
+	m, err := loadModel(ctx, name, *o.specFlag, *o.maxSpecBytes, stderr)
 	if err != nil {
 		return err
 	}

@@ -10,10 +10,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// maxJSONDepth bounds the nesting of a JSON document, as yaml.v3 bounds
-// the nesting of a YAML one (10,000 levels in v3.0.1): a contract nested
-// deeper is refused, not walked recursively until the stack gives out.
-const maxJSONDepth = 10000
+// maxJSONDepth bounds the nesting of a JSON document as checkTree bounds
+// a YAML one's: a contract nested deeper is refused while it is parsed.
+const maxJSONDepth = MaxDepth
 
 // isJSON reports whether data is a JSON document rather than YAML: its
 // first non-space byte opens an object.
@@ -74,7 +73,7 @@ func (p *jsonParser) node(tok json.Token, depth, line int) (*yaml.Node, error) {
 	switch t := tok.(type) {
 	case json.Delim:
 		if depth >= maxJSONDepth {
-			return nil, fmt.Errorf("line %d: nested more than %d levels deep", line, maxJSONDepth)
+			return nil, &LimitError{Limit: "depth limit", Detail: fmt.Sprintf("line %d: nested more than %d levels deep", line, maxJSONDepth)}
 		}
 		if t == '[' {
 			n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line}

@@ -59,7 +59,29 @@ func Embedded() (*Spec, error) { return embedded() }
 // candidate only, judged by FastAPI's rules before it is used as a valid
 // value.
 func Load(data []byte, source string) (*Spec, error) {
+	return LoadLimited(data, source, Limits{})
+}
+
+// LoadLimited is Load holding the document to lim: a document past a
+// budget is refused with a *LimitError.
+func LoadLimited(data []byte, source string, lim Limits) (*Spec, error) {
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = DefaultMaxBytes
+	}
+	if int64(len(data)) > lim.MaxBytes {
+		return nil, fmt.Errorf("load %s: %w", source, TooLarge(int64(len(data)), lim.MaxBytes))
+	}
 	return load(data, source, openapi3.DisableExamplesValidation())
+}
+
+// TooLarge is the error for a document of size bytes when max are
+// allowed; size -1 when it is only known to be larger.
+func TooLarge(size, max int64) *LimitError {
+	detail := fmt.Sprintf("the document is %d bytes, more than %d", size, max)
+	if size < 0 {
+		detail = fmt.Sprintf("the document is more than %d bytes", max)
+	}
+	return &LimitError{Limit: "size limit", Flag: "--max-spec-bytes", Detail: detail}
 }
 
 func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
@@ -71,6 +93,9 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 		err = yaml.Unmarshal(data, root)
 	}
 	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", source, err)
+	}
+	if err := checkTree(root); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", source, err)
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
@@ -270,6 +295,13 @@ func (s *Spec) JSON() []byte { return s.json }
 
 // YAML is the document as YAML.
 func (s *Spec) YAML() []byte { return s.yaml }
+
+// Root is the document as written (key order, numbers as written, aliases
+// kept), as the loader read it and held to its budgets: no alias contains
+// itself, aliases expand within budget, nothing nests past MaxDepth. Every
+// reader of the document as written reads this tree, never the bytes
+// again. It must not be changed.
+func (s *Spec) Root() *yaml.Node { return s.root }
 
 // Schema returns the component schema called name, or nil.
 func (s *Spec) Schema(name string) *openapi3.Schema {
