@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
-	"weak"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
@@ -151,30 +149,6 @@ func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, erro
 		jb.Fields = append(jb.Fields, f.name)
 	}
 	return jb, nil
-}
-
-// lastDoc keeps the document as written of the last spec a body was
-// compiled from: CompileInputs compiles every operation of one spec in a
-// row, and parsing the document for each costs milliseconds. It holds the
-// spec weakly, so a reloaded contract does not keep the old one alive.
-var lastDoc struct {
-	sync.Mutex
-	sp  weak.Pointer[spec.Spec]
-	doc *yamlDoc
-}
-
-func writtenDoc(sp *spec.Spec) (*yamlDoc, error) {
-	lastDoc.Lock()
-	defer lastDoc.Unlock()
-	if lastDoc.doc != nil && lastDoc.sp.Value() == sp {
-		return lastDoc.doc, nil
-	}
-	doc, err := parseYAMLDoc(sp.YAML())
-	if err != nil {
-		return nil, err
-	}
-	lastDoc.sp, lastDoc.doc = weak.Make(sp), doc
-	return doc, nil
 }
 
 // findRequestBody finds body in the document as written.

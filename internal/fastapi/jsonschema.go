@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // This file compiles the JSON Schema FastAPI (pydantic 2) writes for a
@@ -105,15 +107,15 @@ type vfield struct {
 // yamlDoc is an OpenAPI document as written.
 type yamlDoc struct{ root *yaml.Node }
 
-func parseYAMLDoc(data []byte) (*yamlDoc, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+// writtenDoc is sp's document as written, as the loader read it and held
+// to its budgets: no alias in it contains itself, and nothing nests past
+// spec.MaxDepth, so the recursive readers here end.
+func writtenDoc(sp *spec.Spec) (*yamlDoc, error) {
+	root := sp.Root()
+	if root == nil {
 		return nil, fmt.Errorf("not a document")
 	}
-	return &yamlDoc{root: doc.Content[0]}, nil
+	return &yamlDoc{root: root}, nil
 }
 
 // get returns the value of key in the mapping n, or nil.
