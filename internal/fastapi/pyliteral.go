@@ -11,12 +11,12 @@ type literalSet struct {
 	expected string // "'a', 'b' or 'c'"
 	enumKind enumKind
 
-	trueID, falseID int            // -1: none
-	ints            map[int64]int  // expected_int
-	strs            map[string]int // expected_str
-	pyDict          []int          // expected_py_dict: bools and None, by Python equality
-	primitives      []int          // expected_py_primitives: a Python dict, so True and 1 are one key
-	primitiveIDs    []int          // the value each primitives key maps to
+	trueID, falseID int             // -1: none
+	ints            map[int64]int   // expected_int
+	strs            map[string]int  // expected_str
+	pyDict          []int           // expected_py_dict: bools and None, by Python equality
+	primitives      []int           // expected_py_primitives: a Python dict, so True and 1 are one key
+	primitiveIDs    []int           // the value each primitives key maps to
 	primitiveAt     map[primKey]int // the index in primitives of each key
 }
 
