@@ -576,6 +576,10 @@ func discriminatorValue(d *openapi3.Discriminator, b *openapi3.SchemaRef) (strin
 
 func (g *Generator) stringPlan(f *facts, name, ctx string) *strPlan {
 	p := &strPlan{minLen: f.minLen, maxLen: f.maxLen}
+	if p.minLen > MaxStringLength {
+		g.note("%s: minLength %d is more than a generated string holds (%d characters): its values are cut to that, and fail it", where(name, ctx), p.minLen, MaxStringLength)
+		p.minLen = MaxStringLength
+	}
 	if knownFormats[f.format] {
 		p.format = f.format
 	}
@@ -601,6 +605,9 @@ func (g *Generator) stringPlan(f *facts, name, ctx string) *strPlan {
 
 func (g *Generator) arrayPlan(f *facts, name, ctx string) *arrPlan {
 	p := &arrPlan{minItems: f.minItems, maxItems: f.maxItems, unique: f.unique}
+	if p.minItems > MaxItems {
+		g.note("%s: minItems %d is more than a generated array holds (%d items): its values are cut to that, and fail it", where(name, ctx), p.minItems, MaxItems)
+	}
 	item := singular(name)
 	p.items = g.compile(f.items, item, ctx, true)
 	for _, r := range f.prefix {

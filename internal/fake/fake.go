@@ -26,6 +26,7 @@ type Generator struct {
 	memo  map[memoKey]*node
 	fresh []*node  // nodes made since the last finish, for the fixed point
 	top   sync.Map // topKey → *node
+	notes []string // what the plans cannot honour (Notes)
 }
 
 // memoKey names one compiled plan: the same schemas reached under the same
@@ -72,7 +73,9 @@ func New(sp *spec.Spec) *Generator {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		g.plan(sp.Doc.Components.Schemas[name], "")
+		if n := g.plan(sp.Doc.Components.Schemas[name], ""); !n.terminal {
+			g.note("schema %s: no finite value satisfies it (it requires itself, with no way to end): a generated one is cut short with null", name)
+		}
 	}
 	return g
 }
@@ -85,7 +88,7 @@ func New(sp *spec.Spec) *Generator {
 // gives the same bytes. A nil ref (or one not resolved) is an unconstrained
 // schema.
 func (g *Generator) Append(dst []byte, f *gofakeit.Faker, name string, ref *openapi3.SchemaRef) []byte {
-	st := state{f: f, g: g}
+	st := state{f: f, g: g, base: len(dst)}
 	st.stack = st.stackBuf[:0]
 	return st.gen(dst, g.plan(ref, name), true, false, nil)
 }

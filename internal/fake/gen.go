@@ -35,6 +35,8 @@ type state struct {
 	stack    []*openapi3.Schema // the objects being written, outermost first
 	stackBuf [softDepth]*openapi3.Schema
 	depth    int
+	base     int  // where the value starts in dst
+	over     bool // the value has gone past MaxValueBytes: the rest is null
 	memory   // what the object being written has said of itself so far
 }
 
@@ -58,6 +60,10 @@ func (st *state) chance(percent int) bool { return st.f.IntN(100) < percent }
 // union decides on null); minimal asks for the smallest valid value; ov
 // forces a discriminator property.
 func (st *state) gen(dst []byte, n *node, allowNull, minimal bool, ov *override) []byte {
+	if st.over || len(dst)-st.base > MaxValueBytes {
+		st.over = true
+		return append(dst, "null"...)
+	}
 	if st.depth >= hardDepth {
 		return append(dst, "null"...)
 	}
@@ -177,6 +183,7 @@ func (st *state) array(dst []byte, p *arrPlan, minimal bool) []byte {
 		}
 		n = st.f.IntRange(p.minItems, max(p.minItems, hi))
 	}
+	n = min(n, MaxItems)
 	if p.unique && len(p.prefix) == 0 && p.contains == nil && p.items.nullPct == 0 && p.items.def == nil &&
 		(p.items.kind == kEnum || p.items.kind == kBool) {
 		return st.distinct(dst, p.items, n)
@@ -184,7 +191,7 @@ func (st *state) array(dst []byte, p *arrPlan, minimal bool) []byte {
 	st.depth++
 	dst = append(dst, '[')
 	var starts []int // where each item begins, for uniqueItems
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && !st.over; i++ {
 		item := p.items
 		if i < len(p.prefix) {
 			item = p.prefix[i]
@@ -334,6 +341,7 @@ func (st *state) dict(dst []byte, d *dictPlan, minimal, first bool) []byte {
 	if !minimal {
 		n = st.f.IntRange(lo, max(lo, hi))
 	}
+	n = min(n, MaxItems)
 	var keys []string
 	if len(d.keys) > 0 {
 		list := d.keys[st.f.IntN(len(d.keys))]
@@ -354,7 +362,7 @@ func (st *state) dict(dst []byte, d *dictPlan, minimal, first bool) []byte {
 		}
 		n = max(len(keys), lo)
 	}
-	for i := len(keys); i < n; i++ {
+	for i := len(keys); i < n && !st.over; i++ {
 		for try := 0; try <= retries; try++ {
 			var k string
 			if d.keyNode != nil {

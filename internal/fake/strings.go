@@ -155,8 +155,15 @@ func (st *state) sized(p *strPlan) string {
 		max = -1
 	}
 	word := lowerWord(st.f)
-	for utf8.RuneCountInString(word) < min {
-		word += lowerWord(st.f)
+	if n := utf8.RuneCountInString(word); n < min {
+		var b strings.Builder
+		b.WriteString(word)
+		for n < min {
+			w := lowerWord(st.f)
+			b.WriteString(w)
+			n += utf8.RuneCountInString(w)
+		}
+		word = b.String()
 	}
 	if max >= 1 && utf8.RuneCountInString(word) > max {
 		word = cutRunes(word, max)
@@ -315,15 +322,26 @@ func (st *state) fit(s string, min, max int) string {
 	if max >= 0 && utf8.RuneCountInString(s) > max {
 		s = cutWords(s, min, max)
 	}
-	for n := utf8.RuneCountInString(s); n < min; n = utf8.RuneCountInString(s) {
-		switch {
-		case s == "":
-			s = st.f.Word()
-		case min-n > 40 && strings.ContainsAny(s[len(s)-1:], ".!?"):
-			s += " " + st.f.Sentence()
-		default:
-			s += " " + lowerWord(st.f)
+	// Grown a word or a sentence at a time, its length counted as it
+	// grows: linear in min, not min² (recounting a 400,000-character
+	// string at every word took 15 s).
+	if n := utf8.RuneCountInString(s); n < min {
+		var b strings.Builder
+		b.WriteString(s)
+		for n < min {
+			var add string
+			switch cur := b.String(); {
+			case cur == "":
+				add = st.f.Word()
+			case min-n > 40 && strings.ContainsAny(cur[len(cur)-1:], ".!?"):
+				add = " " + st.f.Sentence()
+			default:
+				add = " " + lowerWord(st.f)
+			}
+			b.WriteString(add)
+			n += utf8.RuneCountInString(add)
 		}
+		s = b.String()
 	}
 	if max >= 0 && utf8.RuneCountInString(s) > max {
 		s = cutWords(s, min, max)
