@@ -37,7 +37,7 @@ type state struct {
 	depth    int
 	base     int  // where the value starts in dst
 	over     bool // the value has gone past MaxValueBytes: the rest is null
-	memory   // what the object being written has said of itself so far
+	memory        // what the object being written has said of itself so far
 }
 
 // memory is what an object's earlier properties decided, for its later
