@@ -64,7 +64,10 @@ func (st *state) gen(dst []byte, n *node, allowNull, minimal bool, ov *override)
 		st.over = true
 		return append(dst, "null"...)
 	}
-	if st.depth >= hardDepth {
+	if st.depth >= hardDepth || minimal && !n.terminal {
+		// No minimal value of n ends (an object that requires itself):
+		// cut it short here rather than at hardDepth, which for an
+		// object requiring two of itself is 2^hardDepth objects away.
 		return append(dst, "null"...)
 	}
 	if n.nullPct > 0 && allowNull && (minimal || st.chance(n.nullPct)) {
