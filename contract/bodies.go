@@ -89,12 +89,44 @@ func (b *builder) seedFor(parts ...string) uint64 {
 	return h.Sum64()
 }
 
-// generator is the contract's value generator, made once.
+// generator is the contract's value generator, made once; what it cannot
+// honour of the contract is noted.
 func (b *builder) generator() *fake.Generator {
 	if b.fake == nil {
 		b.fake = fake.New(b.sp)
+		for _, n := range b.fake.Notes() {
+			b.note("generated values: " + n)
+		}
 	}
 	return b.fake
+}
+
+// maxCaseLength is the longest string, and the most items, a case sends to
+// test a length bound: a request carries no more (a bound of maxLength
+// 1e18 would be 10^18 bytes), and a bound past it is noted as not tested.
+const maxCaseLength = 1 << 20
+
+// noteUntested notes the length bounds of s past maxCaseLength, which the
+// cases do not test.
+func (b *builder) noteUntested(where string, s *openapi3.Schema) {
+	if s == nil {
+		return
+	}
+	for _, bound := range []struct {
+		key string
+		v   *uint64
+	}{{"maxLength", s.MaxLength}, {"minLength", &s.MinLength}, {"maxItems", s.MaxItems}, {"minItems", &s.MinItems}} {
+		if bound.v != nil && *bound.v > maxCaseLength {
+			b.note(fmt.Sprintf("%s: %s %d is past what a request carries (%d): not tested", where, bound.key, *bound.v, maxCaseLength))
+		}
+	}
+}
+
+// note adds a note to the report, once.
+func (b *builder) note(n string) {
+	if b.notes != nil && !slices.Contains(*b.notes, n) {
+		*b.notes = append(*b.notes, n)
+	}
 }
 
 // bodyCandidates are o's valid bodies before any fix-up: the contract's
@@ -619,6 +651,7 @@ func (b *builder) fieldVariants(ref *openapi3.SchemaRef, m map[string]any) []fie
 			delete(v, name)
 			out = append(out, fieldVariant{name + " missing", v})
 		}
+		b.noteUntested(name, ps.Value)
 		for _, bad := range badJSONValues(ps.Value, m[name]) {
 			v := cloneMap(m)
 			v[name] = bad
@@ -661,10 +694,10 @@ func badJSONValues(s *openapi3.Schema, valid any) []any {
 	switch {
 	case s.Type.Is("string"):
 		out = append(out, 123, true, []any{}, map[string]any{})
-		if s.MaxLength != nil {
+		if s.MaxLength != nil && *s.MaxLength < maxCaseLength {
 			out = append(out, strings.Repeat("x", int(*s.MaxLength)+1))
 		}
-		if s.MinLength > 0 {
+		if s.MinLength > 0 && s.MinLength <= maxCaseLength {
 			out = append(out, strings.Repeat("x", int(s.MinLength)-1))
 		}
 		if s.Pattern != "" {
@@ -700,7 +733,7 @@ func badJSONValues(s *openapi3.Schema, valid any) []any {
 		out = append(out, "maybe", 2, []any{}, map[string]any{})
 	case s.Type.Is("array"):
 		out = append(out, "moviemock", 1, map[string]any{})
-		if items, ok := valid.([]any); ok && len(items) > 0 && s.MaxItems != nil {
+		if items, ok := valid.([]any); ok && len(items) > 0 && s.MaxItems != nil && *s.MaxItems < maxCaseLength {
 			many := make([]any, int(*s.MaxItems)+1)
 			for i := range many {
 				many[i] = items[0]

@@ -535,8 +535,11 @@ func exampleFor(in fastapi.Input) (string, bool) {
 	if s.Pattern == "" {
 		// Within the length bounds pydantic counts in characters.
 		v := "moviemock"
-		if s.MaxLength != nil && int(*s.MaxLength) < len(v) {
+		if s.MaxLength != nil && *s.MaxLength < uint64(len(v)) {
 			v = v[:*s.MaxLength]
+		}
+		if s.MinLength > maxCaseLength {
+			return "", false // past what a request carries
 		}
 		if n := int(s.MinLength); n > len(v) {
 			v += strings.Repeat("x", n-len(v))
@@ -771,6 +774,7 @@ func (b *builder) negative(o *operation) {
 		case fastapi.Boolean:
 			candidates = badBooleans
 		default:
+			b.noteUntested(o.id+": "+in.Name, in.Schema)
 			candidates = badStrings(in, base[in.Name])
 		}
 		for _, raw := range candidates {
@@ -817,7 +821,7 @@ func badStrings(in fastapi.Input, valid string) []string {
 		}
 		out = append(out, "moviemock")
 	}
-	if s.MaxLength != nil {
+	if s.MaxLength != nil && *s.MaxLength < maxCaseLength {
 		out = append(out, strings.Repeat("x", int(*s.MaxLength)+1))
 	}
 	if s.MinLength > 1 {
