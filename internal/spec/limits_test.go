@@ -3,6 +3,7 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -100,4 +101,47 @@ func BenchmarkLoadEnum(b *testing.B) {
 			}
 		})
 	}
+}
+
+// fuzzMaxBytes bounds the documents FuzzLoad feeds, and fuzzMaxAlloc what
+// loading one may allocate: the loader must refuse a document before it
+// blows up, whatever its aliases, nesting or enums say.
+const (
+	fuzzMaxBytes = 64 << 10
+	fuzzMaxAlloc = 512 << 20
+)
+
+// FuzzLoad feeds arbitrary YAML and JSON documents to the loader --spec
+// uses: it must answer (load or refuse) without a panic, a hang or
+// allocating more than fuzzMaxAlloc, and a refusal for a budget is a
+// LimitError naming it.
+func FuzzLoad(f *testing.F) {
+	for _, s := range []string{
+		limitsHead,
+		limitsHead + "x-self: &s {child: *s}\n",
+		limitsHead + "x-a: &a [1, 2]\nx-b: [*a, *a, {c: *a}]\n",
+		laughs(3),
+		nested(20),
+		enumOf(3, true),
+		enumOf(3, false),
+		`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x/{id}":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/X"}}}}}}}},"components":{"schemas":{"X":{"type":"object","properties":{"x":{"$ref":"#/components/schemas/X"},"s":{"type":"string","maxLength":1e18}},"required":["s"]}}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > fuzzMaxBytes {
+			return
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := LoadLimited(data, "fuzz", Limits{MaxBytes: fuzzMaxBytes})
+		runtime.ReadMemStats(&after)
+		if n := after.TotalAlloc - before.TotalAlloc; n > fuzzMaxAlloc {
+			t.Fatalf("loading %d bytes allocated %d MiB (err %v)", len(data), n>>20, err)
+		}
+		var le *LimitError
+		if errors.As(err, &le) && (le.Limit == "" || le.Detail == "") {
+			t.Fatalf("a LimitError naming nothing: %#v", le)
+		}
+	})
 }
