@@ -407,3 +407,23 @@ func TestCompileInputsRawBodies(t *testing.T) {
 		})
 	}
 }
+
+// A schema that contains itself other than through a model's field (a
+// recursive type alias, Tree = list["Tree"]) is refused when compiled:
+// it was compiled over and over until the stack gave out.
+func TestCompileJSONBodyRefusesRecursiveAlias(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
+		"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/M"}}}},
+		"responses":{"200":{"description":"ok"},"422":{"description":"invalid"}}}}},
+		"components":{"schemas":{"M":{"type":"object","properties":{"t":{"$ref":"#/components/schemas/Tree"}}},
+		"Tree":{"type":"array","items":{"$ref":"#/components/schemas/Tree"}}}}}`
+	sp, err := spec.Load([]byte(doc), "t.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sp.Doc.Paths.Value("/x")
+	if _, err = CompileInputs(sp, item.Post, item); err == nil || !strings.Contains(err.Error(), "#/components/schemas/Tree contains itself") {
+		t.Fatalf("err = %v, want a refusal of the recursive Tree", err)
+	}
+}

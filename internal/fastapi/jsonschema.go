@@ -184,6 +184,10 @@ func (d *yamlDoc) resolve(ref string) (*yaml.Node, error) {
 type compiler struct {
 	doc    *yamlDoc
 	models map[*yaml.Node]*vnode // by component, so that recursive models compile
+	// open are the components being compiled: one met again inside
+	// itself that is not a model (Tree = list["Tree"]) would be compiled
+	// forever.
+	open map[*yaml.Node]bool
 }
 
 // annotations are schema keys that do not change validation.
@@ -229,6 +233,14 @@ func (c *compiler) compile(n *yaml.Node, where string, viaRef bool) (*vnode, err
 			return done, nil
 		}
 		name := ref.Value[strings.LastIndexByte(ref.Value, '/')+1:]
+		if c.open[target] {
+			return nil, fmt.Errorf("%s: %s contains itself other than through a model's field (a recursive type alias): not implemented", where, ref.Value)
+		}
+		if c.open == nil {
+			c.open = map[*yaml.Node]bool{}
+		}
+		c.open[target] = true
+		defer delete(c.open, target)
 		return c.compile(target, name, true)
 	}
 	if alts := get(n, "anyOf"); alts != nil {
