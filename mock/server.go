@@ -155,6 +155,11 @@ func (s *Server) Data() *fixtures.Dataset {
 // Model is the compiled contract the server answers.
 func (s *Server) Model() *model.Model { return s.model }
 
+// GenerationNotes says which schemas of the contract generated values
+// cannot satisfy within the generator's budgets, or at all (an object that
+// requires itself): each such value is cut short.
+func (s *Server) GenerationNotes() []string { return s.fake.Notes() }
+
 // pathRoute is one path template and the methods its routes answer.
 type pathRoute struct {
 	route   *mux.Route // matches the path only

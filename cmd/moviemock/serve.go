@@ -334,6 +334,9 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		}
 		handler = srv
 	}
+	for _, n := range srv.GenerationNotes() {
+		fmt.Fprintf(stderr, "moviemock: %s: warning: --spec %s: generated values: %s\n", name, m.Spec.Source(), n)
+	}
 
 	ln, err := net.Listen("tcp", *o.addr)
 	if err != nil {
