@@ -29,7 +29,9 @@ import (
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/proxy"
 	"github.com/moviemock/moviemock/scenarios"
@@ -910,7 +912,11 @@ func TestDocsConstants(t *testing.T) {
 		{"docs/limits.md", `read up to (\d+) MiB`, contract.MaxBodyBytes >> 20},
 		{"docs/limits.md", `Of an answer's body, (\d+) MiB at most`, proxy.DefaultMaxCheckBytes >> 20},
 		{"docs/limits.md", `A \x60--spec\x60 URL must answer within (\d+) s`, int(specTimeout / time.Second)},
-		{"docs/limits.md", `At most (\d+) MiB of a document fetched`, contract.MaxBodyBytes >> 20},
+		{"docs/limits.md", `\*\*Nesting\*\*: (\d+) levels`, spec.MaxDepth},
+		{"docs/limits.md", `at most (\S+) values in one`, spec.MaxEnumValues},
+		{"docs/limits.md", `A generated string: at most (\S+) characters`, fake.MaxStringLength},
+		{"docs/limits.md", `A generated array or dict: at most (\S+) items`, fake.MaxItems},
+		{"docs/limits.md", `A whole generated value: (\d+) MiB`, fake.MaxValueBytes >> 20},
 		{"docs/mock.md", `written out every (\d+) ms`, int(logInterval / time.Millisecond)},
 		{"docs/writes-and-sessions.md", `\((\d+) MiB by default\)`, mock.DefaultMaxWriteBytes >> 20},
 		{"docs/scenarios.md", `at most (\d+) MiB of them`, scenarios.DefaultJournalBytes >> 20},
