@@ -348,6 +348,8 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; ma
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
+article.distinct { border-top: 1px solid var(--line); margin-top: 1.2rem; padding-top: .3rem; }
+table.distinct-index td:last-child { overflow-wrap: anywhere; }
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; }
 thead th { background: var(--code); font-size: .85rem; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -414,6 +416,14 @@ var htmlReport = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <section id="distinct">
 <h2>Distinct failures ({{len .Distinct}})</h2>
 <p>The failed checks grouped by cause (check, operation, and the message with the values that vary per case taken out), each with its smallest failing case.</p>
+<table class="distinct-index">
+<thead><tr><th>#</th><th>Check</th><th>Operation</th><th class="num">Failures</th><th>Cause</th></tr></thead>
+<tbody>
+{{- range .Distinct}}
+<tr><td><a href="#distinct-{{.N}}">{{.N}}</a></td><td><code>{{.Check}}</code></td><td>{{.Operation}} <code>{{.Path}}</code></td><td class="num">{{.Count}}</td><td>{{.Message}}</td></tr>
+{{- end}}
+</tbody>
+</table>
 {{- range .Distinct}}
 <article class="distinct" id="distinct-{{.N}}" data-check="{{.Check}}" data-operation="{{.Operation}}" data-count="{{.Count}}">
 <h3>{{.N}}) <code>{{.Check}}</code> — {{.Operation}} {{.Path}} — <span class="count">{{.Count}}</span> {{if eq .Count 1}}failure{{else}}failures{{end}}</h3>

@@ -125,7 +125,8 @@ func writeHTML(t *testing.T, report *contract.Report) []byte {
 }
 
 // checkSelfContained fails unless the page would load nothing: no element
-// that fetches, no src or href, no CSS import or url().
+// that fetches, no src or href but a link within the page ("#id"), no CSS
+// import or url().
 func checkSelfContained(t *testing.T, page []byte, root *element) {
 	t.Helper()
 	for _, e := range root.all(func(*element) bool { return true }) {
@@ -135,7 +136,15 @@ func checkSelfContained(t *testing.T, page []byte, root *element) {
 		}
 		for name := range e.attr {
 			switch name {
-			case "src", "href", "srcset", "action", "formaction", "poster", "background", "xlink:href", "ping":
+			case "href":
+				v := e.attr[name]
+				id := strings.TrimPrefix(v, "#")
+				if !regexp.MustCompile(`^#[A-Za-z0-9_-]+$`).MatchString(v) {
+					t.Errorf("<%s> has href=%q", e.name, v)
+				} else if len(root.all(func(e *element) bool { return e.attr["id"] == id })) == 0 {
+					t.Errorf("<%s href=%q> links to no element of the page", e.name, v)
+				}
+			case "src", "srcset", "action", "formaction", "poster", "background", "xlink:href", "ping":
 				t.Errorf("<%s> has %s=%q", e.name, name, e.attr[name])
 			}
 		}

@@ -199,6 +199,9 @@ func TestBrokenServerDistinctFailures(t *testing.T) {
 		causes = append(causes, m[1]+" on "+m[2])
 	}
 	same("html", causes)
+	if rows := strings.Count(string(reports["html"]), `<tr><td><a href="#distinct-`); rows != len(causes) {
+		t.Errorf("html: the index of distinct failures has %d rows for %d causes", rows, len(causes))
+	}
 	if t.Failed() {
 		t.Logf("text report:\n%s", text)
 	}
