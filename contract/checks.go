@@ -438,11 +438,43 @@ func (x *checkInput) undeclaredSecret() string {
 	return secretIn(media.Schema.Value, value, "", 0, &budget)
 }
 
-// secretIn walks v beside its schema s (nil: none declared there).
+// secretIn walks v beside its schema s (nil: none declared there), under
+// path. The walk keeps the keys and indexes that lead to where it is and
+// spells a path out only for the field it reports.
 func secretIn(s *openapi3.Schema, v any, path string, depth int, budget *int) string {
+	var at []pathStep
+	if f := secretWalk(s, v, &at, depth, budget); f != nil {
+		return joinPath(path, f)
+	}
+	return ""
+}
+
+// joinPath spells path and then at as secretIn reports a field:
+// "items[2].owner.hashed_password".
+func joinPath(path string, at []pathStep) string {
+	var b strings.Builder
+	b.WriteString(path)
+	for _, s := range at {
+		if !s.isKey {
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s.key)
+	}
+	return b.String()
+}
+
+// secretWalk is secretIn's walk: the steps to the field found, nil when
+// none is.
+func secretWalk(s *openapi3.Schema, v any, at *[]pathStep, depth int, budget *int) []pathStep {
 	*budget--
 	if depth > 32 || *budget < 0 {
-		return ""
+		return nil
 	}
 	alts := schemaAlternatives(s, 0)
 	switch v := v.(type) {
@@ -468,16 +500,14 @@ func secretIn(s *openapi3.Schema, v any, path string, depth int, budget *int) st
 					}
 				}
 			}
-			at := k
-			if path != "" {
-				at = path + "." + k
-			}
+			*at = append(*at, pathStep{key: k, isKey: true})
 			if !known && !open && model.SecretName(k) {
-				return at
+				return *at
 			}
-			if f := secretIn(sub, v[k], at, depth+1, budget); f != "" {
+			if f := secretWalk(sub, v[k], at, depth+1, budget); f != nil {
 				return f
 			}
+			*at = (*at)[:len(*at)-1]
 		}
 	case []any:
 		var items *openapi3.Schema
@@ -487,12 +517,14 @@ func secretIn(s *openapi3.Schema, v any, path string, depth int, budget *int) st
 			}
 		}
 		for i, e := range v {
-			if f := secretIn(items, e, fmt.Sprintf("%s[%d]", path, i), depth+1, budget); f != "" {
+			*at = append(*at, pathStep{index: i})
+			if f := secretWalk(items, e, at, depth+1, budget); f != nil {
 				return f
 			}
+			*at = (*at)[:len(*at)-1]
 		}
 	}
-	return ""
+	return nil
 }
 
 // schemaAlternatives are s and the schemas its anyOf, oneOf and allOf
@@ -852,22 +884,29 @@ func checkUniqueIDs(x *checkInput) *verdict {
 }
 
 // checkIDConsistency walks a JSON body for objects holding both x_id and
-// an object x with an id, and requires them equal.
+// an object x with an id, and requires them equal. The walk keeps the keys
+// and indexes that lead to where it is, and spells them out only for the
+// problem it reports: an answer nested deep under long keys would
+// otherwise cost the square of its size in path strings.
 func checkIDConsistency(x *checkInput) *verdict {
 	if x.json == nil || x.resp().Status/100 != 2 {
 		return nil
 	}
 	found := false
 	var problem string
-	var walk func(v any, path string)
-	walk = func(v any, path string) {
+	var at []pathStep // the keys and indexes leading to v
+	var walk func(v any)
+	walk = func(v any) {
 		switch t := v.(type) {
 		case []any:
 			for i, e := range t {
-				walk(e, fmt.Sprintf("%s[%d]", path, i))
+				at = append(at, pathStep{index: i})
+				walk(e)
+				at = at[:len(at)-1]
 			}
 		case map[string]any:
-			for _, k := range sortedKeys(t) {
+			keys := sortedKeys(t)
+			for _, k := range keys {
 				name, ok := strings.CutSuffix(k, "_id")
 				if !ok {
 					continue
@@ -882,15 +921,18 @@ func checkIDConsistency(x *checkInput) *verdict {
 				}
 				found = true
 				if !reflect.DeepEqual(t[k], inner) && problem == "" {
+					path := dottedPath(at)
 					problem = fmt.Sprintf("%s%s is %s but %s.id is %s", path, k, quoteAny(t[k]), path+name, quoteAny(inner))
 				}
 			}
-			for _, k := range sortedKeys(t) {
-				walk(t[k], path+k+".")
+			for _, k := range keys {
+				at = append(at, pathStep{key: k, isKey: true})
+				walk(t[k])
+				at = at[:len(at)-1]
 			}
 		}
 	}
-	walk(x.json, "")
+	walk(x.json)
 	if !found {
 		return nil
 	}
@@ -898,6 +940,40 @@ func checkIDConsistency(x *checkInput) *verdict {
 		return fail("x_id equal to x.id", "%s", problem)
 	}
 	return pass
+}
+
+// dottedPath spells keys and indexes as checkIDConsistency reports a
+// place: "reviews[2].movie." (a key ends with a dot, an index follows what
+// it indexes). Past maxPathBytes it keeps the end, where the problem is,
+// after "…": a message is clipped to maxMessageBytes anyway.
+func dottedPath(at []pathStep) string {
+	const maxPathBytes = 512
+	var b strings.Builder
+	first, n := len(at), 0
+	for ; first > 0 && n < maxPathBytes; first-- {
+		n += len(at[first-1].key) + 8
+	}
+	if first > 0 {
+		b.WriteString("…")
+	}
+	for _, s := range at[first:] {
+		if s.isKey {
+			b.WriteString(s.key)
+			b.WriteByte('.')
+			continue
+		}
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(s.index))
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// pathStep is a key of an object or an index of an array.
+type pathStep struct {
+	key   string
+	index int
+	isKey bool
 }
 
 func checkUnknownID(x *checkInput) *verdict {
