@@ -40,6 +40,11 @@ const (
 	// DefaultMaxCheckBytes is the most of an answer's body kept for the
 	// checks and the recording; a longer body is relayed whole, unchecked.
 	DefaultMaxCheckBytes = 16 << 20
+	// DefaultMaxHeaderBytes bounds the upstream's status line and headers
+	// together: past it the client gets a 502 saying so. Reverse proxies
+	// in front of a backend refuse far less (nginx past 4–8 KiB, Envoy
+	// past 60 KiB), and every concurrent answer would hold them.
+	DefaultMaxHeaderBytes = 64 << 10
 	// HeaderError marks an answer moviemock made because the upstream
 	// failed (502, 504), with the reason.
 	HeaderError = "X-Mock-Error"
@@ -71,7 +76,10 @@ type Config struct {
 	Recorder *fixtures.Recorder
 	// MaxCheckBytes: see DefaultMaxCheckBytes (0: that).
 	MaxCheckBytes int64
-	Logger        *slog.Logger // nil: no log
+	// MaxHeaderBytes: see DefaultMaxHeaderBytes (0: that). It applies to
+	// the transport New builds, not to Transport.
+	MaxHeaderBytes int64
+	Logger         *slog.Logger // nil: no log
 	// Transport, when set, replaces the one built from the fields above
 	// (tests).
 	Transport http.RoundTripper
@@ -111,6 +119,9 @@ func New(cfg Config, mc mock.Config) (*Proxy, error) {
 	}
 	if cfg.MaxCheckBytes <= 0 {
 		cfg.MaxCheckBytes = DefaultMaxCheckBytes
+	}
+	if cfg.MaxHeaderBytes <= 0 {
+		cfg.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
 	p := &Proxy{cfg: cfg, upstream: u, transport: cfg.Transport, cors: !mc.DisableCORS}
 	if p.transport == nil {
@@ -192,13 +203,14 @@ func newTransport(cfg Config) (*http.Transport, error) {
 	}
 	dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
 	return &http.Transport{
-		DialContext:           dialer.DialContext,
-		TLSClientConfig:       tlsConf,
-		TLSHandshakeTimeout:   cfg.ConnectTimeout,
-		ResponseHeaderTimeout: cfg.Timeout,
-		MaxIdleConnsPerHost:   64,
-		IdleConnTimeout:       90 * time.Second,
-		ForceAttemptHTTP2:     true,
+		DialContext:            dialer.DialContext,
+		TLSClientConfig:        tlsConf,
+		TLSHandshakeTimeout:    cfg.ConnectTimeout,
+		ResponseHeaderTimeout:  cfg.Timeout,
+		MaxIdleConnsPerHost:    64,
+		IdleConnTimeout:        90 * time.Second,
+		ForceAttemptHTTP2:      true,
+		MaxResponseHeaderBytes: cfg.MaxHeaderBytes,
 		// The client's Accept-Encoding goes upstream as it was; the body
 		// comes back as the upstream encoded it, relayed unchanged.
 		DisableCompression: true,
@@ -490,6 +502,8 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, mockHandl
 			p.cfg.Logger.Warn("the upstream is unreachable: the mock answers until it is back", "upstream", p.upstream.String(), "error", unwrapURL(err).Error())
 		}
 		p.answerFromMock(w, r, mockHandler, x.op, x.body, "the upstream is unreachable ("+unwrapURL(err).Error()+")")
+	case headersTooLarge(err):
+		p.fail(w, r, http.StatusBadGateway, fmt.Sprintf("the upstream %s answered with headers larger than %d bytes, more than the proxy passes on (--upstream-max-header-bytes); nginx refuses past 4-8 KiB, Envoy past 60 KiB", p.upstream, p.cfg.MaxHeaderBytes))
 	case isTimeout(err):
 		p.fail(w, r, http.StatusGatewayTimeout, fmt.Sprintf("the upstream %s did not answer within %v (--upstream-timeout)", p.upstream, p.cfg.Timeout))
 	default:
@@ -500,6 +514,15 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, mockHandl
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
+}
+
+// headersTooLarge reports whether err is the transport refusing an answer
+// past MaxResponseHeaderBytes. net/http (Go 1.26) has no error value for
+// it: HTTP/1 says "server response headers exceeded", HTTP/2 "header list
+// larger than".
+func headersTooLarge(err error) bool {
+	s := unwrapURL(err).Error()
+	return strings.Contains(s, "response headers exceeded") || strings.Contains(s, "header list larger than")
 }
 
 // describe says in plain words what went wrong with the upstream.

@@ -782,3 +782,37 @@ func TestViolationCountsAgree(t *testing.T) {
 		})
 	}
 }
+
+// An upstream's headers past the cap are not passed on: the client gets a
+// 502 saying why, and the proxy holds no more than the cap of them.
+func TestUpstreamHeadersCapped(t *testing.T) {
+	huge := strings.Repeat("x", 8<<10)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := range 16 {
+			w.Header().Set("X-Big-"+string(rune('a'+i)), huge)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, "[]")
+	}))
+	defer up.Close()
+	cases := []struct {
+		name   string
+		max    int64
+		status int
+	}{
+		{"default 64 KiB", 0, http.StatusBadGateway},
+		{"raised", 1 << 20, http.StatusOK},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := start(t, up.URL, func(c *proxy.Config, _ *mock.Config) { c.MaxHeaderBytes = tc.max })
+			got := do(t, "GET", s.srv.URL+"/reviews", nil, "")
+			if got.status != tc.status {
+				t.Fatalf("status %d, want %d: %s", got.status, tc.status, got.body)
+			}
+			if tc.status == http.StatusBadGateway && !strings.Contains(got.header.Get(proxy.HeaderError), "headers larger than 65536 bytes") {
+				t.Errorf("%s: %q", proxy.HeaderError, got.header.Get(proxy.HeaderError))
+			}
+		})
+	}
+}

@@ -81,6 +81,7 @@ type proxyFlags struct {
 	mock, checks, exclude       listFlag
 	report, format, recordDir   string
 	recordInterval, maxResponse time.Duration
+	maxHeaderBytes              int64
 
 	p        *proxy.Proxy
 	recorder *fixtures.Recorder
@@ -107,6 +108,11 @@ func (px *proxyFlags) define(fs *flag.FlagSet) {
 	px.timeout = proxy.DefaultTimeout
 	fs.Func("upstream-timeout", "how long the upstream may take to begin its answer; then 504 (default 30s)", func(v string) (err error) {
 		px.timeout, err = parseDuration(v)
+		return err
+	})
+	px.maxHeaderBytes = proxy.DefaultMaxHeaderBytes
+	fs.Func("upstream-max-header-bytes", "the most of the upstream's status line and headers passed on; past it the client gets a 502 (default 64KiB)", func(v string) (err error) {
+		px.maxHeaderBytes, err = parseSize(v)
 		return err
 	})
 	px.connect = proxy.DefaultConnectTimeout
@@ -176,7 +182,7 @@ func (px *proxyFlags) build(mc mock.Config, m *model.Model, secret string, logge
 	}
 	cfg := proxy.Config{
 		Upstream: px.upstream, CAFile: px.ca, Insecure: px.insecure, Timeout: px.timeout,
-		ConnectTimeout: px.connect, Mock: px.mock, Observer: obs, Logger: logger,
+		ConnectTimeout: px.connect, Mock: px.mock, Observer: obs, Logger: logger, MaxHeaderBytes: px.maxHeaderBytes,
 	}
 	if px.recordDir != "" {
 		px.recorder = fixtures.NewRecorder(m)
