@@ -18,6 +18,71 @@ import (
 // lines) are checked one by one.
 const maxStreamItems = 1000
 
+// DefaultMaxCheckValues is how many JSON values (each item, field and
+// container counts one) a body may hold for the checks to read it. Decoded,
+// a value costs 40 to 140 bytes: 100,000 of them hold 4 to 15 MB per
+// exchange checked at once, where a 15 MiB list of zeros (7.9 million)
+// would hold over 100 MB. A larger body is not read by the checks on
+// bodies, and the report says so (Response.Unchecked).
+const DefaultMaxCheckValues = 100_000
+
+// maxListedValues bounds the body whose schema violations are all
+// collected, to list the first few and count the rest: kin-openapi
+// v0.152.0 (MultiErrors) keeps an error with its value and schema for
+// each, millions for a long list of wrong items. A larger body is checked
+// up to its first violation.
+const maxListedValues = 5_000
+
+// countValues counts the JSON values of body (its containers, and their
+// elements and members), up to limit+1: only commas and opening brackets
+// outside strings are counted, nothing is decoded.
+func countValues(body []byte, limit int) int {
+	n, inString, escaped := 0, false, false
+	for _, c := range body {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		case c == '"':
+			inString = true
+			continue
+		case c == ',' || c == '[' || c == '{':
+			n++
+			if n > limit {
+				return n
+			}
+		}
+	}
+	return n + 1
+}
+
+// validateBody checks v, decoded from body, against schema: every violation collected when body
+// is small (maxListedValues), else up to the first, which the error then
+// says.
+func validateBody(sp *spec.Spec, schema *openapi3.Schema, v any, body []byte) error {
+	if countValues(body, maxListedValues) <= maxListedValues {
+		return sp.Validate(schema, v, true)
+	}
+	if err := sp.Validate(schema, v, false); err != nil {
+		return &firstOnly{err}
+	}
+	return nil
+}
+
+// firstOnly is the first violation of a body too large to collect them
+// all (maxListedValues).
+type firstOnly struct{ err error }
+
+func (e *firstOnly) Error() string { return e.err.Error() }
+func (e *firstOnly) Unwrap() error { return e.err }
+
 // BodyConforms validates a response body against what op declares for its
 // status (or "default") and the media type it came as. declared is false
 // when there is nothing to validate: op declares no body for that status,
@@ -67,7 +132,7 @@ func conforms(sp *spec.Spec, op *openapi3.Operation, status int, contentType str
 	if err != nil {
 		return true, fmt.Errorf("body is not JSON: %v", err)
 	}
-	return true, sp.Validate(media.Schema.Value, v, true)
+	return true, validateBody(sp, media.Schema.Value, v, body)
 }
 
 // declaredResponse is the response op declares for status, else its
@@ -160,7 +225,7 @@ func streamConforms(sp *spec.Spec, stream fastapi.Stream, item *openapi3.SchemaR
 				return fmt.Errorf("line %d is not JSON: %v", i+1, err)
 			}
 			if schema != nil {
-				if err := sp.Validate(schema, v, true); err != nil {
+				if err := validateBody(sp, schema, v, line); err != nil {
 					return fmt.Errorf("line %d: %s", i+1, describeSchemaError(err))
 				}
 			}
@@ -204,7 +269,7 @@ func eventConforms(sp *spec.Spec, schema *openapi3.Schema, ev map[string]any) er
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
 			return fmt.Errorf("%s is not JSON: %v", name, err)
 		}
-		if err := sp.Validate(p.ContentSchema.Value, v, true); err != nil {
+		if err := validateBody(sp, p.ContentSchema.Value, v, []byte(s)); err != nil {
 			return fmt.Errorf("%s: %s", name, describeSchemaError(err))
 		}
 	}

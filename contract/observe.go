@@ -140,8 +140,12 @@ type Observer struct {
 	mockedOp           map[*operation]int
 	failures           []*Result
 	notKept            int
-	byOp               map[*operation]*opTally
-	byCheck            map[string]*Tally
+	// unchecked counts the exchanges whose body the checks did not read
+	// (Response.Unchecked), uncheckedWhy the first one's reason.
+	unchecked    int
+	uncheckedWhy string
+	byOp         map[*operation]*opTally
+	byCheck      map[string]*Tally
 }
 
 type opTally struct {
@@ -153,7 +157,8 @@ type opTally struct {
 
 // NewObserver makes an Observer of cfg.Spec (nil: the embedded contract).
 // Of cfg it reads Spec, Checks and ExcludeChecks, JWTSecret,
-// FrameworkStatuses, MaxResponseTime (0: speed is not judged), Now, and
+// FrameworkStatuses, MaxResponseTime (0: speed is not judged),
+// MaxCheckValues, Now, and
 // BaseURL (the upstream, for the report only; it may be empty).
 func NewObserver(cfg Config) (*Observer, error) {
 	if cfg.Spec == nil {
@@ -171,6 +176,9 @@ func NewObserver(cfg Config) (*Observer, error) {
 	}
 	if cfg.MaxResponseTime < 0 {
 		return nil, errors.New("contract: max response time must not be negative")
+	}
+	if cfg.MaxCheckValues <= 0 {
+		cfg.MaxCheckValues = DefaultMaxCheckValues
 	}
 	for _, list := range [][]string{cfg.Checks, cfg.ExcludeChecks} {
 		for _, name := range list {
@@ -324,6 +332,12 @@ func (o *Observer) Check(ex *Exchange) *Result {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.checked++
+	if u := res.Response.Unchecked; u != "" {
+		if o.unchecked == 0 {
+			o.uncheckedWhy = c.Name + ": " + u
+		}
+		o.unchecked++
+	}
 	t := o.byOp[op]
 	if t == nil {
 		t = &opTally{statuses: map[int]bool{}, checks: map[string]*Tally{}}
@@ -454,6 +468,9 @@ func (o *Observer) Report() *Report {
 	}
 	if o.outside > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d exchanges matched no operation of the contract and were not checked", o.outside))
+	}
+	if o.unchecked > 0 {
+		rep.Notes = append(rep.Notes, uncheckedNote(o.unchecked, o.uncheckedWhy))
 	}
 	if o.notKept > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d failing exchanges after the first %d are counted but not listed", o.notKept, MaxKeptFailures))

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -337,6 +338,15 @@ func (r *runner) consistencyEnabled() bool {
 // input is the checks' view of res, its body decoded once.
 func (r *runner) input(res *Result) *checkInput {
 	x := &checkInput{r: r, res: res, now: r.cfg.Now()}
+	if limit := r.cfg.MaxCheckValues; limit > 0 && res.Response.Unchecked == "" && !res.Response.Truncated && countValues(res.Response.Body, limit) > limit {
+		res.Response.Unchecked = fmt.Sprintf("the body holds more than %d JSON values (--max-check-values): the checks that read bodies stopped there", limit)
+	}
+	if res.Response.Unchecked != "" {
+		// As for a body cut short: nothing decoded, and the checks that
+		// read the body do not apply.
+		x.decoded, x.decodeErr = true, errUnchecked
+		return x
+	}
 	if !res.Response.Truncated {
 		body := res.Response.Body
 		x.decoded = true
@@ -347,6 +357,9 @@ func (r *runner) input(res *Result) *checkInput {
 	}
 	return x
 }
+
+// errUnchecked is the decoding error of a body the checks do not read.
+var errUnchecked = errors.New("the body is not read by the checks")
 
 // bodyConforms is BodyConforms on the body decoded once.
 func (x *checkInput) bodyConforms() (declared bool, err error) {

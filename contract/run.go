@@ -74,6 +74,10 @@ type Config struct {
 	Now               func() time.Time
 	// MaxBodyBytes is the most of a response body read; 0: MaxBodyBytes.
 	MaxBodyBytes int64
+	// MaxCheckValues is the most JSON values a body may hold for the checks
+	// that read it; 0: DefaultMaxCheckValues. A larger body is not read by
+	// them: Response.Unchecked says so, and the report's notes.
+	MaxCheckValues int
 	// NoWrites skips every case and sequence with an unsafe method (POST,
 	// PUT, PATCH, DELETE), logins excepted.
 	NoWrites bool
@@ -149,6 +153,9 @@ func (cfg *Config) fill() error {
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = MaxBodyBytes
+	}
+	if cfg.MaxCheckValues <= 0 {
+		cfg.MaxCheckValues = DefaultMaxCheckValues
 	}
 	if cfg.Examples < 0 {
 		return errors.New("contract: examples must not be negative")
@@ -254,7 +261,11 @@ type Response struct {
 	Size   int64  `json:"size"`
 	SHA256 string `json:"sha256,omitempty"` // of the bytes read
 	// Truncated: the body was longer than MaxBodyBytes.
-	Truncated bool          `json:"truncated,omitempty"`
+	Truncated bool `json:"truncated,omitempty"`
+	// Unchecked says why the checks that read the body (its schema, its
+	// ids, a token in it) did not: a budget it exceeds. They do not apply
+	// then; the report's notes count such responses.
+	Unchecked string        `json:"unchecked,omitempty"`
 	Duration  time.Duration `json:"-"`
 	Error     string        `json:"error,omitempty"` // no complete response: why
 	// Skipped says why the request was not sent (an unresponsive target or
@@ -323,6 +334,9 @@ func (r *runner) send(ctx context.Context, req Request) Response {
 	if int64(len(body)) > limit {
 		out.Body, out.Truncated = body[:limit], true
 		out.Error = fmt.Sprintf("response body larger than %d bytes: stopped reading", limit)
+		if resp.Uncompressed {
+			out.Error = fmt.Sprintf("response body larger than %d bytes once decompressed (it came gzip-encoded): stopped reading", limit)
+		}
 	} else if err != nil {
 		out.Error = "the body broke off after " + fmt.Sprint(len(body)) + " bytes: " + describeTransportError(err, r.cfg.Timeout)
 	}

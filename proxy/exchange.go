@@ -105,14 +105,27 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 	if x.op != nil {
 		body := kept.Bytes()
 		out := contract.Response{Status: resp.StatusCode, Header: resp.Header, Truncated: truncated, Size: sent, Duration: time.Since(x.start)}
-		if readErr != nil {
+		encoding := resp.Header.Get("Content-Encoding")
+		switch {
+		case readErr != nil:
 			out.Error = fmt.Sprintf("the body broke off after %d bytes: %s", sent, describe(readErr))
-		} else if !truncated {
+		case truncated:
+			out.Unchecked = fmt.Sprintf("the body is larger than the %d bytes the proxy keeps for the checks", p.cfg.MaxCheckBytes)
+		default:
 			var err error
-			if body, truncated, err = decode(resp.Header.Get("Content-Encoding"), body, p.cfg.MaxCheckBytes); err != nil {
+			if body, truncated, err = decode(encoding, body, p.cfg.MaxCheckBytes); err != nil {
 				out.Error = err.Error()
 			}
 			out.Truncated = truncated
+			if truncated && body == nil && knownEncoding(encoding) {
+				// A gzip bomb (15 KB that decode to gigabytes) stops here.
+				out.Unchecked = fmt.Sprintf("the body decodes (Content-Encoding %s) to more than the %d bytes the proxy keeps for the checks", encoding, p.cfg.MaxCheckBytes)
+			} else if truncated {
+				out.Unchecked = fmt.Sprintf("the body's Content-Encoding %q is not one the checks decode (gzip, deflate)", encoding)
+			}
+		}
+		if out.Unchecked != "" && p.cfg.Logger != nil {
+			p.cfg.Logger.Warn("answer not checked", "operation", x.op.String(), "path", x.r.URL.Path, "status", resp.StatusCode, "why", out.Unchecked)
 		}
 		if !out.Truncated {
 			out.Body = body
@@ -205,6 +218,15 @@ func (x *exchange) request() contract.Request {
 		body = body[:maxReportBody]
 	}
 	return contract.Request{Method: x.r.Method, URL: x.p.target(x.r).String(), Header: h, Body: string(body)}
+}
+
+// knownEncoding reports whether decode undoes encoding.
+func knownEncoding(encoding string) bool {
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "gzip", "x-gzip", "deflate":
+		return true
+	}
+	return false
 }
 
 // decode undoes a body's Content-Encoding for the checks, up to limit bytes

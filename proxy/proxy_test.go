@@ -816,3 +816,28 @@ func TestUpstreamHeadersCapped(t *testing.T) {
 		})
 	}
 }
+
+// A gzip bomb at test scale: an answer that decodes past the proxy's check
+// budget is relayed as it came, not decoded past the budget, and the report
+// says it was not checked and why.
+func TestDecodedBudget(t *testing.T) {
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte("[" + strings.Repeat("0,", 200_000) + "0]"))
+	zw.Close()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(zipped.Bytes())
+	}))
+	defer up.Close()
+	s := start(t, up.URL, func(c *proxy.Config, _ *mock.Config) { c.MaxCheckBytes = 64 << 10 })
+	got := do(t, "GET", s.srv.URL+"/reviews", nil, "")
+	if got.status != 200 || len(got.body) != 400_003 {
+		t.Fatalf("GET /reviews: %d, %d bytes", got.status, len(got.body))
+	}
+	notes := strings.Join(s.p.Report().Notes, "\n")
+	if want := "decodes (Content-Encoding gzip) to more than the 65536 bytes"; !strings.Contains(notes, want) {
+		t.Errorf("notes %q lack %q", notes, want)
+	}
+}

@@ -56,7 +56,7 @@ Flags:
 type contractOptions struct {
 	baseURL, specFlag, username, password, format, output, jwtSecret *string
 	seed                                                             *uint64
-	examples, workers, maxFailures                                   *int
+	examples, workers, maxFailures, maxCheckValues                   *int
 	verbose, noWrites, allowDestructive                              *bool
 	timeout, maxTime                                                 time.Duration
 	maxSpecBytes                                                     *int64
@@ -83,6 +83,7 @@ func contractFlags() (*flag.FlagSet, *contractOptions) {
 	fs.Func("timeout", "time limit of one request (default 5s)", func(v string) (err error) { o.timeout, err = parseDuration(v); return err })
 	o.maxTime = contract.DefaultMaxResponseTime
 	fs.Func("max-response-time", "slowest acceptable response, for max_response_time (default 2s)", func(v string) (err error) { o.maxTime, err = parseDuration(v); return err })
+	o.maxCheckValues = fs.Int("max-check-values", contract.DefaultMaxCheckValues, "the most JSON `values` (items, fields) a body may hold for the checks that read bodies; a larger one is not judged by them, and the report says so")
 	o.format = fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
 	o.output = fs.String("output", "", "write the report to this `file` instead of standard output")
 	o.verbose = fs.Bool("verbose", false, "text report: list every failed check, not only the distinct failures")
@@ -157,6 +158,8 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 	switch {
 	case *o.examples < 0:
 		return usagef("contract: --examples %d: give 0 or more", *o.examples)
+	case *o.maxCheckValues < 1:
+		return usagef("contract: --max-check-values %d: give 1 or more", *o.maxCheckValues)
 	case *o.workers < 1:
 		return usagef("contract: --workers %d: give 1 or more", *o.workers)
 	case *o.maxFailures < 0:
@@ -168,7 +171,7 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 	cfg := contract.Config{
 		BaseURL: *o.baseURL, Username: *o.username, Password: *o.password, Seed: *o.seed,
 		Checks: o.checks, ExcludeChecks: o.exclude, Examples: *o.examples, Workers: *o.workers,
-		Timeout: o.timeout, MaxResponseTime: o.maxTime,
+		Timeout: o.timeout, MaxResponseTime: o.maxTime, MaxCheckValues: *o.maxCheckValues,
 		MaxFailures: *o.maxFailures, NoWrites: *o.noWrites, AllowDestructive: *o.allowDestructive,
 		IDs:    o.ids,
 		Header: http.Header{}, Query: o.query, Cookie: o.cookies,

@@ -1,0 +1,4 @@
+package contract
+
+// DescribeSchemaError is describeSchemaError, for the external tests.
+var DescribeSchemaError = describeSchemaError
