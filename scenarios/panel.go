@@ -314,7 +314,34 @@ func (a *admin) journalStream(w http.ResponseWriter, r *http.Request) {
 	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
+	// Each event is encoded and written alone: a backlog (Last-Event-ID: 0)
+	// to a client that does not read must not sit whole in one buffer
+	// until the write deadline gives up on it.
 	var buf []byte
+	send := func(event string, e *Entry) bool {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return true // an entry encodes: its body is checked JSON
+		}
+		buf = buf[:0]
+		if event != "" {
+			buf = append(buf, "event: "...)
+			buf = append(buf, event...)
+			buf = append(buf, '\n')
+		} else {
+			buf = append(buf, "id: "...)
+			buf = strconv.AppendInt(buf, e.Seq, 10)
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, "data: "...)
+		buf = append(buf, b...)
+		buf = append(buf, "\n\n"...)
+		_, err = w.Write(buf)
+		if cap(buf) > 64<<10 {
+			buf = nil // one large entry does not keep its room for the rest
+		}
+		return err == nil
+	}
 	for {
 		// Amended first, up to the entries sent so far: those after are
 		// sent next as they are now, amendments included.
@@ -323,28 +350,17 @@ func (a *admin) journalStream(w http.ResponseWriter, r *http.Request) {
 		entries, next := j.after(seq, f, a.e.template)
 		seq = next
 		if len(entries) > 0 || len(amended) > 0 {
-			buf = buf[:0]
 			for i := range amended {
-				b, err := json.Marshal(&amended[i])
-				if err != nil {
-					continue // an entry encodes: its body is checked JSON
+				if !send("amended", &amended[i]) {
+					return
 				}
-				buf = append(buf, "event: amended\ndata: "...)
-				buf = append(buf, b...)
-				buf = append(buf, "\n\n"...)
 			}
 			for i := range entries {
-				b, err := json.Marshal(&entries[i])
-				if err != nil {
-					continue
+				if !send("", &entries[i]) {
+					return
 				}
-				buf = append(buf, "id: "...)
-				buf = strconv.AppendInt(buf, entries[i].Seq, 10)
-				buf = append(buf, "\ndata: "...)
-				buf = append(buf, b...)
-				buf = append(buf, "\n\n"...)
 			}
-			if _, err := w.Write(buf); err != nil || rc.Flush() != nil {
+			if rc.Flush() != nil {
 				return
 			}
 			continue
