@@ -610,22 +610,47 @@ func ParseDateTime(s string) (time.Time, error) {
 // number, a quoted "12" a string, null/~ is null.
 func NodeJSON(n *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := writeNodeJSON(&buf, n); err != nil {
+	if err := writeNodeJSON(&buf, n, false); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node) error {
+// NodeJSONExact is NodeJSON keeping each number written as JSON writes
+// numbers as it is written: decoded, an integer past 2^63 becomes a float
+// (123456789012345678901234567890 → 1.2345678901234568e+29) and -0 becomes
+// 0, though JSON keeps both. Fixture files read with it hold what a JSON
+// file would.
+func NodeJSONExact(n *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeNodeJSON(&buf, n, true); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// jsonNumber reports whether n is a plain YAML number written as JSON
+// writes numbers (not 0x1F, 1_000, +1 or .5, which YAML reads too).
+func jsonNumber(n *yaml.Node) bool {
+	if tag := n.ShortTag(); n.Style != 0 || (tag != "!!int" && tag != "!!float") || n.Value == "" {
+		return false
+	}
+	if c := n.Value[0]; c != '-' && (c < '0' || c > '9') {
+		return false
+	}
+	return json.Valid([]byte(n.Value))
+}
+
+func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node, exact bool) error {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			buf.WriteString("null")
 			return nil
 		}
-		return writeNodeJSON(buf, n.Content[0])
+		return writeNodeJSON(buf, n.Content[0], exact)
 	case yaml.AliasNode:
-		return writeNodeJSON(buf, n.Alias)
+		return writeNodeJSON(buf, n.Alias, exact)
 	case yaml.MappingNode:
 		buf.WriteByte('{')
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -639,7 +664,7 @@ func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node) error {
 			key, _ := json.Marshal(k.Value)
 			buf.Write(key)
 			buf.WriteByte(':')
-			if err := writeNodeJSON(buf, v); err != nil {
+			if err := writeNodeJSON(buf, v, exact); err != nil {
 				return err
 			}
 		}
@@ -650,7 +675,7 @@ func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			if err := writeNodeJSON(buf, c); err != nil {
+			if err := writeNodeJSON(buf, c, exact); err != nil {
 				return err
 			}
 		}
@@ -667,6 +692,10 @@ func writeNodeJSON(buf *bytes.Buffer, n *yaml.Node) error {
 			if x != x || x > 1.7976931348623157e308 || x < -1.7976931348623157e308 {
 				return fmt.Errorf("line %d: %s is not a JSON number", n.Line, n.Value)
 			}
+		}
+		if exact && jsonNumber(n) {
+			buf.WriteString(n.Value)
+			return nil
 		}
 		b, err := json.Marshal(v)
 		if err != nil {
