@@ -139,6 +139,9 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 				}
 			} else {
 				p.cfg.Recorder.Observe(x.op, resp.StatusCode, body)
+				if why, _ := p.cfg.Recorder.Stopped(); why != "" && !p.recordStopped.Swap(true) && p.cfg.Logger != nil {
+					p.cfg.Logger.Warn("recording stopped", "why", why)
+				}
 			}
 		}
 	}

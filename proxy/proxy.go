@@ -97,6 +97,8 @@ type Proxy struct {
 	maxBody   int64
 	down      atomic.Bool // the upstream was unreachable at the last try
 	seen      sync.Map    // reasons already logged for a fallback, by operation
+	// recordStopped: the log said the recording stopped (Recorder.Stopped).
+	recordStopped atomic.Bool
 }
 
 // New builds the proxy and the mock behind it from mc (whose Dispatch,

@@ -841,3 +841,18 @@ func TestDecodedBudget(t *testing.T) {
 		t.Errorf("notes %q lack %q", notes, want)
 	}
 }
+
+// A recording past its budget stops, and the report says so.
+func TestRecordBudgetReported(t *testing.T) {
+	up := upstreamMock(t)
+	rec := fixtures.NewRecorder(mustModel(t))
+	rec.SetLimits(1, 0)
+	s := start(t, up.URL, func(c *proxy.Config, _ *mock.Config) { c.Recorder = rec })
+	for _, p := range []string{"/person/1", "/person/2", "/person/3"} {
+		do(t, "GET", s.srv.URL+p, nil, "")
+	}
+	notes := strings.Join(s.p.Report().Notes, "\n")
+	if want := "(2 answers with records not recorded)"; rec.Len() != 1 || !strings.Contains(notes, "--record-max-records") || !strings.Contains(notes, want) {
+		t.Errorf("%d records kept; notes %q", rec.Len(), notes)
+	}
+}

@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -102,7 +103,13 @@ func (p *Proxy) Report() *contract.Report {
 	if p.cfg.Observer == nil {
 		return nil
 	}
-	return p.cfg.Observer.Report()
+	rep := p.cfg.Observer.Report()
+	if rec := p.cfg.Recorder; rec != nil {
+		if why, missed := rec.Stopped(); why != "" {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("--record: %s (%d answers with records not recorded)", why, missed))
+		}
+	}
+	return rep
 }
 
 // Record writes what the recorder kept into dir now and then (every

@@ -3,11 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -82,6 +84,12 @@ type proxyFlags struct {
 	report, format, recordDir   string
 	recordInterval, maxResponse time.Duration
 	maxHeaderBytes              int64
+	maxCheckValues              int
+	recordMaxRecords            int
+	recordMaxBytes              int64
+	// written and leftOut are the last --record write's counts, for the
+	// line on exit.
+	written, leftOut int
 
 	p        *proxy.Proxy
 	recorder *fixtures.Recorder
@@ -127,6 +135,7 @@ func (px *proxyFlags) define(fs *flag.FlagSet) {
 		px.maxResponse, err = parseDuration(v)
 		return err
 	})
+	fs.IntVar(&px.maxCheckValues, "max-check-values", contract.DefaultMaxCheckValues, "the most JSON `values` (items, fields) an answer may hold for the checks that read bodies; a larger one is not judged by them, and the log and report say so")
 	fs.StringVar(&px.report, "report", "", "write the violations report to this `file` on exit")
 	fs.StringVar(&px.format, "format", "", "report `format`: text, json, junit or html (default: from the --report file's ending, else text)")
 	fs.BoolVar(&px.failOnViolation, "fail-on-violation", false, "exit 1 when a check failed or no exchange reached the upstream")
@@ -134,6 +143,12 @@ func (px *proxyFlags) define(fs *flag.FlagSet) {
 	px.recordInterval = defaultRecordInterval
 	fs.Func("record-interval", "how often --record writes what is new; 0: on exit only (default 10s)", func(v string) (err error) {
 		px.recordInterval, err = parseDurationOrZero(v)
+		return err
+	})
+	fs.IntVar(&px.recordMaxRecords, "record-max-records", fixtures.DefaultRecordMaxRecords, "the most distinct records --record keeps; past it the recording stops, and the log and report say so")
+	px.recordMaxBytes = fixtures.DefaultRecordMaxBytes
+	fs.Func("record-max-bytes", "the most bytes of records --record keeps; past it the recording stops, and the log and report say so (default 64MiB)", func(v string) (err error) {
+		px.recordMaxBytes, err = parseSize(v)
 		return err
 	})
 }
@@ -171,7 +186,7 @@ func (px *proxyFlags) check() error {
 func (px *proxyFlags) build(mc mock.Config, m *model.Model, secret string, logger *slog.Logger) (*proxy.Proxy, error) {
 	ocfg := contract.Config{
 		BaseURL: px.upstream, Spec: m.Spec, Model: m, Checks: px.checks, ExcludeChecks: px.exclude,
-		MaxResponseTime: px.maxResponse, AdminToken: mc.AdminToken,
+		MaxResponseTime: px.maxResponse, AdminToken: mc.AdminToken, MaxCheckValues: px.maxCheckValues,
 	}
 	if secret != "" {
 		ocfg.JWTSecret = []byte(secret)
@@ -186,6 +201,7 @@ func (px *proxyFlags) build(mc mock.Config, m *model.Model, secret string, logge
 	}
 	if px.recordDir != "" {
 		px.recorder = fixtures.NewRecorder(m)
+		px.recorder.SetLimits(px.recordMaxRecords, px.recordMaxBytes)
 		cfg.Recorder = px.recorder
 	}
 	if px.p, err = proxy.New(cfg, mc); err != nil {
@@ -220,14 +236,36 @@ func (px *proxyFlags) record(ctx context.Context, stderr io.Writer) {
 	if px.recorder == nil {
 		return
 	}
-	px.p.Record(ctx, px.recordDir, px.recordInterval, func(written int, problems, err error) {
+	px.p.Record(ctx, px.recordDir, px.recordInterval, func(written int, left, err error) {
+		var errs *fixtures.Errors
+		errors.As(left, &errs)
+		if err == nil {
+			px.written, px.leftOut = written, leftOut(errs)
+		}
 		switch {
 		case err != nil:
 			fmt.Fprintf(stderr, "moviemock: proxy: --record %s: %v\n", px.recordDir, err)
-		case problems != nil:
-			fmt.Fprintf(stderr, "moviemock: proxy: recorded %d records into %s; left out:\n%v\n", written, px.recordDir, problems)
+		case errs != nil:
+			fmt.Fprintf(stderr, "moviemock: proxy: %s\n", errs.Message(fmt.Sprintf("%s recorded into %s; %s left out:",
+				problems.Plural(written, "record", "records"), px.recordDir, problems.Plural(px.leftOut, "record", "records"))))
+		case left != nil:
+			fmt.Fprintf(stderr, "moviemock: proxy: %s recorded into %s; left out:\n%v\n", problems.Plural(written, "record", "records"), px.recordDir, left)
 		}
 	})
+}
+
+// leftOut counts the records errs names (a record may have several
+// problems; those past the detail kept count one each), and the
+// collections whose records were all refused for a secret count one.
+func leftOut(errs *fixtures.Errors) int {
+	if errs == nil {
+		return 0
+	}
+	seen := map[[3]string]bool{}
+	for _, e := range errs.Items {
+		seen[[3]string{e.Kind, strconv.Itoa(e.Index), e.ID}] = true
+	}
+	return len(seen) + errs.Omitted
 }
 
 // finish writes the report and says how the session went: a failure when
@@ -242,7 +280,16 @@ func (px *proxyFlags) finish(stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "moviemock proxy: report written to %s\n", px.report)
 	}
 	if px.recorder != nil {
-		fmt.Fprintf(stderr, "moviemock proxy: %s recorded into %s\n", problems.Plural(px.recorder.Len(), "record", "records"), px.recordDir)
+		// The last write's counts, as its own line gave them: the records
+		// kept include those the write left out.
+		line := fmt.Sprintf("moviemock proxy: %s recorded into %s", problems.Plural(px.written, "record", "records"), px.recordDir)
+		if px.leftOut > 0 {
+			line += fmt.Sprintf(", %d left out (see above)", px.leftOut)
+		}
+		if why, _ := px.recorder.Stopped(); why != "" {
+			line += "; " + why
+		}
+		fmt.Fprintln(stderr, line)
 	}
 	fmt.Fprintln(stdout, report.SummaryLine())
 	if !px.failOnViolation {
