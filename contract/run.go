@@ -596,8 +596,8 @@ func (r *runner) logIn(ctx context.Context, o *operation, b *builder, report *Re
 
 func (r *runner) discoverList(ctx context.Context, o *operation, b *builder) []any {
 	resp := r.send(ctx, b.request(o, values{}))
-	if resp.Status/100 != 2 {
-		return nil
+	if resp.Status/100 != 2 || countValues(resp.Body, r.cfg.MaxCheckValues) > r.cfg.MaxCheckValues {
+		return nil // no ids from a list too large to decode (--max-check-values)
 	}
 	var items []any
 	if json.Unmarshal(resp.Body, &items) == nil {
