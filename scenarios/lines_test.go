@@ -24,6 +24,7 @@ func TestScenarioErrorLines(t *testing.T) {
 		{"list item in a mapping, parser", "name: s\ndescription: d\nrules: []\n- passthrough: true\n", 4, "not valid YAML: did not find expected key"},
 		{"mapping value in a scalar, scanner", "name: s\ndescription: d\nrules:\n  - passthrough: a: b\n", 4, "not valid YAML: mapping values are not allowed in this context"},
 		{"syntax error on line 1", "name: [s\n", 1, "not valid YAML: did not find expected ',' or ']'"},
+		{"an alias inside its own node", "name: s\ndescription: d\nrules:\n  - &r {match: {path: /x}, respond: {status: 200, body: *r}}\n", 4, "alias *r is inside the node it refers to"},
 		{"unknown field", rules + "    respnd: {status: 200}\n", 5, `unknown key "respnd"`},
 		{"unknown nested field", rules + "    respond: {status: 200, bdy: []}\n", 5, `unknown key "bdy"`},
 		{"bad value", rules + "    passthrough: true\n    delay: soon\n", 6, `want a duration such as 250ms or 2s, got "soon"`},

@@ -155,6 +155,10 @@ func parse(text []byte, file string, sp *spec.Spec, data *fixtures.Dataset, x *c
 		p.failLine(line, "", "not valid YAML: %s", reason)
 		return nil, false
 	}
+	if line, err := spec.CheckYAML(&root); err != nil {
+		p.failLine(line, "", "%v", err)
+		return nil, false
+	}
 	if len(root.Content) == 0 {
 		p.failLine(0, "", "the file is empty: a scenario needs name, description and rules")
 		return nil, false

@@ -1,7 +1,9 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -60,15 +62,35 @@ func (e *LimitError) Error() string {
 // values. Each anchored node is measured once (memoised), so the check
 // costs what the document weighs as written.
 func checkTree(root *yaml.Node) error {
+	_, err := newTreeCheck(root)
+	return err
+}
+
+func newTreeCheck(root *yaml.Node) (*treeChecker, error) {
 	c := &treeChecker{memo: map[*yaml.Node]treeSize{}}
 	if _, err := c.walk(root, 0); err != nil {
-		return err
+		return c, err
 	}
 	budget := max(c.written*aliasRatio, minAliasBudget)
 	if c.aliased > budget {
-		return c.tooManyAliases(budget)
+		c.line = 0
+		return c, c.tooManyAliases(budget)
 	}
-	return nil
+	return c, nil
+}
+
+// CheckYAML holds any other YAML file moviemock reads (a fixture file, a
+// scenario file) to a contract's budgets before it is walked: no alias
+// inside the node it names, no "billion laughs", no nesting past
+// MaxDepth. It returns the line of the problem (0 when it has none) and
+// what it is, without the line.
+func CheckYAML(root *yaml.Node) (line int, err error) {
+	c, err := newTreeCheck(root)
+	if err == nil {
+		return 0, nil
+	}
+	msg := strings.TrimPrefix(err.Error(), fmt.Sprintf("line %d: ", c.line))
+	return c.line, errors.New(msg)
 }
 
 type treeSize struct {
@@ -77,6 +99,7 @@ type treeSize struct {
 }
 
 type treeChecker struct {
+	line    int                     // the line of the problem found
 	memo    map[*yaml.Node]treeSize // anchored nodes measured
 	open    map[*yaml.Node]bool     // anchored nodes being measured
 	aliased int64                   // nodes aliases expand to
@@ -91,15 +114,18 @@ func (c *treeChecker) tooManyAliases(budget int64) error {
 
 func (c *treeChecker) walk(n *yaml.Node, depth int) (treeSize, error) {
 	if depth > MaxDepth {
+		c.line = n.Line
 		return treeSize{}, &LimitError{Limit: "depth limit", Detail: fmt.Sprintf(
 			"line %d: nested more than %d levels deep", n.Line, MaxDepth)}
 	}
 	if n.Kind == yaml.AliasNode {
 		target := n.Alias
 		if target == nil {
+			c.line = n.Line
 			return treeSize{}, fmt.Errorf("line %d: alias *%s to nothing", n.Line, n.Value)
 		}
 		if c.open[target] {
+			c.line = n.Line
 			return treeSize{}, fmt.Errorf("line %d: alias *%s is inside the node it refers to (&%s, line %d): the document never ends",
 				n.Line, n.Value, target.Anchor, target.Line)
 		}
@@ -112,6 +138,7 @@ func (c *treeChecker) walk(n *yaml.Node, depth int) (treeSize, error) {
 	}
 	if size, ok := c.memo[n]; ok {
 		if depth+size.height > MaxDepth {
+			c.line = n.Line
 			return treeSize{}, &LimitError{Limit: "depth limit", Detail: fmt.Sprintf(
 				"line %d: nested more than %d levels deep", n.Line, MaxDepth)}
 		}
@@ -135,6 +162,7 @@ func (c *treeChecker) walk(n *yaml.Node, depth int) (treeSize, error) {
 		size.height = max(size.height, s.height+1)
 		if n.Kind == yaml.MappingNode && i%2 == 1 && n.Content[i-1].Value == "enum" {
 			if v := deref(child); v.Kind == yaml.SequenceNode && len(v.Content) > MaxEnumValues {
+				c.line = child.Line
 				return treeSize{}, &LimitError{Limit: "enum size limit", Detail: fmt.Sprintf(
 					"line %d: an enum of %d values, more than %d", child.Line, len(v.Content), MaxEnumValues)}
 			}
