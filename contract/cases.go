@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
 	"net/url"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -186,6 +188,35 @@ func responseSchema(op *openapi3.Operation, status string) *openapi3.Schema {
 func responseHasProperty(op *openapi3.Operation, status, prop string) bool {
 	s := responseSchema(op, status)
 	return s != nil && s.Properties[prop] != nil
+}
+
+// unsatisfiable says why no server can answer op as the contract says: a
+// success answer whose JSON schema no finite value satisfies (an object
+// that requires itself with no way to end; FastAPI's response validation
+// fails whatever the endpoint returns). "" when every one can be met.
+func unsatisfiable(g *fake.Generator, op *openapi3.Operation) string {
+	if op.Responses == nil {
+		return ""
+	}
+	codes := slices.Sorted(maps.Keys(op.Responses.Map()))
+	for _, code := range codes {
+		resp := op.Responses.Value(code)
+		if len(code) != 3 || code[0] != '2' || resp == nil || resp.Value == nil {
+			continue
+		}
+		for _, media := range slices.Sorted(maps.Keys(resp.Value.Content)) {
+			mt := resp.Value.Content[media]
+			if !fastapi.IsJSONMedia(media) || mt == nil || mt.Schema == nil || g.Finite(mt.Schema) {
+				continue
+			}
+			name := "its schema"
+			if mt.Schema.Ref != "" {
+				name = "schema " + path.Base(mt.Schema.Ref)
+			}
+			return fmt.Sprintf("the %s answer's %s has no finite value (it requires itself, with no way to end): no server can answer it as the contract says", code, name)
+		}
+	}
+	return ""
 }
 
 func responseIsArrayWithID(op *openapi3.Operation) bool {

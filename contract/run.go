@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -390,6 +391,12 @@ func unwrapURLError(err error) error {
 func (r *runner) run(ctx context.Context) *Report {
 	report := &Report{BaseURL: r.cfg.BaseURL, Spec: r.sp.Source(), Seed: r.cfg.Seed}
 	all := operations(r.sp, &report.Notes)
+	gen := fake.New(r.sp)
+	for _, o := range all {
+		if o.untestable == "" {
+			o.untestable = unsatisfiable(gen, o.op)
+		}
+	}
 	var ops []*operation
 	for _, o := range all {
 		switch {

@@ -530,6 +530,12 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 			}
 		}
 	}
+	if !s.fake.Finite(mo.Response) {
+		// No value of the response model exists: FastAPI's response
+		// validation fails whatever the endpoint returns, 500. The
+		// start-up warning names the schema (GenerationNotes).
+		o.handle = answerUnsatisfiable
+	}
 	o.notFound = s.declaredNotFound(mo)
 	if mo.Kind == model.Example && strings.Contains(mo.Path, "{") && mo.Op.Responses.Value("404") != nil {
 		o.lookup = true
@@ -560,6 +566,15 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		}
 	}
 	return o, nil
+}
+
+// answerUnsatisfiable answers an operation whose success schema no finite
+// value satisfies (an object that requires itself) as FastAPI does, whose
+// response validation fails: 500, after the request was validated. It is
+// never served a value cut short with null.
+func answerUnsatisfiable(c *call) {
+	c.w.Header().Set(scenarios.HeaderError, "true")
+	fastapi.WriteServerError(c.w)
 }
 
 // operationHandler runs what FastAPI runs before an endpoint: reading a

@@ -186,6 +186,9 @@ func (st *state) array(dst []byte, p *arrPlan, minimal bool) []byte {
 		}
 		n = st.f.IntRange(p.minItems, max(p.minItems, hi))
 	}
+	if len(p.prefix) == 0 && p.items != nil && !p.items.terminal {
+		n = p.minItems // no item ends: the list is as short as it may be, [] if it may
+	}
 	n = min(n, MaxItems)
 	if p.unique && len(p.prefix) == 0 && p.contains == nil && p.items.nullPct == 0 && p.items.def == nil &&
 		(p.items.kind == kEnum || p.items.kind == kBool) {

@@ -1,6 +1,10 @@
 package fake
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
 
 // The budgets of generation. Whatever a schema asks for, one generated
 // value stays within what a request or an answer can carry: a schema that
@@ -53,4 +57,11 @@ func where(name, ctx string) string {
 		return ctx
 	}
 	return "a value"
+}
+
+// Finite reports whether a finite value satisfies ref: false for an object
+// that requires itself with no way to end (Notes names it), true for a nil
+// ref. A list of such objects is finite: it may be empty.
+func (g *Generator) Finite(ref *openapi3.SchemaRef) bool {
+	return ref == nil || g.plan(ref, "").terminal
 }
