@@ -543,7 +543,11 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 		}
 	}
 	line("contract", "%s, from %s", title, from)
-	line("data", "%s: %s: %s", bn.source, problems.Plural(len(m.Collections), "collection", "collections"), data.Counts())
+	if len(m.Collections) == 0 {
+		line("data", "%s", bn.source)
+	} else {
+		line("data", "%s: %s: %s", bn.source, problems.Plural(len(m.Collections), "collection", "collections"), data.Counts())
+	}
 	if empty := data.Empty(); len(empty) > 0 {
 		line("", "starting empty (no records): %s", strings.Join(empty, ", "))
 	}
@@ -559,7 +563,11 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 		}
 		conv = append(conv, fmt.Sprintf("%s: %s", o, what))
 	}
-	line("operations", "%d by convention: %s", len(conv), strings.Join(conv, "; "))
+	if len(conv) > 0 {
+		line("operations", "%d by convention: %s", len(conv), strings.Join(conv, "; "))
+	} else {
+		line("operations", "none by convention (no collection, login or user operation)")
+	}
 	if len(examples) > 0 {
 		line("", "%d answered from examples only: %s", len(examples), strings.Join(examples, "; "))
 	}

@@ -67,6 +67,17 @@ func TestServeStartLinesSayWhatAndWhere(t *testing.T) {
 			t.Errorf("start-up lines do not match %s:\n%s", re, lines)
 		}
 	}
+	// A contract of no collection: no "embedded default data", no empty list.
+	lines = startLines(t, 20, "--addr", "127.0.0.1:0", "--spec", "../../testdata/corpus/fastapi-docs/openapi/first_steps.tutorial001_py310.json")
+	for _, want := range []string{
+		"moviemock serving no records (this contract has no collections: its operations are answered from their schemas and examples) on http://127.0.0.1:",
+		"\n  data        no records (this contract has no collections: its operations are answered from their schemas and examples)\n",
+		"\n  operations  none by convention (no collection, login or user operation)\n",
+	} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("start-up lines lack %q:\n%s", want, lines)
+		}
+	}
 	if lines := startLines(t, 20, "--addr", "127.0.0.1:0", "--no-admin"); !strings.Contains(lines, "serving the embedded default data on") || strings.Contains(lines, "__mock") || !strings.Contains(lines, "  panel       off (--no-admin)") {
 		t.Errorf("start-up lines:\n%s", lines)
 	}

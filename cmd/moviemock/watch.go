@@ -54,7 +54,9 @@ func (s *sources) data() (*fixtures.Dataset, string, error) {
 	}
 	// Another contract takes of the embedded data what its schemas accept.
 	switch empty := len(d.Empty()); {
-	case len(s.model.Collections) > 0 && empty == len(s.model.Collections):
+	case len(s.model.Collections) == 0:
+		return d, "no records (this contract has no collections: its operations are answered from their schemas and examples)", nil
+	case empty == len(s.model.Collections):
 		return d, "no records (the embedded default data fits none of this contract's collections; --generate makes some)", nil
 	case empty > 0:
 		return d, "the embedded default data, where this contract's schemas take it", nil

@@ -74,7 +74,7 @@ func New(sp *spec.Spec) *Generator {
 	slices.Sort(names)
 	for _, name := range names {
 		if n := g.plan(sp.Doc.Components.Schemas[name], ""); !n.terminal {
-			g.note("schema %s: no finite value satisfies it (it requires itself, with no way to end): a generated one is cut short with null", name)
+			g.note("schema %s: no finite value satisfies it (it requires itself, with no way to end): no answer of it is valid, and an operation answering it gets FastAPI's 500", name)
 		}
 	}
 	return g
