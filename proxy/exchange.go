@@ -50,8 +50,12 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 	w.WriteHeader(resp.StatusCode)
 
 	keep := x.op != nil && (p.cfg.Observer != nil || p.cfg.Recorder != nil)
-	var kept bytes.Buffer
-	truncated := false
+	kept := keeper{mem: p.checkMem, max: p.cfg.MaxCheckBytes}
+	defer kept.release()
+	truncated, overBudget := false, false
+	if keep && length > 0 && length <= p.cfg.MaxCheckBytes && !kept.grow(length) {
+		truncated, overBudget = true, true
+	}
 	rc := http.NewResponseController(w)
 	bp := buffers.Get().(*[]byte)
 	defer buffers.Put(bp)
@@ -65,10 +69,11 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 		if n > 0 {
 			chunk := buf[:n]
 			if keep && !truncated {
-				if int64(kept.Len()+n) > p.cfg.MaxCheckBytes {
+				switch kept.add(chunk) {
+				case keepTooLarge:
 					truncated = true
-				} else {
-					kept.Write(chunk)
+				case keepOverBudget:
+					truncated, overBudget = true, true
 				}
 			}
 			sent += int64(n)
@@ -103,21 +108,27 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 		p.cfg.Observer.Check(&contract.Exchange{Method: x.r.Method})
 	}
 	if x.op != nil {
-		body := kept.Bytes()
+		body := kept.buf
 		out := contract.Response{Status: resp.StatusCode, Header: resp.Header, Truncated: truncated, Size: sent, Duration: time.Since(x.start)}
 		encoding := resp.Header.Get("Content-Encoding")
 		switch {
 		case readErr != nil:
 			out.Error = fmt.Sprintf("the body broke off after %d bytes: %s", sent, describe(readErr))
+		case overBudget:
+			out.Unchecked = p.overBudget()
 		case truncated:
 			out.Unchecked = fmt.Sprintf("the body is larger than the %d bytes the proxy keeps for the checks", p.cfg.MaxCheckBytes)
 		default:
+			decoded := keeper{mem: p.checkMem, max: p.cfg.MaxCheckBytes}
+			defer decoded.release()
 			var err error
-			if body, truncated, err = decode(encoding, body, p.cfg.MaxCheckBytes); err != nil {
+			if body, truncated, err = decode(encoding, body, &decoded); err != nil {
 				out.Error = err.Error()
 			}
 			out.Truncated = truncated
-			if truncated && body == nil && knownEncoding(encoding) {
+			if truncated && body == nil && decoded.over {
+				out.Unchecked = p.overBudget()
+			} else if truncated && body == nil && knownEncoding(encoding) {
 				// A gzip bomb (15 KB that decode to gigabytes) stops here.
 				out.Unchecked = fmt.Sprintf("the body decodes (Content-Encoding %s) to more than the %d bytes the proxy keeps for the checks", encoding, p.cfg.MaxCheckBytes)
 			} else if truncated {
@@ -232,11 +243,12 @@ func knownEncoding(encoding string) bool {
 	return false
 }
 
-// decode undoes a body's Content-Encoding for the checks, up to limit bytes
-// decoded: past it, or in an encoding it does not know (br, zstd), the body
+// decode undoes a body's Content-Encoding for the checks into into, up to
+// its max bytes decoded (and as long as the memory for the checks lasts,
+// into.over says when not): past it, or in an encoding it does not know (br, zstd), the body
 // is not checked (skipped reports it so). A body that does not decode is
 // broken, which err says.
-func decode(encoding string, body []byte, limit int64) (decoded []byte, skipped bool, err error) {
+func decode(encoding string, body []byte, into *keeper) (decoded []byte, skipped bool, err error) {
 	var r io.Reader
 	switch strings.ToLower(strings.TrimSpace(encoding)) {
 	case "", "identity":
@@ -256,12 +268,15 @@ func decode(encoding string, body []byte, limit int64) (decoded []byte, skipped 
 	default:
 		return nil, true, nil
 	}
-	decoded, err = io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
+	res, err := into.readAll(r)
+	switch {
+	case res == keepOverBudget:
+		into.over = true
+		return nil, true, nil
+	case res == keepTooLarge:
+		return nil, true, nil
+	case err != nil:
 		return nil, false, fmt.Errorf("the body does not decode as its Content-Encoding %s says: %v", encoding, err)
 	}
-	if int64(len(decoded)) > limit {
-		return nil, true, nil
-	}
-	return decoded, false, nil
+	return into.buf, false, nil
 }

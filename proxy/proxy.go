@@ -45,6 +45,12 @@ const (
 	// in front of a backend refuse far less (nginx past 4–8 KiB, Envoy
 	// past 60 KiB), and every concurrent answer would hold them.
 	DefaultMaxHeaderBytes = 64 << 10
+	// DefaultMaxCheckMemory bounds the bytes every exchange in flight
+	// keeps for the checks together (the copies of the bodies and their
+	// decoded forms): without it, 20 answers of 15 MiB at once would hold
+	// gigabytes. An exchange that cannot have its bytes is relayed as it
+	// comes, at once, and reported as not checked.
+	DefaultMaxCheckMemory = 64 << 20
 	// HeaderError marks an answer moviemock made because the upstream
 	// failed (502, 504), with the reason.
 	HeaderError = "X-Mock-Error"
@@ -76,6 +82,8 @@ type Config struct {
 	Recorder *fixtures.Recorder
 	// MaxCheckBytes: see DefaultMaxCheckBytes (0: that).
 	MaxCheckBytes int64
+	// MaxCheckMemory: see DefaultMaxCheckMemory (0: that).
+	MaxCheckMemory int64
 	// MaxHeaderBytes: see DefaultMaxHeaderBytes (0: that). It applies to
 	// the transport New builds, not to Transport.
 	MaxHeaderBytes int64
@@ -99,6 +107,13 @@ type Proxy struct {
 	seen      sync.Map    // reasons already logged for a fallback, by operation
 	// recordStopped: the log said the recording stopped (Recorder.Stopped).
 	recordStopped atomic.Bool
+	checkMem      *checkMemory // the bytes kept for the checks by the exchanges in flight
+}
+
+// overBudget is why an answer that could not have its bytes from the
+// memory for the checks was not checked.
+func (p *Proxy) overBudget() string {
+	return fmt.Sprintf("the answers in flight already hold the %d bytes the proxy keeps for the checks together (--max-check-memory)", p.cfg.MaxCheckMemory)
 }
 
 // New builds the proxy and the mock behind it from mc (whose Dispatch,
@@ -122,10 +137,13 @@ func New(cfg Config, mc mock.Config) (*Proxy, error) {
 	if cfg.MaxCheckBytes <= 0 {
 		cfg.MaxCheckBytes = DefaultMaxCheckBytes
 	}
+	if cfg.MaxCheckMemory <= 0 {
+		cfg.MaxCheckMemory = DefaultMaxCheckMemory
+	}
 	if cfg.MaxHeaderBytes <= 0 {
 		cfg.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
-	p := &Proxy{cfg: cfg, upstream: u, transport: cfg.Transport, cors: !mc.DisableCORS}
+	p := &Proxy{cfg: cfg, upstream: u, transport: cfg.Transport, cors: !mc.DisableCORS, checkMem: &checkMemory{max: cfg.MaxCheckMemory}}
 	if p.transport == nil {
 		if p.transport, err = newTransport(cfg); err != nil {
 			return nil, err

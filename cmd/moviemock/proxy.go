@@ -84,6 +84,7 @@ type proxyFlags struct {
 	report, format, recordDir   string
 	recordInterval, maxResponse time.Duration
 	maxHeaderBytes              int64
+	maxCheckMemory              int64
 	maxCheckValues              int
 	recordMaxRecords            int
 	recordMaxBytes              int64
@@ -136,6 +137,11 @@ func (px *proxyFlags) define(fs *flag.FlagSet) {
 		return err
 	})
 	fs.IntVar(&px.maxCheckValues, "max-check-values", contract.DefaultMaxCheckValues, "the most JSON `values` (items, fields) an answer may hold for the checks that read bodies; a larger one is not judged by them, and the log and report say so")
+	px.maxCheckMemory = proxy.DefaultMaxCheckMemory
+	fs.Func("max-check-memory", "the most bytes the answers in flight keep together for the checks and the recording; an answer past it is relayed unchecked, and the log and report say so (default 64MiB)", func(v string) (err error) {
+		px.maxCheckMemory, err = parseSize(v)
+		return err
+	})
 	fs.StringVar(&px.report, "report", "", "write the violations report to this `file` on exit")
 	fs.StringVar(&px.format, "format", "", "report `format`: text, json, junit or html (default: from the --report file's ending, else text)")
 	fs.BoolVar(&px.failOnViolation, "fail-on-violation", false, "exit 1 when a check failed or no exchange reached the upstream")
@@ -198,6 +204,7 @@ func (px *proxyFlags) build(mc mock.Config, m *model.Model, secret string, logge
 	cfg := proxy.Config{
 		Upstream: px.upstream, CAFile: px.ca, Insecure: px.insecure, Timeout: px.timeout,
 		ConnectTimeout: px.connect, Mock: px.mock, Observer: obs, Logger: logger, MaxHeaderBytes: px.maxHeaderBytes,
+		MaxCheckMemory: px.maxCheckMemory,
 	}
 	if px.recordDir != "" {
 		px.recorder = fixtures.NewRecorder(m)

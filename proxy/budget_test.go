@@ -1,0 +1,111 @@
+package proxy_test
+
+import (
+	"bytes"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/moviemock/moviemock/mock"
+	"github.com/moviemock/moviemock/proxy"
+)
+
+// lockedBuffer is a log destination for concurrent exchanges.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Large answers in flight at once share the memory kept for the checks:
+// those that cannot have their bytes are relayed whole, at once, and
+// reported as not checked with the flag that raises the budget; the bytes
+// held never pass it.
+func TestCheckMemoryBudget(t *testing.T) {
+	const (
+		n      = 8
+		size   = 256 << 10
+		budget = 600 << 10 // two answers' worth
+	)
+	body := "[" + strings.Repeat(`"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",`, size/34) + `"a"]`
+	for _, tc := range []struct {
+		name   string
+		length bool // the upstream says Content-Length
+	}{
+		{"content-length", true},
+		{"chunked", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Every answer sends its first half, then waits for all the
+			// others to have sent theirs: all n are in flight at once.
+			var halves sync.WaitGroup
+			halves.Add(n)
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				if tc.length {
+					w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+				}
+				io.WriteString(w, body[:len(body)/2])
+				w.(http.Flusher).Flush()
+				halves.Done()
+				halves.Wait()
+				io.WriteString(w, body[len(body)/2:])
+			}))
+			defer up.Close()
+			var log lockedBuffer
+			s := start(t, up.URL, func(c *proxy.Config, _ *mock.Config) {
+				c.MaxCheckMemory = budget
+				c.Logger = slog.New(slog.NewTextHandler(&log, nil))
+			})
+			bodies := make([]string, n)
+			errs := make([]error, n)
+			var all sync.WaitGroup
+			for i := range n {
+				all.Add(1)
+				go func() {
+					defer all.Done()
+					resp, err := http.Get(s.srv.URL + "/reviews")
+					if err != nil {
+						errs[i] = err
+						return
+					}
+					defer resp.Body.Close()
+					b, err := io.ReadAll(resp.Body)
+					bodies[i], errs[i] = string(b), err
+				}()
+			}
+			all.Wait()
+			for i := range n {
+				if errs[i] != nil || bodies[i] != body {
+					t.Fatalf("answer %d: %v, %d bytes of %d", i, errs[i], len(bodies[i]), len(body))
+				}
+			}
+			used, peak := s.p.CheckMemory()
+			if used != 0 || peak == 0 || peak > budget {
+				t.Errorf("check memory: %d in use after the exchanges, %d at most (budget %d)", used, peak, budget)
+			}
+			if got := strings.Count(log.String(), "--max-check-memory"); got < n-budget/size {
+				t.Errorf("%d answers logged as not checked for the budget, want at least %d:\n%s", got, n-budget/size, log.String())
+			}
+			if notes := strings.Join(s.p.Report().Notes, "\n"); !strings.Contains(notes, "--max-check-memory") {
+				t.Errorf("notes %q do not name --max-check-memory", notes)
+			}
+		})
+	}
+}
