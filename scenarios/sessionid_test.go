@@ -69,6 +69,8 @@ func TestSessionIDRefused(t *testing.T) {
 			{"a b", 400},
 			{"a@b", 400},
 			{"é", 400},
+			{strings.Repeat("s", scenarios.MaxSessionIDBytes), 200},
+			{strings.Repeat("s", scenarios.MaxSessionIDBytes+1), 400},
 		} {
 			resp, body := send(t, ts.URL, "GET", "/person/1", tc.id, "")
 			if resp.StatusCode != tc.want {
@@ -87,8 +89,8 @@ func TestSessionIDRefused(t *testing.T) {
 				t.Errorf("session %q started", s.ID)
 			}
 		}
-		if len(list) != 4 {
-			t.Errorf("sessions %s; want the 4 valid ones", body)
+		if len(list) != 5 {
+			t.Errorf("sessions %s; want the 5 valid ones", body)
 		}
 	})
 

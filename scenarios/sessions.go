@@ -73,6 +73,10 @@ func (e *Engine) dropOldest() {
 	}
 }
 
+// MaxSessionIDBytes bounds a session id: it is kept with every journal
+// entry of its session and in every session's state (a UUID is 36 bytes).
+const MaxSessionIDBytes = 256
+
 // CheckSessionID says what is wrong with id as a session id (X-Mock-Session,
 // /__mock/sessions/{id}), or is nil. An id is an HTTP token (RFC 9110
 // 5.6.2: letters, digits and !#$%&'*+-.^_`|~), other than "." and "..":
@@ -86,6 +90,9 @@ func CheckSessionID(id string) error {
 	}
 	if id == "" {
 		return fmt.Errorf("the session id is empty")
+	}
+	if len(id) > MaxSessionIDBytes {
+		return fmt.Errorf("the session id is %d bytes long; at most %d are allowed", len(id), MaxSessionIDBytes)
 	}
 	for i := 0; i < len(id); i++ {
 		if !tokenChar(id[i]) {
