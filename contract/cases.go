@@ -1270,8 +1270,8 @@ func (r *runner) create(ctx context.Context, creator *operation, b *builder, par
 		return "", false
 	}
 	resp := r.send(ctx, b.request(creator, vals))
-	if resp.Status/100 != 2 {
-		return "", false
+	if resp.Status/100 != 2 || countValues(resp.Body, r.cfg.MaxCheckValues) > r.cfg.MaxCheckValues {
+		return "", false // no id from an answer too large to decode (--max-check-values)
 	}
 	var body any
 	if json.Unmarshal(resp.Body, &body) != nil {
@@ -1320,11 +1320,12 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 	}
 }
 
-// idInResponse is the id of the record a response carries: from its body,
-// else from the excerpt a result keeps.
-func idInResponse(resp *Response) (string, bool) {
+// idInResponse is the id of the record a response carries: from its body
+// (when it holds at most limit JSON values), else from the excerpt a
+// result keeps.
+func idInResponse(resp *Response, limit int) (string, bool) {
 	var body any
-	if json.Unmarshal(resp.Body, &body) == nil {
+	if countValues(resp.Body, limit) <= limit && json.Unmarshal(resp.Body, &body) == nil {
 		return idOf(body)
 	}
 	m := idPrefix.FindSubmatch(resp.Excerpt)
@@ -1362,9 +1363,11 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 			deleted[c.Request.URL] = true
 		}
 		if c.Method == "POST" && s/100 == 2 && !c.op.tokenEndpoint {
-			if id, ok := idInResponse(&res.Response); ok {
+			if id, ok := idInResponse(&res.Response, r.cfg.MaxCheckValues); ok {
 				var body any
-				json.Unmarshal(res.Response.Body, &body)
+				if countValues(res.Response.Body, r.cfg.MaxCheckValues) <= r.cfg.MaxCheckValues {
+					json.Unmarshal(res.Response.Body, &body)
+				}
 				created = append(created, createdRecord{c.op, id, body})
 			}
 		}

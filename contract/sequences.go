@@ -66,6 +66,9 @@ type seqRun struct {
 	fake    *fake.Generator // made on first use
 	// lastWrite is when the last write step was answered.
 	lastWrite time.Time
+	// tooLargeNoted: the operations whose answers were noted as too
+	// large to read (tooLarge).
+	tooLargeNoted map[*model.Operation]bool
 }
 
 type created struct {
@@ -176,6 +179,31 @@ func (s *seqRun) note(format string, args ...any) {
 	s.report.Notes = append(s.report.Notes, "stateful sequences: "+fmt.Sprintf(format, args...))
 }
 
+// tooLarge reports whether body, o's answer, holds more JSON values than
+// the checks read (--max-check-values): decoded, a 15 MiB list would take
+// hundreds of megabytes. The first time for o, a note says what was not
+// judged for it.
+func (s *seqRun) tooLarge(o *model.Operation, body []byte) bool {
+	limit := s.r.cfg.MaxCheckValues
+	if limit <= 0 || countValues(body, limit) <= limit {
+		return false
+	}
+	if !s.tooLargeNoted[o] {
+		if s.tooLargeNoted == nil {
+			s.tooLargeNoted = map[*model.Operation]bool{}
+		}
+		s.tooLargeNoted[o] = true
+		s.note("%s answers more than %d JSON values (--max-check-values): the sequences that read its answer were not judged", opName(o), limit)
+	}
+	return true
+}
+
+// tooLargeWhy is a step's Response.Unchecked when its answer was too large
+// to read.
+func tooLargeWhy(limit int) string {
+	return fmt.Sprintf("the body holds more than %d JSON values (--max-check-values): the checks that read bodies stopped there", limit)
+}
+
 // call is one request of a sequence.
 type call struct {
 	path  map[string]string
@@ -235,7 +263,10 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 	}
 	s.results = append(s.results, res)
 	var v any
-	if len(res.Response.Body) > 0 && isJSON(res.Response.Header) {
+	if len(res.Response.Body) > 0 && isJSON(res.Response.Header) && s.tooLarge(o, res.Response.Body) {
+		// Not decoded, and no sequence check judges this step.
+		res.Response.Unchecked = tooLargeWhy(s.r.cfg.MaxCheckValues)
+	} else if len(res.Response.Body) > 0 && isJSON(res.Response.Header) {
 		if json.Unmarshal(res.Response.Body, &v) != nil {
 			v = nil
 		}
@@ -296,8 +327,8 @@ func requiredInputs(cfg *Config, ins fastapi.Inputs, set url.Values, h http.Head
 
 // verdict records a sequence check's verdict on a step (nil: passed).
 func (s *seqRun) verdict(res *Result, check string, v *verdict) {
-	if !s.enabled[check] || res == nil || res.Response.Skipped != "" {
-		return // a step not sent (the run stopped) has no verdict
+	if !s.enabled[check] || res == nil || res.Response.Skipped != "" || res.Response.Unchecked != "" {
+		return // a step not sent (the run stopped), or its answer not read, has no verdict
 	}
 	if v == nil {
 		v = pass
@@ -578,8 +609,9 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 	// Without an id in the create's answer, the record is the one the
 	// lists gain: what they hold before is read first.
 	var before map[string]bool
+	unread := false // a list was too large to read
 	if !answersID(o) {
-		before = s.listedIDs(c)
+		before, unread = s.listedIDs(c)
 	}
 	var res *Result
 	var rec, want map[string]any
@@ -608,11 +640,13 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 	id, _, ok := recordID(rec)
 	if !ok && before != nil && res.Response.Status/100 == 2 {
 		var found map[string]any
-		if found, id, ok = s.newlyListed(c, before, want, set); ok {
+		var listed bool
+		if found, id, ok, listed = s.newlyListed(c, before, want, set); ok {
 			s.note("%s answers no id: record %s found in %s", opName(o), id, opName(s.find(c, model.List)))
 			// The record as listed is what the reads must answer.
 			rec = found
 		}
+		unread = unread || !listed
 	}
 	if ok {
 		if s.find(c, model.Delete) != nil {
@@ -622,6 +656,9 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 		}
 	}
 	bad := expectStatus(res, o.Status, "the declared status of "+opName(o))
+	if bad == nil && !ok && unread {
+		return nil, "", false // no verdict: the note says why (tooLarge)
+	}
 	if bad == nil && !ok {
 		what := "the new record with an id"
 		if before != nil {
@@ -678,34 +715,36 @@ func answersID(o *model.Operation) bool {
 }
 
 // listedIDs is every id c's list holds (paging through, bounded); nil
-// when c has no list to read.
-func (s *seqRun) listedIDs(c *model.Collection) map[string]bool {
+// when c has no list to read. read is false when a page was too large to
+// read (tooLarge).
+func (s *seqRun) listedIDs(c *model.Collection) (ids map[string]bool, read bool) {
 	list := s.find(c, model.List)
 	if list == nil {
-		return nil
+		return nil, true
 	}
-	ids := map[string]bool{}
-	s.eachListed(list, func(it any) bool {
+	ids = map[string]bool{}
+	read = s.eachListed(list, func(it any) bool {
 		if id, _, ok := recordID(it); ok {
 			ids[id] = true
 		}
 		return true
 	})
-	return ids
+	return ids, read
 }
 
 // newlyListed is the record c's list holds now and did not before, with
 // the values the create sent: exactly one, else none (the runner never
-// takes a record it did not make for its own).
-func (s *seqRun) newlyListed(c *model.Collection, before map[string]bool, want map[string]any, set map[string]bool) (map[string]any, string, bool) {
+// takes a record it did not make for its own). read is false when a
+// page was too large to read (tooLarge).
+func (s *seqRun) newlyListed(c *model.Collection, before map[string]bool, want map[string]any, set map[string]bool) (rec map[string]any, id string, ok, read bool) {
 	list := s.find(c, model.List)
 	if list == nil {
-		return nil, "", false
+		return nil, "", false, true
 	}
 	var found map[string]any
 	var foundID string
 	n := 0
-	s.eachListed(list, func(it any) bool {
+	read = s.eachListed(list, func(it any) bool {
 		id, _, ok := recordID(it)
 		m, _ := it.(map[string]any)
 		if !ok || before[id] || sentFieldsKept(m, want, set, c, nil) != nil {
@@ -716,9 +755,9 @@ func (s *seqRun) newlyListed(c *model.Collection, before map[string]bool, want m
 		return n < 2
 	})
 	if n != 1 {
-		return nil, "", false
+		return nil, "", false, read
 	}
-	return found, foundID, true
+	return found, foundID, true, read
 }
 
 // pageQuery sets in q the paging parameters of o's page page (counted
@@ -745,8 +784,9 @@ func pageQuery(o *model.Operation, page int, q url.Values) (size int, pageable b
 
 // eachListed calls f on every item of the list o, page by page (at most
 // maxPages), until f returns false. The reads are plain requests, not
-// steps: they check nothing.
-func (s *seqRun) eachListed(o *model.Operation, f func(any) bool) {
+// steps: they check nothing. It reports false when a page was too large
+// to read (tooLarge).
+func (s *seqRun) eachListed(o *model.Operation, f func(any) bool) bool {
 	for page := 0; page < maxPages && s.ctx.Err() == nil; page++ {
 		q := url.Values{}
 		size, pageable := pageQuery(o, page, q)
@@ -758,22 +798,26 @@ func (s *seqRun) eachListed(o *model.Operation, f func(any) bool) {
 		}
 		resp := s.r.send(s.ctx, req)
 		if resp.Status != http.StatusOK {
-			return
+			return true
+		}
+		if s.tooLarge(o, resp.Body) {
+			return false
 		}
 		var v any
 		if json.Unmarshal(resp.Body, &v) != nil {
-			return
+			return true
 		}
 		items := itemsIn(o, v)
 		for _, it := range items {
 			if !f(it) {
-				return
+				return true
 			}
 		}
 		if !pageable || len(items) < size || len(items) == 0 {
-			return
+			return true
 		}
 	}
+	return true
 }
 
 // sentFieldsKept: every field the body set (or all when set is nil) that
@@ -848,7 +892,9 @@ func (s *seqRun) parentID(p *model.Collection, for_ *model.Collection) (any, boo
 		}
 		resp := s.r.send(s.ctx, s.plainRequest(list, nil, q))
 		var v any
-		json.Unmarshal(resp.Body, &v)
+		if !s.tooLarge(list, resp.Body) {
+			json.Unmarshal(resp.Body, &v)
+		}
 		if items := itemsIn(list, v); len(items) > 0 {
 			if _, id, ok := recordID(items[0]); ok {
 				s.parents[p] = id
@@ -1556,8 +1602,8 @@ func (s *seqRun) pagingAndFilters(o *model.Operation) {
 	get := func(name string, q url.Values) (*Result, any, []any, bool) {
 		res, v := s.request(o, nil, q)
 		res.Case.Name = name
-		if bad := expectStatus(res, http.StatusOK, "a list"); bad != nil {
-			s.verdict(res, checkPagingFilters, bad)
+		if bad := expectStatus(res, http.StatusOK, "a list"); bad != nil || res.Response.Unchecked != "" {
+			s.verdict(res, checkPagingFilters, bad) // none when not read (tooLarge)
 			return res, v, nil, false
 		}
 		return res, v, itemsIn(o, v), true
@@ -1636,6 +1682,9 @@ func (s *seqRun) pagingAndFilters(o *model.Operation) {
 		q.Set(pg.Size, strconv.Itoa(pageLimit(o, pg.Size)))
 	}
 	resp := s.r.send(s.ctx, s.plainRequest(o, nil, q))
+	if s.tooLarge(o, resp.Body) {
+		return
+	}
 	var v any
 	json.Unmarshal(resp.Body, &v)
 	all := itemsIn(o, v)
