@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"io"
 	"log/slog"
 	"net/http"
@@ -107,5 +108,33 @@ func TestCheckMemoryBudget(t *testing.T) {
 				t.Errorf("notes %q do not name --max-check-memory", notes)
 			}
 		})
+	}
+}
+
+// The decoded copy of a compressed answer counts too: an answer that fits
+// the budget encoded but not decoded is relayed as it came, reported as not
+// checked for the budget, and its bytes are given back.
+func TestCheckMemoryDecoded(t *testing.T) {
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte("[" + strings.Repeat("0,", 200_000) + "0]"))
+	zw.Close()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(zipped.Bytes())
+	}))
+	defer up.Close()
+	const budget = 100 << 10
+	s := start(t, up.URL, func(c *proxy.Config, _ *mock.Config) { c.MaxCheckMemory = budget })
+	got := do(t, "GET", s.srv.URL+"/reviews", nil, "")
+	if got.status != 200 || len(got.body) != 400_003 {
+		t.Fatalf("GET /reviews: %d, %d bytes", got.status, len(got.body))
+	}
+	if used, peak := s.p.CheckMemory(); used != 0 || peak == 0 || peak > budget {
+		t.Errorf("check memory: %d in use after the exchange, %d at most (budget %d)", used, peak, budget)
+	}
+	if notes := strings.Join(s.p.Report().Notes, "\n"); !strings.Contains(notes, "(--max-check-memory)") {
+		t.Errorf("notes %q do not name --max-check-memory", notes)
 	}
 }
