@@ -217,7 +217,7 @@ func pyParseParam(v string) []string {
 			if diff%2 == 0 {
 				break
 			}
-			end, ind = ind, pyFind(s, ";", end+1)
+			ind, end = end, pyFind(s, ";", end+1)
 		}
 		if end < 0 {
 			end = len(s)
