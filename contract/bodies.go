@@ -89,11 +89,14 @@ func (b *builder) seedFor(parts ...string) uint64 {
 	return h.Sum64()
 }
 
-// generator is the contract's value generator, made once; what it cannot
-// honour of the contract is noted.
+// generator is the contract's value generator, made once (or given by the
+// run); what it cannot honour of the contract is noted on first use.
 func (b *builder) generator() *fake.Generator {
 	if b.fake == nil {
 		b.fake = fake.New(b.sp)
+	}
+	if !b.fakeNoted {
+		b.fakeNoted = true
 		for _, n := range b.fake.Notes() {
 			b.note("generated values: " + n)
 		}

@@ -244,9 +244,10 @@ type builder struct {
 	formValues map[string]string
 	headers    http.Header
 
-	model  *model.Model // nil when the contract compiles to none
-	fake   *fake.Generator
-	bodies map[*operation][]byte // a valid JSON body of each operation
+	model     *model.Model // nil when the contract compiles to none
+	fake      *fake.Generator
+	fakeNoted bool                  // fake's notes are in the report
+	bodies    map[*operation][]byte // a valid JSON body of each operation
 	// own lists, for each operation changing or deleting records, ids of
 	// records the runner created for it: [0] for its cases, [1] (a DELETE)
 	// for its generated cases.

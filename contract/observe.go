@@ -572,7 +572,7 @@ func redactAuthorization(v string) string {
 		}
 		return scheme + " [redacted]"
 	}
-	return "[redacted]"
+	return model.Redacted
 }
 
 // redactCookies keeps cookie names: "session=[redacted]"; of a Set-Cookie

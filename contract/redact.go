@@ -81,7 +81,7 @@ func (x *Redactor) add(v string, token bool) {
 	if v == "" || x.masks[v] != "" || strings.Contains(v, "redacted") || strings.Contains(v, "…") {
 		return // what a proxy kept is already redacted
 	}
-	mask := "[redacted]"
+	mask := model.Redacted
 	if token {
 		x.tokens[v] = true
 		mask = "…"
@@ -259,14 +259,14 @@ func redactFields(text string, secret func(string) bool) string {
 				name = m[sub[2]:sub[3]]
 			}
 			v := m[sub[4]:sub[5]]
-			if !secret(name) || strings.Contains(v, "[redacted]") || strings.Contains(v, "…") || strings.Contains(v, passMark) {
+			if !secret(name) || strings.Contains(v, model.Redacted) || strings.Contains(v, "…") || strings.Contains(v, passMark) {
 				return m
 			}
 			end := ""
 			if re == quotedMember && strings.HasSuffix(v, `"`) && !strings.HasSuffix(v, `\"`) {
 				end = `"` // the quoted string ends inside the value, cut short
 			}
-			shown := "[redacted]"
+			shown := model.Redacted
 			// A token is shown as the Redactor shows one it knows: its
 			// first 8 characters and "…".
 			if inner := strings.TrimPrefix(v, quote); strings.HasSuffix(strings.ToLower(name), "token") && len(inner) > 16+len(quote) && !strings.ContainsAny(inner[:8], `\"`) {
@@ -383,7 +383,7 @@ func (x *Redactor) Curl(req Request) string {
 			// A token the redactor knows, or one already hidden (a
 			// proxy's kept exchange): the reproduction reads it.
 			cred = strings.TrimSpace(cred)
-			if found && strings.EqualFold(scheme, "bearer") && (x.tokens[cred] || strings.HasSuffix(cred, "…") || cred == "[redacted]") {
+			if found && strings.EqualFold(scheme, "bearer") && (x.tokens[cred] || strings.HasSuffix(cred, "…") || cred == model.Redacted) {
 				shown.Header[name][i] = scheme + " " + tokenMark
 				x.used[TokenVar] = true
 			}

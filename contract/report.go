@@ -735,6 +735,17 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	r = r.redacted()
 	out := junitSuites{Name: "moviemock contract", Time: seconds(r.Duration)}
 	index := map[string]int{}
+	// suite is the suite named name, added at the end when new; the
+	// pointer holds until the next suite is added.
+	suite := func(name string) *junitSuite {
+		i, ok := index[name]
+		if !ok {
+			i = len(out.Suites)
+			index[name] = i
+			out.Suites = append(out.Suites, junitSuite{Name: name, Timestamp: r.Started.UTC().Format(time.RFC3339)})
+		}
+		return &out.Suites[i]
+	}
 	if r.Observed != nil {
 		out.Name = "moviemock proxy"
 		// A suite per operation seen, in the report's order, whose passed
@@ -760,14 +771,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 	}
 	for _, res := range r.Results {
-		suiteName := Safe(res.Case.Operation + " " + res.Case.Method + " " + res.Case.Path)
-		i, ok := index[suiteName]
-		if !ok {
-			i = len(out.Suites)
-			index[suiteName] = i
-			out.Suites = append(out.Suites, junitSuite{Name: suiteName, Timestamp: r.Started.UTC().Format(time.RFC3339)})
-		}
-		s := &out.Suites[i]
+		s := suite(Safe(res.Case.Operation + " " + res.Case.Method + " " + res.Case.Path))
 		if why := res.Response.Skipped; why != "" {
 			s.Cases = append(s.Cases, junitCase{
 				Name:      Safe(fmt.Sprintf("skipped: %s case %d %s", res.Case.Kind, res.Case.Index, res.Case.Name)),
@@ -798,14 +802,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	// page lists each failed testcase as a row, and one cause failing in
 	// 27 cases is one bug to fix, not 27 rows burying the others.
 	for _, d := range r.Distinct() {
-		suiteName := Safe(d.Operation + " " + d.Method + " " + d.Path)
-		i, ok := index[suiteName]
-		if !ok {
-			i = len(out.Suites)
-			index[suiteName] = i
-			out.Suites = append(out.Suites, junitSuite{Name: suiteName, Timestamp: r.Started.UTC().Format(time.RFC3339)})
-		}
-		s := &out.Suites[i]
+		s := suite(Safe(d.Operation + " " + d.Method + " " + d.Path))
 		res, c := d.Smallest, d.Failure
 		count := plural(d.Count, "failure", "failures")
 		var others []string

@@ -417,6 +417,7 @@ func (r *runner) run(ctx context.Context) *Report {
 		headers:    r.cfg.Header.Clone(),
 		own:        map[*operation][]string{},
 		nonce:      uint32(r.cfg.Now().UnixNano()/1e6) ^ uint32(r.cfg.Seed),
+		fake:       gen,
 	}
 	r.model, r.modelErr = r.cfg.compiled()
 	b.attachModel(ops, r.model)

@@ -507,7 +507,7 @@ func (f *facts) journalForm() map[string]string {
 	return out
 }
 
-const redacted = "[redacted]"
+const redacted = model.Redacted
 
 // choose runs the request through sc's state machine (the session's own
 // when sessionID is set) and returns the rule that answers, or nil.
