@@ -1,0 +1,118 @@
+package traffic
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+// Matched is a call and the contract operation it is for.
+type Matched struct {
+	Call   *Call
+	Op     *model.Operation  // nil: the contract has no operation for it
+	Params map[string]string // the path parameters, decoded
+	// Why says why Op is nil: "no path matches", or "the path has no
+	// POST (it has GET, DELETE)".
+	Why string
+}
+
+// Match finds each call's operation in the contract m, as the mock routes
+// a request: the paths in the document's order, a template's parameter
+// matching one segment (Starlette's {name}), the path decoded and not
+// cleaned. A path under the path of the contract's first server URL
+// (FastAPI's root_path, "/api") matches with that prefix taken off too. A
+// HEAD matches the GET of its path when the contract has no HEAD, as
+// Starlette routes it. One Matched per call, in order.
+func Match(src *Source, m *model.Model) []Matched {
+	rt := newRouter(m)
+	out := make([]Matched, len(src.Calls))
+	for i := range src.Calls {
+		c := &src.Calls[i]
+		out[i] = rt.match(c)
+	}
+	return out
+}
+
+type router struct {
+	ops    *mux.Router
+	byOp   map[*mux.Route]*model.Operation
+	paths  []pathMethods // every path, for saying which methods it has
+	prefix string        // the first server URL's path, "" or "/api"
+}
+
+type pathMethods struct {
+	route   *mux.Route
+	methods []string
+}
+
+func newRouter(m *model.Model) *router {
+	// As the mock's router: Starlette matches the raw decoded path, no
+	// cleaning of // or /./.
+	rt := &router{ops: mux.NewRouter().SkipClean(true), byOp: map[*mux.Route]*model.Operation{}}
+	paths := mux.NewRouter().SkipClean(true)
+	byPath := map[string][]*model.Operation{}
+	for _, o := range m.Operations {
+		byPath[o.Path] = append(byPath[o.Path], o)
+	}
+	for _, tmpl := range m.Spec.Paths() {
+		var methods []string
+		for _, o := range byPath[tmpl] {
+			// Path before Methods: gorilla/mux v1.8.1 loses an earlier
+			// route's method mismatch otherwise (see mock.routes).
+			rt.byOp[rt.ops.Path(tmpl).Methods(o.Method)] = o
+			methods = append(methods, o.Method)
+		}
+		rt.paths = append(rt.paths, pathMethods{route: paths.Path(tmpl), methods: methods})
+	}
+	if doc := m.Spec.Doc; doc != nil && len(doc.Servers) > 0 && doc.Servers[0] != nil {
+		if u, err := url.Parse(doc.Servers[0].URL); err == nil {
+			rt.prefix = strings.TrimRight(u.Path, "/")
+		}
+	}
+	return rt
+}
+
+func (rt *router) match(c *Call) Matched {
+	out := Matched{Call: c}
+	for _, path := range rt.candidates(c.Path) {
+		methods := []string{c.Method}
+		if c.Method == http.MethodHead {
+			methods = append(methods, http.MethodGet)
+		}
+		for _, method := range methods {
+			r := &http.Request{Method: method, URL: &url.URL{Path: path}, Header: http.Header{}}
+			var rm mux.RouteMatch
+			if rt.ops.Match(r, &rm) && rm.MatchErr == nil {
+				if o := rt.byOp[rm.Route]; o != nil {
+					out.Op, out.Params = o, rm.Vars
+					return out
+				}
+			}
+		}
+	}
+	out.Why = "no path of the contract matches"
+	for _, path := range rt.candidates(c.Path) {
+		r := &http.Request{Method: c.Method, URL: &url.URL{Path: path}, Header: http.Header{}}
+		var rm mux.RouteMatch
+		for _, p := range rt.paths {
+			if p.route.Match(r, &rm) {
+				out.Why = "the path has no " + c.Method + " (it has " + strings.Join(p.methods, ", ") + ")"
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// candidates are the paths a call's path may be in the contract: itself,
+// and without the server URL's prefix.
+func (rt *router) candidates(path string) []string {
+	if rt.prefix != "" && strings.HasPrefix(path, rt.prefix+"/") {
+		return []string{path, strings.TrimPrefix(path, rt.prefix)}
+	}
+	return []string{path}
+}
