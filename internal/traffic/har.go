@@ -51,8 +51,10 @@ type harHeader struct {
 	Value string `json:"value"`
 }
 
-// notCalls are Chromium's _resourceType values that are no API call: what
-// a page loads to show itself, and what the browser sends on its own.
+// notCalls name Chromium's _resourceType values that are no API call:
+// what a page loads to show itself, and what the browser sends on its
+// own. Of the rest, fetch, xhr and eventsource are calls; any other
+// ("other": a favicon, a beacon) is not.
 var notCalls = map[string]string{
 	"document": "a page", "stylesheet": "a stylesheet", "image": "an image", "media": "media",
 	"font": "a font", "script": "a script", "texttrack": "a text track", "manifest": "a manifest",
@@ -114,8 +116,14 @@ func (l *loader) harEntry(n int, e *harEntry) error {
 		l.skip(n, method, e.Request.URL, why)
 		return nil
 	}
-	if what := notCalls[e.ResourceType]; what != "" {
-		l.skip(n, method, e.Request.URL, what+" (_resourceType "+e.ResourceType+")")
+	switch rt := strings.ToLower(e.ResourceType); rt {
+	case "", "fetch", "xhr", "eventsource":
+	default:
+		what := notCalls[rt]
+		if what == "" {
+			what = "not fetch or XHR"
+		}
+		l.skip(n, method, e.Request.URL, what+" (_resourceType "+clipString(e.ResourceType, 40)+")")
 		return nil
 	}
 	if e.ResourceType == "" {
