@@ -325,6 +325,10 @@ document.querySelectorAll("button.copy").forEach(function (b) {
 });
 `
 
+// ReportCSS is the style of moviemock's HTML reports: this one and diff's
+// (package compare), which look alike.
+const ReportCSS = htmlCSS
+
 const htmlCSS = `
 :root { --fail: #b3261e; --pass: #1e6b34; --warn: #8a5300; --muted: #5f6368; --line: #d0d4d9; --code: #f4f5f7; }
 * { box-sizing: border-box; }

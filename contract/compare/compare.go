@@ -1,0 +1,265 @@
+// Package compare says what changed between two versions of a contract and
+// what each change does to a client: every change classed breaking, warning
+// or info, with the operation it concerns (in the OLD document), where in it
+// (a parameter, a body field, the security), and why a client suffers.
+//
+// oasdiff (github.com/oasdiff/oasdiff) finds the changes; this package reads
+// its findings the way a FastAPI backend means them (rules.go): FastAPI's
+// Optional (anyOf [T, {type: null}]) is one change, "made nullable", not a
+// type change, an anyOf added and the fields below removed; a response field
+// with a default is sent in every answer although it is not in `required`,
+// so removing it breaks a client that reads it; findings no client can see
+// (the version not bumped) are dropped. Both documents are read by
+// internal/spec, under its budgets, as every other command reads a contract.
+//
+// It neither fetches documents nor writes reports to files: cmd/moviemock
+// does.
+package compare
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/oasdiff/oasdiff/checker"
+	"github.com/oasdiff/oasdiff/diff"
+	"github.com/oasdiff/oasdiff/load"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// Engine names the comparison engine and its version, for the reports.
+const Engine = "oasdiff v1.35.0"
+
+// Level is how hard a change hits a client.
+type Level int
+
+const (
+	// Info: no client that followed the OLD document is affected.
+	Info Level = iota
+	// Warning: some clients may be affected (they send what is now ignored,
+	// or handle only the values they knew).
+	Warning
+	// Breaking: a client that followed the OLD document fails: its
+	// request is refused, or it cannot read the answer.
+	Breaking
+)
+
+var levelNames = [...]string{Info: "info", Warning: "warning", Breaking: "breaking"}
+
+func (l Level) String() string {
+	if l < Info || l > Breaking {
+		return fmt.Sprintf("level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// MarshalText writes a level by its name.
+func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// UnmarshalText reads a level's name.
+func (l *Level) UnmarshalText(b []byte) error {
+	i := slices.Index(levelNames[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("unknown level %q (info, warning or breaking)", b)
+	}
+	*l = Level(i)
+	return nil
+}
+
+// Change is one change between the documents, as a client meets it.
+type Change struct {
+	// ID names the kind of change: oasdiff's check id, or this package's
+	// where it reads oasdiff's findings again (see Rules).
+	ID    string `json:"id"`
+	Level Level  `json:"level"`
+	// Method and Path are the operation in the OLD document (in NEW for an
+	// added one); both empty for a document-wide change.
+	Method string `json:"method,omitempty"`
+	Path   string `json:"path,omitempty"`
+	// Where is the place in the operation: "query parameter limit",
+	// "request body: priority", "response 200 body: items[].title",
+	// "security"; empty for the operation itself.
+	Where string `json:"where,omitempty"`
+	// Why is what a client suffers, in one sentence.
+	Why string `json:"why"`
+	// Text is the change itself, as oasdiff words it.
+	Text string `json:"text"`
+	// Engine is oasdiff's id when ID is this package's reading of it.
+	Engine []string `json:"engine_ids,omitempty"`
+	// Hits are the recorded calls the change touches (diff --traffic).
+	Hits []Hit `json:"hits,omitempty"`
+}
+
+// Operation is "METHOD /path", or "" for a document-wide change.
+func (c *Change) Operation() string {
+	if c.Method == "" {
+		return ""
+	}
+	return c.Method + " " + c.Path
+}
+
+// Hit is a recorded call a change touches: its place in the recording
+// (1-based), its method and path, and the field involved when known.
+type Hit struct {
+	Index  int    `json:"index"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Field  string `json:"field,omitempty"`
+}
+
+// Report is the comparison of two documents.
+type Report struct {
+	// Old and New name the documents as they were given.
+	Old, New string
+	// Changes are sorted by operation (path, then method), then level
+	// (breaking first), then where.
+	Changes []Change
+	// Dropped counts oasdiff's findings no client can see, left out.
+	Dropped int
+	// FailOn is the level the reports' verdict is judged at (Verdict);
+	// "" is FailOnBreaking.
+	FailOn FailOn
+}
+
+// Count is the number of changes at level l.
+func (r *Report) Count(l Level) int {
+	n := 0
+	for i := range r.Changes {
+		if r.Changes[i].Level == l {
+			n++
+		}
+	}
+	return n
+}
+
+// FailOn is the level of change that fails a comparison (diff --fail-on).
+type FailOn string
+
+// The --fail-on values.
+const (
+	FailOnBreaking FailOn = "breaking"
+	FailOnWarning  FailOn = "warning"
+	FailOnNever    FailOn = "never"
+)
+
+// FailOns are the values ParseFailOn takes, for usage texts.
+var FailOns = []FailOn{FailOnBreaking, FailOnWarning, FailOnNever}
+
+// ParseFailOn reads a --fail-on value.
+func ParseFailOn(s string) (FailOn, error) {
+	if i := slices.Index(FailOns, FailOn(s)); i >= 0 {
+		return FailOns[i], nil
+	}
+	names := make([]string, len(FailOns))
+	for i, f := range FailOns {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("%q: use %s", s, strings.Join(names, ", "))
+}
+
+// Verdict is the changes that fail the comparison under f, in report order:
+// none means it passes.
+func (r *Report) Verdict(f FailOn) []Change {
+	var min Level
+	switch f {
+	case FailOnBreaking:
+		min = Breaking
+	case FailOnWarning:
+		min = Warning
+	default:
+		return nil
+	}
+	var failing []Change
+	for _, c := range r.Changes {
+		if c.Level >= min {
+			failing = append(failing, c)
+		}
+	}
+	return failing
+}
+
+// Options hold a comparison to budgets.
+type Options struct {
+	// Limits are the loader's budgets for each document (the size: diff
+	// --max-spec-bytes).
+	Limits spec.Limits
+}
+
+// LoadError is a document that could not be read: Side is "OLD" or "NEW".
+type LoadError struct {
+	Side, Name string
+	Err        error
+}
+
+// Error names the side; Err names the document and what is wrong.
+func (e *LoadError) Error() string { return fmt.Sprintf("%s: %v", e.Side, e.Err) }
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// Compare loads two documents (YAML or JSON, OpenAPI 3.0 or 3.1, FastAPI's
+// as it serves them) and compares them. A document that does not load is a
+// *LoadError naming its side.
+func Compare(old, new []byte, oldName, newName string, opts Options) (*Report, error) {
+	so, err := spec.LoadLimited(old, oldName, opts.Limits)
+	if err != nil {
+		return nil, &LoadError{Side: "OLD", Name: oldName, Err: err}
+	}
+	sn, err := spec.LoadLimited(new, newName, opts.Limits)
+	if err != nil {
+		return nil, &LoadError{Side: "NEW", Name: newName, Err: err}
+	}
+	return CompareSpecs(so, sn)
+}
+
+// CompareSpecs compares two loaded documents. It does not change them.
+func CompareSpecs(old, new *spec.Spec) (*Report, error) {
+	if old == nil || new == nil {
+		return nil, errors.New("compare: a document is missing")
+	}
+	s1 := &load.SpecInfo{Spec: old.Doc, Url: old.Source(), Version: version(old)}
+	s2 := &load.SpecInfo{Spec: new.Doc, Url: new.Source(), Version: version(new)}
+	d, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(), s1, s2)
+	if err != nil {
+		return nil, fmt.Errorf("compare %s and %s: %w", old.Source(), new.Source(), err)
+	}
+	found := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checker.GetAllChecks()), d, sources, checker.INFO)
+	r := &Report{Old: contract.Safe(old.Source()), New: contract.Safe(new.Source())}
+	r.Changes, r.Dropped = read(found, old, new)
+	sortChanges(r.Changes)
+	return r, nil
+}
+
+func version(s *spec.Spec) string {
+	if s.Doc.Info == nil {
+		return ""
+	}
+	return s.Doc.Info.Version
+}
+
+// methodOrder is the order of methods within a path.
+var methodOrder = []string{"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "TRACE", "CONNECT", "QUERY"}
+
+func methodRank(m string) int {
+	if i := slices.Index(methodOrder, m); i >= 0 {
+		return i
+	}
+	return len(methodOrder)
+}
+
+func sortChanges(cs []Change) {
+	slices.SortStableFunc(cs, func(a, b Change) int {
+		return cmp.Or(
+			cmp.Compare(a.Path, b.Path),
+			cmp.Compare(methodRank(a.Method), methodRank(b.Method)),
+			cmp.Compare(a.Method, b.Method),
+			cmp.Compare(b.Level, a.Level),
+			cmp.Compare(a.Where, b.Where),
+			cmp.Compare(a.ID, b.ID),
+			cmp.Compare(a.Text, b.Text),
+		)
+	})
+}

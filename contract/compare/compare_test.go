@@ -1,0 +1,291 @@
+package compare_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/contract/compare"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// doc is a small FastAPI-shaped OpenAPI 3.1 document: GET /items answers
+// a list of Item, POST /items takes an ItemIn and answers an Item, DELETE
+// /items/{item_id} and GET /items/{item_id} exist unless left out.
+type doc struct {
+	version            string
+	item, itemRequired string // Item's properties and required list (JSON)
+	in, inRequired     string // ItemIn's
+	params             string // GET /items' parameters
+	listID             string // GET /items' operationId
+	noDelete           bool
+	extraSchemas       string
+}
+
+func (d doc) bytes() []byte {
+	if d.version == "" {
+		d.version = "0.1.0"
+	}
+	if d.item == "" {
+		d.item = `"id": {"type": "integer", "title": "Id"}, "title": {"type": "string", "title": "Title"}, "rating": {"type": "number", "title": "Rating", "default": 0}`
+		d.itemRequired = `"id", "title"`
+	}
+	if d.in == "" {
+		d.in = `"title": {"type": "string", "title": "Title"}`
+		d.inRequired = `"title"`
+	}
+	if d.params == "" {
+		d.params = `{"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "default": 10, "title": "Limit"}}`
+	}
+	if d.listID == "" {
+		d.listID = "list_items_items_get"
+	}
+	ref := func(name string) string { return `{"$ref": "#/components/schemas/` + name + `"}` }
+	ok := func(schema string) string {
+		return `{"200": {"description": "Successful Response", "content": {"application/json": {"schema": ` + schema + `}}}}`
+	}
+	del := `"delete": {"operationId": "delete_item", "parameters": [{"name": "item_id", "in": "path", "required": true, "schema": {"type": "integer"}}], "responses": {"200": {"description": "Successful Response"}}},`
+	if d.noDelete {
+		del = ""
+	}
+	return []byte(`{"openapi": "3.1.0", "info": {"title": "Items", "version": "` + d.version + `"},
+"paths": {
+ "/items": {
+  "get": {"operationId": "` + d.listID + `", "parameters": [` + d.params + `], "responses": ` + ok(`{"type": "array", "items": `+ref("Item")+`}`) + `},
+  "post": {"operationId": "create_item", "requestBody": {"required": true, "content": {"application/json": {"schema": ` + ref("ItemIn") + `}}}, "responses": ` + ok(ref("Item")) + `}
+ },
+ "/items/{item_id}": {` + del + `
+  "get": {"operationId": "get_item", "parameters": [{"name": "item_id", "in": "path", "required": true, "schema": {"type": "integer"}}], "responses": ` + ok(ref("Item")) + `}
+ }
+},
+"components": {"schemas": {` + d.extraSchemas + `
+ "Item": {"type": "object", "title": "Item", "properties": {` + d.item + `}, "required": [` + d.itemRequired + `]},
+ "ItemIn": {"type": "object", "title": "ItemIn", "properties": {` + d.in + `}, "required": [` + d.inRequired + `]}
+}}}`)
+}
+
+// line is a change as the tests compare it.
+func line(c compare.Change) string {
+	return fmt.Sprintf("%s %s %s | %s", c.Level, c.ID, c.Operation(), c.Where)
+}
+
+func TestCompareReadsFastAPI(t *testing.T) {
+	t.Parallel()
+	base := doc{}
+	author := `"Author": {"type": "object", "title": "Author", "properties": {"name": {"type": "string"}}, "required": ["name"]},`
+	withAuthor := doc{extraSchemas: author,
+		item: `"id": {"type": "integer"}, "author": {"$ref": "#/components/schemas/Author"}`, itemRequired: `"id", "author"`}
+	tests := []struct {
+		name     string
+		old, new doc
+		want     []string
+		dropped  int
+		why      string // in the first change's Why
+	}{
+		{name: "no change", old: base, new: base},
+		{
+			name: "response field made nullable: FastAPI's Optional is one change",
+			old:  base,
+			new: doc{item: `"id": {"type": "integer", "title": "Id"}, "title": {"anyOf": [{"type": "string"}, {"type": "null"}], "title": "Title"}, "rating": {"type": "number", "title": "Rating", "default": 0}`,
+				itemRequired: `"id", "title"`},
+			want: []string{
+				"breaking response-property-became-nullable GET /items | response 200 body: [].title",
+				"breaking response-property-became-nullable POST /items | response 200 body: title",
+				"breaking response-property-became-nullable GET /items/{item_id} | response 200 body: title",
+			},
+			dropped: 1,
+			why:     "null",
+		},
+		{
+			name: "Optional with a default: made nullable, the required it left is no change",
+			old:  base,
+			new: doc{item: `"id": {"type": "integer", "title": "Id"}, "title": {"anyOf": [{"type": "string"}, {"type": "null"}], "title": "Title", "default": null}, "rating": {"type": "number", "title": "Rating", "default": 0}`,
+				itemRequired: `"id"`},
+			want: []string{
+				"breaking response-property-became-nullable GET /items | response 200 body: [].title",
+				"breaking response-property-became-nullable POST /items | response 200 body: title",
+				"breaking response-property-became-nullable GET /items/{item_id} | response 200 body: title",
+			},
+			dropped: 1,
+		},
+		{
+			name: "a nested model made Optional is made nullable, not a type change nor its fields removed",
+			old:  withAuthor,
+			new: doc{extraSchemas: author,
+				item: `"id": {"type": "integer"}, "author": {"anyOf": [{"$ref": "#/components/schemas/Author"}, {"type": "null"}]}`, itemRequired: `"id", "author"`},
+			want: []string{
+				"breaking response-property-became-nullable GET /items | response 200 body: [].author",
+				"breaking response-property-became-nullable POST /items | response 200 body: author",
+				"breaking response-property-became-nullable GET /items/{item_id} | response 200 body: author",
+			},
+			dropped: 1,
+		},
+		{
+			name: "no longer nullable in a response is info",
+			old: doc{extraSchemas: author,
+				item: `"id": {"type": "integer"}, "author": {"anyOf": [{"$ref": "#/components/schemas/Author"}, {"type": "null"}]}`, itemRequired: `"id", "author"`},
+			new: withAuthor,
+			want: []string{
+				"info response-property-became-not-nullable GET /items | response 200 body: [].author",
+				"info response-property-became-not-nullable POST /items | response 200 body: author",
+				"info response-property-became-not-nullable GET /items/{item_id} | response 200 body: author",
+			},
+		},
+		{
+			name: "a response field with a default removed is breaking: FastAPI sent it",
+			old:  base,
+			new:  doc{item: `"id": {"type": "integer", "title": "Id"}, "title": {"type": "string", "title": "Title"}`, itemRequired: `"id", "title"`},
+			want: []string{
+				"breaking response-optional-property-removed GET /items | response 200 body: [].rating",
+				"breaking response-optional-property-removed POST /items | response 200 body: rating",
+				"breaking response-optional-property-removed GET /items/{item_id} | response 200 body: rating",
+			},
+			why: "FastAPI sends every field",
+		},
+		{
+			name: "a response field given a default leaves required, FastAPI still sends it",
+			old:  base,
+			new: doc{item: `"id": {"type": "integer", "title": "Id"}, "title": {"type": "string", "title": "Title", "default": "x"}, "rating": {"type": "number", "title": "Rating", "default": 0}`,
+				itemRequired: `"id"`},
+			want: []string{
+				"info response-property-became-optional GET /items | response 200 body: [].title",
+				"info response-property-default-value-added GET /items | response 200 body: title",
+				"info response-property-became-optional POST /items | response 200 body: title",
+				"info response-property-default-value-added POST /items | response 200 body: title",
+				"info response-property-became-optional GET /items/{item_id} | response 200 body: title",
+				"info response-property-default-value-added GET /items/{item_id} | response 200 body: title",
+			},
+			dropped: 1, // oasdiff judged became-optional breaking, and the version not bumped
+			why:     "FastAPI still sends",
+		},
+		{
+			name: "a request field made nullable accepts more: info",
+			old:  base,
+			new:  doc{in: `"title": {"anyOf": [{"type": "string"}, {"type": "null"}], "title": "Title"}`, inRequired: `"title"`},
+			want: []string{"info request-property-became-nullable POST /items | request body: title"},
+		},
+		{
+			name:    "a request field no longer nullable refuses null: breaking",
+			old:     doc{in: `"title": {"anyOf": [{"type": "string"}, {"type": "null"}], "title": "Title"}`, inRequired: `"title"`},
+			new:     base,
+			want:    []string{"breaking request-property-became-not-nullable POST /items | request body: title"},
+			dropped: 1,
+			why:     "422",
+		},
+		{
+			name:    "a new required body field",
+			old:     base,
+			new:     doc{in: `"title": {"type": "string"}, "priority": {"type": "integer"}`, inRequired: `"title", "priority"`},
+			want:    []string{"breaking new-required-request-property POST /items | request body: priority"},
+			dropped: 1,
+			why:     "422",
+		},
+		{
+			name: "a query parameter renamed",
+			old:  base,
+			new:  doc{params: `{"name": "size", "in": "query", "required": false, "schema": {"type": "integer", "default": 10}}`},
+			want: []string{
+				"warning request-parameter-removed GET /items | query parameter limit",
+				"info new-optional-request-parameter GET /items | query parameter size",
+			},
+			why: "renamed to size?",
+		},
+		{
+			name:    "an operation removed while its path remains: 405",
+			old:     base,
+			new:     doc{noDelete: true},
+			want:    []string{"breaking api-removed-without-deprecation DELETE /items/{item_id} | "},
+			dropped: 1,
+			why:     "405",
+		},
+		{
+			name: "an operationId changed renames a generated client's function",
+			old:  base,
+			new:  doc{listID: "list_all_items_get"},
+			want: []string{"warning api-operation-id-removed GET /items | "},
+			why:  "operationId",
+		},
+		{
+			name: "the version alone is no change",
+			old:  base,
+			new:  doc{version: "0.2.0"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := compare.Compare(tc.old.bytes(), tc.new.bytes(), "old.json", "new.json", compare.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range r.Changes {
+				got = append(got, line(c))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("changes:\n got  %s\n want %s", strings.Join(got, "\n      "), strings.Join(tc.want, "\n      "))
+				for _, c := range r.Changes {
+					t.Logf("%s: %s (why: %s)", c.ID, c.Text, c.Why)
+				}
+			}
+			if r.Dropped != tc.dropped {
+				t.Errorf("dropped %d, want %d", r.Dropped, tc.dropped)
+			}
+			if tc.why != "" && len(r.Changes) > 0 && !strings.Contains(r.Changes[0].Why, tc.why) {
+				t.Errorf("why %q, want it to say %q", r.Changes[0].Why, tc.why)
+			}
+			for _, c := range r.Changes {
+				if c.Why == "" || c.Text == "" {
+					t.Errorf("%s: a change without its why or text: %+v", c.ID, c)
+				}
+			}
+		})
+	}
+}
+
+func TestCompareNamesTheSideThatDoesNotLoad(t *testing.T) {
+	t.Parallel()
+	good := doc{}.bytes()
+	tests := []struct {
+		name     string
+		old, new []byte
+		side     string
+		limits   spec.Limits
+	}{
+		{name: "OLD not a document", old: []byte("- a list"), new: good, side: "OLD"},
+		{name: "NEW not JSON", old: good, new: []byte(`{"openapi": "3.1.0",`), side: "NEW"},
+		{name: "NEW past the size budget", old: good[:0:0], new: good, side: "OLD"},
+		{name: "NEW too large", old: []byte(`{}`), new: good, side: "OLD", limits: spec.Limits{MaxBytes: 10}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := compare.Compare(tc.old, tc.new, "old.json", "new.json", compare.Options{Limits: tc.limits})
+			var le *compare.LoadError
+			if !errors.As(err, &le) || le.Side != tc.side {
+				t.Fatalf("error %v, want a LoadError for %s", err, tc.side)
+			}
+			if !strings.HasPrefix(err.Error(), tc.side+": ") {
+				t.Errorf("error %q does not start with the side", err)
+			}
+		})
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	t.Parallel()
+	r := &compare.Report{Changes: []compare.Change{{ID: "a", Level: compare.Breaking}, {ID: "b", Level: compare.Warning}, {ID: "c", Level: compare.Info}}}
+	for _, tc := range []struct {
+		failOn compare.FailOn
+		want   int
+	}{{compare.FailOnBreaking, 1}, {compare.FailOnWarning, 2}, {compare.FailOnNever, 0}} {
+		if got := len(r.Verdict(tc.failOn)); got != tc.want {
+			t.Errorf("Verdict(%s): %d changes, want %d", tc.failOn, got, tc.want)
+		}
+	}
+	if _, err := compare.ParseFailOn("info"); err == nil {
+		t.Error("ParseFailOn(info): no error")
+	}
+}

@@ -1,0 +1,289 @@
+package compare
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// document is the operation name of the document-wide changes in the
+// reports.
+const document = "(document)"
+
+func (r *Report) failOn() FailOn {
+	if r.FailOn == "" {
+		return FailOnBreaking
+	}
+	return r.FailOn
+}
+
+// Failed reports whether a change fails the comparison under its FailOn.
+func (r *Report) Failed() bool { return len(r.Verdict(r.failOn())) > 0 }
+
+// counts is "2 breaking, 1 warning, 3 info".
+func (r *Report) counts() string {
+	return fmt.Sprintf("%d breaking, %d %s, %d info", r.Count(Breaking), r.Count(Warning), plural(r.Count(Warning), "warning", "warnings"), r.Count(Info))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Operations are the operations with a change, in report order, the
+// document-wide changes last.
+func (r *Report) Operations() []string {
+	var ops []string
+	doc := false
+	for i := range r.Changes {
+		op := r.Changes[i].Operation()
+		if op == "" {
+			doc = true
+			continue
+		}
+		if !slices.Contains(ops, op) {
+			ops = append(ops, op)
+		}
+	}
+	if doc {
+		ops = append(ops, document)
+	}
+	return ops
+}
+
+func opName(c *Change) string {
+	if op := c.Operation(); op != "" {
+		return op
+	}
+	return document
+}
+
+// SummaryLine is the comparison in one line a CI log can grep:
+//
+//	moviemock diff: FAILED 2 breaking, 1 warning, 4 info (--fail-on breaking) · 3 operations changed
+func (r *Report) SummaryLine() string {
+	verdict := "PASSED"
+	if r.Failed() {
+		verdict = "FAILED"
+	}
+	ops := r.Operations()
+	n := len(ops)
+	if slices.Contains(ops, document) {
+		n--
+	}
+	return fmt.Sprintf("moviemock diff: %s %s (--fail-on %s) · %d %s changed", verdict, r.counts(), r.failOn(), n, plural(n, "operation", "operations"))
+}
+
+// group is the changes of one level that read the same (the same id, text
+// and reason) in several operations: one schema used by several of them.
+type group struct {
+	first Change
+	ops   []string
+}
+
+// groups are the changes at level l, each told once with every operation
+// it is in, in report order.
+func (r *Report) groups(l Level) []*group {
+	var gs []*group
+	index := map[[3]string]*group{}
+	for _, c := range r.Changes {
+		if c.Level != l {
+			continue
+		}
+		key := [3]string{c.ID, c.Text, c.Why}
+		if g, ok := index[key]; ok && c.Method != "" {
+			g.ops = append(g.ops, opName(&c))
+			continue
+		}
+		g := &group{first: c, ops: []string{opName(&c)}}
+		index[key] = g
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// WriteText writes the report for a reader: breaking changes first, then
+// warnings, then info, each grouped by operation; a change the same in
+// several operations (a schema they share) is told once with the others
+// named. It ends with SummaryLine.
+func (r *Report) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	ew.printf("moviemock diff: OLD %s → NEW %s (%s)\n", r.Old, r.New, Engine)
+	if len(r.Changes) == 0 {
+		ew.printf("\nNo change a client can see.\n")
+	}
+	for l := Breaking; l >= Info; l-- {
+		gs := r.groups(l)
+		if len(gs) == 0 {
+			continue
+		}
+		ew.printf("\n%s (%d)\n", strings.ToUpper(l.String()), r.Count(l))
+		last := ""
+		for _, g := range gs {
+			c := g.first
+			if op := opName(&c); op != last {
+				ew.printf("  %s\n", op)
+				last = op
+			}
+			ew.printf("    %s", c.ID)
+			if c.Where != "" {
+				ew.printf("  %s", c.Where)
+			}
+			ew.printf("\n      %s\n      why: %s\n", c.Text, c.Why)
+			if len(g.ops) > 1 {
+				ew.printf("      also in: %s\n", strings.Join(g.ops[1:], ", "))
+			}
+			if len(c.Hits) > 0 {
+				ew.printf("      recorded calls: %d, first %s %s (#%d)\n", len(c.Hits), c.Hits[0].Method, c.Hits[0].Path, c.Hits[0].Index)
+			}
+		}
+	}
+	if r.Dropped > 0 {
+		ew.printf("\n(%d of oasdiff's findings left out: about info.version, which no client sees)\n", r.Dropped)
+	}
+	ew.printf("\n%s\n", r.SummaryLine())
+	return ew.err
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+// jsonReport is the JSON report; its field names are documented in
+// docs/contract-changes.md and kept stable.
+type jsonReport struct {
+	Old         string      `json:"old"`
+	New         string      `json:"new"`
+	Engine      string      `json:"engine"`
+	FailOn      FailOn      `json:"fail_on"`
+	Failed      bool        `json:"failed"`
+	Summary     jsonSummary `json:"summary"`
+	SummaryLine string      `json:"summary_line"`
+	Changes     []Change    `json:"changes"`
+}
+
+type jsonSummary struct {
+	Breaking   int `json:"breaking"`
+	Warning    int `json:"warning"`
+	Info       int `json:"info"`
+	Operations int `json:"operations"`
+	Dropped    int `json:"dropped"`
+}
+
+// WriteJSON writes the report as one JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	ops := r.Operations()
+	n := len(ops)
+	if slices.Contains(ops, document) {
+		n--
+	}
+	out := jsonReport{
+		Old: r.Old, New: r.New, Engine: Engine, FailOn: r.failOn(), Failed: r.Failed(),
+		Summary:     jsonSummary{Breaking: r.Count(Breaking), Warning: r.Count(Warning), Info: r.Count(Info), Operations: n, Dropped: r.Dropped},
+		SummaryLine: r.SummaryLine(),
+		Changes:     r.Changes,
+	}
+	if out.Changes == nil {
+		out.Changes = []Change{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnit writes the report as JUnit XML: one testcase per operation
+// with a change, failed when one of its changes fails the comparison
+// (FailOn); the changes below that level are its system-out.
+func (r *Report) WriteJUnit(w io.Writer) error {
+	failing := r.Verdict(r.failOn())
+	fails := func(c *Change) bool {
+		return slices.ContainsFunc(failing, func(f Change) bool {
+			return f.ID == c.ID && f.Method == c.Method && f.Path == c.Path && f.Where == c.Where && f.Text == c.Text
+		})
+	}
+	suite := junitSuite{Name: "moviemock diff " + r.Old + " → " + r.New}
+	for _, op := range r.Operations() {
+		tc := junitCase{Name: op, Classname: "moviemock.diff"}
+		var failed, rest []string
+		for i := range r.Changes {
+			c := &r.Changes[i]
+			if opName(c) != op {
+				continue
+			}
+			line := fmt.Sprintf("[%s] %s", c.Level, c.ID)
+			if c.Where != "" {
+				line += " " + c.Where
+			}
+			line += ": " + c.Text + "\n  why: " + c.Why
+			if fails(c) {
+				failed = append(failed, line)
+			} else {
+				rest = append(rest, line)
+			}
+		}
+		if len(failed) > 0 {
+			tc.Failure = &junitFailure{
+				Message: fmt.Sprintf("%d %s at or above --fail-on %s", len(failed), plural(len(failed), "change", "changes"), r.failOn()),
+				Type:    "change",
+				Text:    strings.Join(failed, "\n"),
+			}
+			suite.Failures++
+		}
+		if len(rest) > 0 {
+			tc.SystemOut = strings.Join(rest, "\n")
+		}
+		suite.Cases = append(suite.Cases, tc)
+	}
+	suite.Tests = len(suite.Cases)
+	out := junitSuites{Name: "moviemock diff", Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

@@ -1,0 +1,332 @@
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/oasdiff/oasdiff/checker"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// finding is one of oasdiff's changes while it is read.
+type finding struct {
+	Change
+	engineID string
+	args     []any
+	comment  string
+
+	side             string // "request", "response" or ""
+	status, media    string
+	paramIn          string
+	paramName        string
+	prop             string // oasdiff's property path, "" the body itself
+	hasProp          bool   // the finding is about a body or a field in it
+	dropped, claimed bool
+}
+
+// The ids this package gives to oasdiff's findings it reads again.
+const (
+	IDResponsePropertyNullable    = "response-property-became-nullable"
+	IDResponsePropertyNotNullable = "response-property-became-not-nullable"
+	IDResponseBodyNullable        = "response-body-became-nullable"
+	IDResponseBodyNotNullable     = "response-body-became-not-nullable"
+	IDRequestPropertyNullable     = "request-property-became-nullable"
+	IDRequestPropertyNotNullable  = "request-property-became-not-nullable"
+	IDRequestBodyNullable         = "request-body-became-nullable"
+	IDRequestBodyNotNullable      = "request-body-became-not-nullable"
+)
+
+// Rules describe the FastAPI-aware reading of oasdiff's findings, in the
+// order they apply, for the documentation and the reports' readers.
+var Rules = []struct{ Name, About string }{
+	{"no-version-policy", "oasdiff's versioning-policy findings (api-version-not-bumped and the like) judge the document's info.version, which no client sees: left out"},
+	{"made-nullable", "FastAPI's Optional (anyOf [T, {type: null}], or nullable: true) added to or taken from a field or a body is one change, \"became nullable\", not oasdiff's type change, anyOf added and fields below removed: breaking in a response, info in a request (and the reverse)"},
+	{"sent-although-optional", "FastAPI serializes every field of a response model, a field with a default too (it is only left out of `required`): removing such a field is breaking, and a field that only leaves `required` is still sent (info)"},
+	{"operation-gone", "an operation removed is breaking whatever its deprecation: FastAPI answers 404, or 405 when the path remains for other methods"},
+	{"operation-id", "an operationId changed renames the function of a client generated from the document (FastAPI derives it from the route's function): a warning"},
+	{"enum-widened-in-response", "a new enum value in a response: a warning, for clients that handle only the values they knew"},
+	{"renamed-parameter", "a parameter removed and another added in the same place of one operation are told as a possible rename"},
+}
+
+// versionPolicy are oasdiff's findings about info.version, which no client
+// sees.
+var versionPolicy = []string{"api-version-not-bumped", "api-version-decreased", "api-major-version-not-bumped"}
+
+func levelOf(l checker.Level) Level {
+	switch {
+	case l >= checker.ERR:
+		return Breaking
+	case l == checker.WARN:
+		return Warning
+	}
+	return Info
+}
+
+// read turns oasdiff's findings into changes, read as FastAPI means them.
+// It returns how many findings were dropped as invisible to clients.
+func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
+	loc := checker.NewDefaultLocalizer()
+	fs := make([]*finding, 0, len(found))
+	for _, c := range found {
+		f := &finding{engineID: c.GetId(), args: c.GetArgs(), comment: c.GetComment(loc)}
+		f.ID = c.GetId()
+		f.Level = levelOf(c.GetLevel())
+		f.Method, f.Path = c.GetOperation(), c.GetPath()
+		f.Text = c.GetUncolorizedText(loc)
+		f.locate()
+		fs = append(fs, f)
+	}
+	dropped := 0
+	for _, f := range fs {
+		if slices.Contains(versionPolicy, f.ID) {
+			f.dropped = true
+			dropped++
+		}
+	}
+	fs = append(fs, madeNullable(fs, old, new)...)
+	for _, f := range fs {
+		if f.dropped || f.claimed {
+			continue
+		}
+		if f.Where == "" {
+			f.Where = f.where(old, new)
+		}
+		reread(f, new)
+	}
+	renamedParameters(fs)
+	var out []Change
+	for _, f := range fs {
+		if f.dropped || f.claimed {
+			continue
+		}
+		if f.Why == "" {
+			f.Why = why(f)
+		}
+		c := f.Change
+		// What a document says reaches a terminal and a page: no control
+		// character drives either.
+		for _, s := range []*string{&c.ID, &c.Method, &c.Path, &c.Where, &c.Why, &c.Text} {
+			*s = contract.Safe(*s)
+		}
+		out = append(out, c)
+	}
+	return out, dropped
+}
+
+// wrapArtifact reports whether oasdiff's id, found at the place where a
+// schema gained or lost FastAPI's nullable wrapper, is only that wrapper
+// seen as a change of type, of anyOf, or of nullability.
+func wrapArtifact(id string) bool {
+	for _, part := range []string{"list-of-types", "type-changed", "type-generalized", "type-specialized", "any-of", "one-of", "nullable"} {
+		if strings.Contains(id, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldArtifact reports whether oasdiff's id, found below a schema that
+// gained or lost the nullable wrapper, is the wrapper seen as the fields
+// of the schema removed or added.
+func fieldArtifact(id string) bool {
+	return strings.HasSuffix(id, "property-removed") || strings.HasSuffix(id, "property-added")
+}
+
+// madeNullable is the made-nullable rule: where a field or a body gained
+// or lost nullability and is otherwise the same type, one change says so,
+// and oasdiff's findings that only saw the wrapper are claimed by it.
+func madeNullable(fs []*finding, old, new *spec.Spec) []*finding {
+	type place struct{ method, path, side, status, media, prop string }
+	seen := map[place]bool{}
+	var out []*finding
+	for _, f := range fs {
+		if f.dropped || !f.hasProp || f.side == "" {
+			continue
+		}
+		p := place{f.Method, f.Path, f.side, f.status, f.media, f.prop}
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		o, oname, ok1 := f.schemaAt(old, f.prop)
+		n, _, ok2 := f.schemaAt(new, f.prop)
+		if !ok1 || !ok2 || nullable(o) == nullable(n) || !sameCore(o, n) {
+			continue
+		}
+		made := nullable(n)
+		var claimed []*finding
+		for _, g := range fs {
+			if g.dropped || g.claimed || !g.hasProp || g.Method != f.Method || g.Path != f.Path || g.side != f.side || g.status != f.status {
+				continue
+			}
+			switch {
+			case g.prop == f.prop && (wrapArtifact(g.ID) || made && g.side == "response" && g.ID == "response-property-became-optional"):
+			case isUnder(g.prop, f.prop) && fieldArtifact(g.ID):
+				// Only a field the wrapped schema still has (or had).
+				if _, _, ok := g.schemaAt(old, g.prop); !ok {
+					continue
+				}
+				if _, _, ok := g.schemaAt(new, g.prop); !ok {
+					continue
+				}
+			default:
+				continue
+			}
+			claimed = append(claimed, g)
+		}
+		if len(claimed) == 0 {
+			continue
+		}
+		c := &finding{side: f.side, status: f.status, media: f.media, prop: f.prop, hasProp: true}
+		c.Method, c.Path = f.Method, f.Path
+		c.Where = f.where(old, new)
+		for _, g := range claimed {
+			g.claimed = true
+			if !slices.Contains(c.Engine, g.ID) {
+				c.Engine = append(c.Engine, g.ID)
+			}
+		}
+		what := "the " + f.bodyName()
+		if f.prop != "" {
+			what = "the " + f.side + " field " + oname
+		}
+		tn := typeName(core(o))
+		body := f.prop == ""
+		switch {
+		case f.side == "response" && made:
+			c.ID, c.Level = pick(body, IDResponseBodyNullable, IDResponsePropertyNullable), Breaking
+			c.Text = fmt.Sprintf("%s became nullable (FastAPI's Optional: anyOf [%s, null])", what, tn)
+			c.Why = fmt.Sprintf("it may now be null: a client that expects %s there, without a null check, fails on it", tn)
+		case f.side == "response":
+			c.ID, c.Level = pick(body, IDResponseBodyNotNullable, IDResponsePropertyNotNullable), Info
+			c.Text = fmt.Sprintf("%s is no longer nullable (was anyOf [%s, null])", what, tn)
+			c.Why = "it is never null now: a client's null check is only unused"
+		case made:
+			c.ID, c.Level = pick(body, IDRequestBodyNullable, IDRequestPropertyNullable), Info
+			c.Text = fmt.Sprintf("%s became nullable (FastAPI's Optional: anyOf [%s, null])", what, tn)
+			c.Why = "it now also accepts null: every request valid before still is"
+		default:
+			c.ID, c.Level = pick(body, IDRequestBodyNotNullable, IDRequestPropertyNotNullable), Breaking
+			c.Text = fmt.Sprintf("%s is no longer nullable (was anyOf [%s, null])", what, tn)
+			c.Why = "a request that sends null for it, valid before, is now refused with 422"
+		}
+		if f.status != "" && f.side == "response" && !body {
+			c.Text += " for the status " + f.status
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func pick(body bool, ifBody, ifField string) string {
+	if body {
+		return ifBody
+	}
+	return ifField
+}
+
+// isUnder reports whether the oasdiff property path p is below q ("" the
+// body itself).
+func isUnder(p, q string) bool {
+	if q == "" {
+		return p != ""
+	}
+	return strings.HasPrefix(p, q+"/")
+}
+
+// reread applies the rules that judge a single finding again.
+func reread(f *finding, new *spec.Spec) {
+	switch id := f.ID; {
+	case id == "response-optional-property-removed":
+		f.Level = Breaking
+		f.Why = "FastAPI sends every field of a response model, one with a default too (it is only left out of `required`): a client that reads it now finds nothing"
+	case id == "response-property-became-optional":
+		f.Level = Info
+		f.Why = "FastAPI still sends the field in every answer (its default when unset): it left `required` only because it now has a default"
+	case strings.HasPrefix(id, "api-removed-") || strings.HasPrefix(id, "api-path-removed-"):
+		f.Level = Breaking
+		if new.Doc.Paths != nil && new.Doc.Paths.Value(f.Path) != nil {
+			f.Why = "the operation is gone while its path remains: FastAPI answers its calls 405 Method Not Allowed"
+		} else {
+			f.Why = "the operation is gone: FastAPI answers its calls 404 Not Found"
+		}
+	case id == "api-operation-id-removed" || id == "api-operation-id-updated":
+		f.Level = Warning
+		f.Why = "a client generated from the document (openapi-generator, orval, openapi-ts) names this function after the operationId, which FastAPI derives from the route's function: code calling the old name breaks when the client is regenerated"
+	case strings.HasSuffix(id, "enum-value-added") && f.side == "response":
+		f.Level = Warning
+		f.Why = "a client that handles only the values listed before meets one it does not know"
+	}
+}
+
+// renamedParameters tells a parameter removed and another added in the
+// same place of one operation as a possible rename, on both findings.
+func renamedParameters(fs []*finding) {
+	for _, rm := range fs {
+		if rm.dropped || rm.claimed || rm.ID != "request-parameter-removed" {
+			continue
+		}
+		for _, add := range fs {
+			if add.dropped || add.claimed || add.Method != rm.Method || add.Path != rm.Path || add.paramIn != rm.paramIn ||
+				!strings.HasPrefix(add.ID, "new-") || !strings.HasSuffix(add.ID, "request-parameter") {
+				continue
+			}
+			rm.Why = fmt.Sprintf("renamed to %s? FastAPI ignores a %s parameter it does not declare: a call that still sends %s gets the default behaviour, silently", add.paramName, rm.paramIn, rm.paramName)
+			if add.Why == "" && add.Level < Breaking {
+				add.Why = fmt.Sprintf("renamed from %s? A client must send the new name to keep what %s did", rm.paramName, rm.paramName)
+			}
+			break
+		}
+	}
+}
+
+// why is the default reason of a finding no rule judged: by its id, else
+// its family and level.
+func why(f *finding) string {
+	switch id := f.ID; {
+	case id == "response-success-status-removed":
+		return fmt.Sprintf("a client that checks for the status %s treats every answer as a failure", f.status)
+	case id == "response-required-property-removed":
+		return "a client that reads the field now finds nothing"
+	case strings.Contains(id, "security") && f.Level == Breaking:
+		return "calls without the credentials now required are refused (401 or 403) by FastAPI's security dependency"
+	case id == "new-required-request-property":
+		return "a request body without it, valid before, is now refused with 422 naming the missing field"
+	case id == "new-required-request-parameter" || id == "request-parameter-became-required":
+		return "a call without it, valid before, is now refused with 422 naming the missing parameter"
+	case id == "request-parameter-removed":
+		return fmt.Sprintf("FastAPI ignores a %s parameter it does not declare: a call that still sends it gets the default behaviour, silently", f.paramIn)
+	case id == "request-property-removed":
+		return "FastAPI ignores a body field the model does not declare (unless it forbids extra fields): a client that still sends it has it dropped, silently"
+	case strings.HasSuffix(id, "enum-value-removed") && f.side == "request":
+		return "a request with the removed value, valid before, is now refused with 422"
+	case strings.Contains(id, "type-changed") && f.side == "response":
+		return "a client that parses it as its old type fails on the new one"
+	case strings.Contains(id, "type-generalized") && f.side == "response":
+		return "a client that parses it as its old, narrower type may fail on a value of the wider one"
+	}
+	switch f.Level {
+	case Breaking:
+		switch {
+		case f.paramName != "":
+			return "a call valid before may now be refused with 422"
+		case f.side == "request":
+			return "a request body valid before may now be refused with 422"
+		case f.side == "response":
+			return "a client that reads the answer as the OLD document describes it may fail on what it gets now"
+		}
+		if f.comment != "" {
+			return f.comment
+		}
+		return "a client that followed the OLD document may fail"
+	case Warning:
+		if f.comment != "" {
+			return f.comment
+		}
+		return "some clients may be affected"
+	}
+	return "a client that followed the OLD document is not affected"
+}

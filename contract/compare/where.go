@@ -1,0 +1,396 @@
+package compare
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/oasdiff/oasdiff/checker/localizations"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// A finding's arguments are oasdiff's, in the order of its message
+// template ("the %s request parameter %s became required"). oasdiff
+// v1.35.0 gives no structured location (a change's source is a line and
+// column, none when the document was handed over already parsed, as here),
+// so the role of each argument is read from the English template around
+// it: the word before or after a placeholder says what it is.
+type role uint8
+
+const (
+	roleNone role = iota
+	roleStatus
+	roleParamIn
+	roleParamName
+	roleProperty
+	roleMedia
+)
+
+var placeholder = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z%]`)
+
+// templateRoles is the role of each argument of oasdiff's check id, from
+// its English message; nil when oasdiff has no message for it.
+var templateRoles = func() func(id string) []role {
+	var mu sync.Mutex
+	cache := map[string][]role{}
+	loc := localizations.New(localizations.LangDefault, localizations.LangDefault)
+	return func(id string) []role {
+		mu.Lock()
+		defer mu.Unlock()
+		if r, ok := cache[id]; ok {
+			return r
+		}
+		key := "messages." + id
+		tmpl := loc.Get(key)
+		var roles []role
+		if tmpl != key {
+			roles = rolesOf(id, tmpl)
+		}
+		cache[id] = roles
+		return roles
+	}
+}()
+
+// rolesOf reads the role of each placeholder of tmpl, the message of
+// oasdiff's check id.
+func rolesOf(id, tmpl string) []role {
+	locs := placeholder.FindAllStringIndex(tmpl, -1)
+	var roles []role
+	prevEnd := 0
+	for i, loc := range locs {
+		if tmpl[loc[0]:loc[1]] == "%%" {
+			prevEnd = loc[1]
+			continue
+		}
+		before := strings.ToLower(strings.TrimSpace(tmpl[prevEnd:loc[0]]))
+		nextStart := len(tmpl)
+		if i+1 < len(locs) {
+			nextStart = locs[i+1][0]
+		}
+		after := strings.ToLower(strings.TrimSpace(tmpl[loc[1]:nextStart]))
+		prevEnd = loc[1]
+		r := roleNone
+		param := strings.Contains(id, "parameter")
+		switch {
+		case strings.HasSuffix(before, "status") || strings.HasPrefix(after, "status") || strings.HasSuffix(before, "of response"):
+			r = roleStatus
+		case strings.HasSuffix(before, "media type"):
+			r = roleMedia
+		case param && strings.HasPrefix(after, "request parameter"):
+			r = roleParamIn
+		case param && strings.HasSuffix(before, "request parameter"):
+			r = roleParamName
+		case !param && !slices.Contains(roles, roleProperty) && (strings.HasSuffix(before, "property") || strings.HasPrefix(after, "request property") ||
+			strings.HasPrefix(after, "response's property") || strings.HasPrefix(after, "response property") ||
+			strings.HasPrefix(after, "property")):
+			r = roleProperty
+		}
+		roles = append(roles, r)
+	}
+	return roles
+}
+
+// side is which body a finding concerns, from its id.
+func sideOf(id string) string {
+	switch {
+	case strings.HasPrefix(id, "response-"):
+		return "response"
+	case strings.Contains(id, "request-"):
+		return "request"
+	}
+	return ""
+}
+
+// argString is an argument as text: oasdiff passes lengths as runes and
+// bounds as floats.
+func argString(a any) string {
+	switch v := a.(type) {
+	case string:
+		return v
+	case fmt.Stringer:
+		return v.String()
+	}
+	return fmt.Sprint(a)
+}
+
+// located fills a finding's place from its arguments: the parameter, the
+// status, the media type, the property path.
+func (f *finding) locate() {
+	roles := templateRoles(f.engineID)
+	f.side = sideOf(f.engineID)
+	for i, a := range f.args {
+		if i >= len(roles) {
+			break
+		}
+		s := argString(a)
+		switch roles[i] {
+		case roleStatus:
+			f.status = s
+		case roleMedia:
+			f.media = s
+		case roleParamIn:
+			f.paramIn = s
+		case roleParamName:
+			f.paramName = s
+		case roleProperty:
+			if f.side != "" {
+				f.prop, f.hasProp = strings.TrimSuffix(s, "/"), true
+			}
+		}
+	}
+	if !f.hasProp && (strings.HasPrefix(f.engineID, "response-body-") || strings.HasPrefix(f.engineID, "request-body-")) {
+		f.hasProp = true // the body itself
+	}
+}
+
+// where is the finding's place as a reader names it: "query parameter
+// limit", "request body: priority", "response 200 body: items[].title".
+func (f *finding) where(old, new *spec.Spec) string {
+	switch {
+	case f.paramName != "":
+		in := f.paramIn
+		if in == "" {
+			in = "request"
+		}
+		return in + " parameter " + f.paramName
+	case f.hasProp:
+		body := f.bodyName()
+		if f.prop == "" {
+			return body
+		}
+		return body + ": " + f.fieldName(old, new)
+	case strings.Contains(f.engineID, "security"):
+		return "security"
+	case f.status != "":
+		return "response " + f.status
+	}
+	return ""
+}
+
+// bodyName is "request body" or "response STATUS body".
+func (f *finding) bodyName() string {
+	if f.side == "response" {
+		if f.status != "" {
+			return "response " + f.status + " body"
+		}
+		return "response body"
+	}
+	return "request body"
+}
+
+// fieldName is the finding's property path written as a client reads it:
+// oasdiff's "items/tags/items" is "[].tags[]" on an array of objects.
+func (f *finding) fieldName(old, new *spec.Spec) string {
+	docs := []*spec.Spec{old, new}
+	if strings.Contains(f.engineID, "added") {
+		docs = []*spec.Spec{new, old} // it is there only in NEW, if at all
+	}
+	for _, s := range docs {
+		if _, name, ok := f.schemaAt(s, f.prop); ok {
+			return name
+		}
+	}
+	return strings.ReplaceAll(f.prop, "/", ".")
+}
+
+// schemaAt is the schema of the finding's body in s at the oasdiff
+// property path prop ("" the body itself), and its name as fieldName
+// writes it.
+func (f *finding) schemaAt(s *spec.Spec, prop string) (*openapi3.SchemaRef, string, bool) {
+	ref := f.bodySchema(s)
+	if ref == nil {
+		return nil, "", false
+	}
+	name := ""
+	for _, seg := range strings.Split(prop, "/") {
+		if seg == "" {
+			continue
+		}
+		next, isItems := descend(ref, seg)
+		if next == nil {
+			return nil, "", false
+		}
+		switch {
+		case isItems:
+			name += "[]"
+		case name == "":
+			name = seg
+		default:
+			name += "." + seg
+		}
+		ref = next
+	}
+	return ref, name, true
+}
+
+// bodySchema is the schema of the finding's request or response body in s.
+func (f *finding) bodySchema(s *spec.Spec) *openapi3.SchemaRef {
+	if s == nil || s.Doc.Paths == nil {
+		return nil
+	}
+	item := s.Doc.Paths.Value(f.Path)
+	if item == nil {
+		return nil
+	}
+	op := item.GetOperation(f.Method)
+	if op == nil {
+		return nil
+	}
+	var content openapi3.Content
+	switch f.side {
+	case "request":
+		if op.RequestBody == nil || op.RequestBody.Value == nil {
+			return nil
+		}
+		content = op.RequestBody.Value.Content
+	case "response":
+		if op.Responses == nil || f.status == "" {
+			return nil
+		}
+		resp := op.Responses.Value(f.status)
+		if resp == nil || resp.Value == nil {
+			return nil
+		}
+		content = resp.Value.Content
+	default:
+		return nil
+	}
+	mt := content.Get(f.media)
+	if mt == nil {
+		mt = content.Get("application/json")
+	}
+	if mt == nil {
+		keys := make([]string, 0, len(content))
+		for k := range content {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if mt = content[k]; mt != nil && mt.Schema != nil {
+				break
+			}
+		}
+	}
+	if mt == nil {
+		return nil
+	}
+	return mt.Schema
+}
+
+// descend is the schema one oasdiff path segment below ref: a property,
+// or the items of an array ("items"), looking through FastAPI's nullable
+// wrapper (anyOf [T, {type: null}]) and into allOf.
+func descend(ref *openapi3.SchemaRef, seg string) (next *openapi3.SchemaRef, isItems bool) {
+	s := core(ref)
+	if s == nil || s.Value == nil {
+		return nil, false
+	}
+	v := s.Value
+	if seg == "items" && v.Items != nil && (v.Type.Is("array") || v.Properties["items"] == nil) {
+		return v.Items, true
+	}
+	if p := v.Properties[seg]; p != nil {
+		return p, false
+	}
+	for _, a := range v.AllOf {
+		if next, isItems := descend(a, seg); next != nil {
+			return next, isItems
+		}
+	}
+	return nil, false
+}
+
+// core is ref without FastAPI's nullable wrapper: the one alternative of
+// an anyOf or oneOf that is not {type: null}; else ref.
+func core(ref *openapi3.SchemaRef) *openapi3.SchemaRef {
+	// A few steps at most: a recursive schema may wrap itself.
+	for range 8 {
+		next := unwrap(ref)
+		if next == ref {
+			break
+		}
+		ref = next
+	}
+	return ref
+}
+
+// unwrap is core's one step.
+func unwrap(ref *openapi3.SchemaRef) *openapi3.SchemaRef {
+	if ref == nil || ref.Value == nil {
+		return ref
+	}
+	v := ref.Value
+	for _, alts := range []openapi3.SchemaRefs{v.AnyOf, v.OneOf} {
+		if len(alts) != 2 {
+			continue
+		}
+		for i, a := range alts {
+			if a.Value != nil && a.Value.Type.Is("null") {
+				return alts[1-i]
+			}
+		}
+	}
+	// OpenAPI 3.0's way: nullable: true beside allOf [$ref].
+	if len(v.AllOf) == 1 && len(v.Properties) == 0 && len(v.Type.Slice()) == 0 {
+		return v.AllOf[0]
+	}
+	return ref
+}
+
+// nullable reports whether ref admits null: spec.Nullable, or a oneOf
+// with {type: null}.
+func nullable(ref *openapi3.SchemaRef) bool {
+	if ref == nil || ref.Value == nil {
+		return false
+	}
+	if spec.Nullable(ref.Value) {
+		return true
+	}
+	for _, a := range ref.Value.OneOf {
+		if a.Value != nil && a.Value.Type.Is("null") {
+			return true
+		}
+	}
+	return false
+}
+
+// typeName names a schema's type for a message: the component it refers
+// to, else its types without null.
+func typeName(ref *openapi3.SchemaRef) string {
+	if ref == nil {
+		return "value"
+	}
+	if ref.Ref != "" {
+		return ref.Ref[strings.LastIndex(ref.Ref, "/")+1:]
+	}
+	if ref.Value == nil {
+		return "value"
+	}
+	var types []string
+	for _, t := range ref.Value.Type.Slice() {
+		if t != "null" {
+			types = append(types, t)
+		}
+	}
+	if len(types) == 0 {
+		return "value"
+	}
+	return strings.Join(types, " or ")
+}
+
+// sameCore reports whether two schemas, their nullable wrappers taken
+// off, are the same type: one component, or the same types.
+func sameCore(a, b *openapi3.SchemaRef) bool {
+	a, b = core(a), core(b)
+	if a == nil || b == nil || a.Value == nil || b.Value == nil {
+		return false
+	}
+	if a.Ref != "" || b.Ref != "" {
+		return a.Ref == b.Ref
+	}
+	return typeName(a) == typeName(b) && typeName(a) != "value"
+}
