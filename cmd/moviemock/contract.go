@@ -276,46 +276,9 @@ func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration, ma
 	if maxBytes <= 0 {
 		maxBytes = spec.DefaultMaxBytes
 	}
-	tooLarge := func() error {
-		return usagef("%s: --spec %s: %v", cmd, source, spec.TooLarge(-1, maxBytes))
-	}
-	var data []byte
-	if strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://") {
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, "GET", source, nil)
-		if err != nil {
-			return nil, usagef("%s: --spec %s: %v", cmd, source, err)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return nil, usagef("%s: --spec: cannot fetch %s: %v", cmd, source, err)
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return nil, usagef("%s: --spec: %s answered %s", cmd, source, resp.Status)
-		}
-		if resp.ContentLength > maxBytes {
-			return nil, tooLarge()
-		}
-		if data, err = io.ReadAll(io.LimitReader(resp.Body, maxBytes+1)); err != nil {
-			return nil, usagef("%s: --spec: reading %s: %v", cmd, source, err)
-		}
-	} else {
-		f, err := os.Open(source)
-		if err != nil {
-			return nil, usagef("%s: --spec %s: %v", cmd, source, errors.Unwrap(err))
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxBytes {
-			return nil, tooLarge()
-		}
-		if data, err = io.ReadAll(io.LimitReader(f, maxBytes+1)); err != nil {
-			return nil, usagef("%s: --spec %s: %v", cmd, source, err)
-		}
-	}
-	if int64(len(data)) > maxBytes {
-		return nil, tooLarge()
+	data, err := fetchDocument(ctx, cmd, "--spec", source, timeout, maxBytes)
+	if err != nil {
+		return nil, err
 	}
 	sp, err := spec.LoadLimited(data, source, spec.Limits{MaxBytes: maxBytes})
 	if err != nil {
@@ -325,4 +288,52 @@ func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration, ma
 		fmt.Fprintf(stderr, "moviemock: %s: warning: --spec %s: %s\n", cmd, source, w)
 	}
 	return sp, nil
+}
+
+// fetchDocument reads a document from a file or an http(s) URL (within
+// timeout), at most maxBytes of it; label names it in errors (--spec, OLD).
+// Every error is a usage error.
+func fetchDocument(ctx context.Context, cmd, label, source string, timeout time.Duration, maxBytes int64) ([]byte, error) {
+	tooLarge := func() error {
+		return usagef("%s: %s %s: %v", cmd, label, source, spec.TooLarge(-1, maxBytes))
+	}
+	var data []byte
+	if strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://") {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, "GET", source, nil)
+		if err != nil {
+			return nil, usagef("%s: %s %s: %v", cmd, label, source, err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return nil, usagef("%s: %s: cannot fetch %s: %v", cmd, label, source, err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, usagef("%s: %s: %s answered %s", cmd, label, source, resp.Status)
+		}
+		if resp.ContentLength > maxBytes {
+			return nil, tooLarge()
+		}
+		if data, err = io.ReadAll(io.LimitReader(resp.Body, maxBytes+1)); err != nil {
+			return nil, usagef("%s: %s: reading %s: %v", cmd, label, source, err)
+		}
+	} else {
+		f, err := os.Open(source)
+		if err != nil {
+			return nil, usagef("%s: %s %s: %v", cmd, label, source, errors.Unwrap(err))
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxBytes {
+			return nil, tooLarge()
+		}
+		if data, err = io.ReadAll(io.LimitReader(f, maxBytes+1)); err != nil {
+			return nil, usagef("%s: %s %s: %v", cmd, label, source, err)
+		}
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, tooLarge()
+	}
+	return data, nil
 }

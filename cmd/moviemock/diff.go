@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/moviemock/moviemock/contract/compare"
+	"github.com/moviemock/moviemock/internal/atomicfile"
+	"github.com/moviemock/moviemock/internal/problems"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+const diffUsage = `Usage: moviemock diff OLD NEW [flags]
+
+Compares two versions of a contract (files or http(s) URLs, YAML or JSON,
+FastAPI's /openapi.json as it is) and says what each change does to a
+client: breaking (a client that followed OLD fails: its request is refused,
+or it cannot read the answer), warning (some clients may be affected), or
+info. Each change comes with the operation it is in (as OLD names it), where
+in it (a parameter, a body field, the security) and why a client suffers.
+
+oasdiff finds the changes; moviemock reads them the way FastAPI means the
+documents: its Optional (anyOf [T, null]) is one change, "became nullable";
+a response field with a default is sent in every answer, so removing it is
+breaking; findings no client sees (info.version not bumped) are left out.
+See docs/contract-changes.md.
+
+The report ends with one line a CI log can grep: "moviemock diff: PASSED …"
+or "moviemock diff: FAILED …".
+
+Exit code: 0 no change at or above --fail-on, 1 such a change, 2 bad usage
+or a document that cannot be read (the message says whether OLD or NEW).
+
+Examples:
+  moviemock diff main/openapi.json openapi.json
+  moviemock diff https://api.example.com/openapi.json http://127.0.0.1:8000/openapi.json --fail-on warning
+  moviemock diff old.yaml new.yaml --format html --output contract-changes.html
+
+Flags:
+`
+
+// defaultDiffTimeout is how long diff waits for a document named by URL.
+const defaultDiffTimeout = 30 * time.Second
+
+// diffOptions are where diff's flags put their values.
+type diffOptions struct {
+	format, output, failOn *string
+	maxSpecBytes           int64
+	timeout                time.Duration
+}
+
+// diffFlags defines diff's flags.
+func diffFlags() (*flag.FlagSet, *diffOptions) {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	o := &diffOptions{maxSpecBytes: spec.DefaultMaxBytes, timeout: defaultDiffTimeout}
+	o.format = fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
+	o.output = fs.String("output", "", "write the report to this `file` instead of standard output")
+	failOns := make([]string, len(compare.FailOns))
+	for i, f := range compare.FailOns {
+		failOns[i] = string(f)
+	}
+	o.failOn = fs.String("fail-on", string(compare.FailOnBreaking), "exit 1 when a change at this `level` or above is found: "+strings.Join(failOns, ", "))
+	fs.Func("max-spec-bytes", "largest document OLD or NEW may be, file or URL, e.g. 64MiB; a larger one is refused (default 16MiB)", func(v string) (err error) {
+		o.maxSpecBytes, err = parseSize(v)
+		return err
+	})
+	fs.Func("timeout", "time limit of fetching a document named by URL (default 30s)", func(v string) (err error) {
+		o.timeout, err = parseDuration(v)
+		return err
+	})
+	return fs, o
+}
+
+func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
+	fs, o := diffFlags()
+	docs, help, err := parseFlagsArgs(fs, args)
+	if help {
+		printUsage(fs, false, stdout, diffUsage)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(docs) != 2 {
+		return usagef("diff: give two documents, OLD and NEW (see 'moviemock diff --help')")
+	}
+	if !reportFormat(*o.format) {
+		return usagef("diff: --format %q: use text, json, junit or html", *o.format)
+	}
+	failOn, err := compare.ParseFailOn(*o.failOn)
+	if err != nil {
+		return usagef("diff: --fail-on %v", err)
+	}
+	var loaded [2]*spec.Spec
+	for i, side := range []string{"OLD", "NEW"} {
+		data, err := fetchDocument(ctx, "diff", side, docs[i], o.timeout, o.maxSpecBytes)
+		if err != nil {
+			return err
+		}
+		sp, err := spec.LoadLimited(data, docs[i], spec.Limits{MaxBytes: o.maxSpecBytes})
+		if err != nil {
+			return usagef("diff: %s: %v", side, err)
+		}
+		for _, w := range sp.Warnings() {
+			fmt.Fprintf(stderr, "moviemock: diff: warning: %s %s: %s\n", side, docs[i], w)
+		}
+		loaded[i] = sp
+	}
+	report, err := compare.CompareSpecs(loaded[0], loaded[1])
+	if err != nil {
+		return usagef("diff: %v", err)
+	}
+	report.FailOn = failOn
+	write := func(w io.Writer) error { return writeDiffReport(report, *o.format, w) }
+	if *o.output != "" {
+		if err := atomicfile.Write(*o.output, func(w *bufio.Writer) error { return write(w) }); err != nil {
+			return fmt.Errorf("diff: write report: %w", err)
+		}
+		fmt.Fprintf(stderr, "moviemock diff: report written to %s\n%s\n", *o.output, report.SummaryLine())
+	} else if err := write(stdout); err != nil {
+		return fmt.Errorf("diff: write report: %w", err)
+	}
+	if failing := report.Verdict(failOn); len(failing) > 0 {
+		return &failureError{fmt.Sprintf("%s at or above --fail-on %s", problems.Plural(len(failing), "change", "changes"), failOn)}
+	}
+	return nil
+}
+
+// writeDiffReport writes report to w in format: text, json, junit or html.
+func writeDiffReport(report *compare.Report, format string, w io.Writer) error {
+	switch format {
+	case "json":
+		return report.WriteJSON(w)
+	case "junit":
+		return report.WriteJUnit(w)
+	case "html":
+		return report.WriteHTML(w)
+	}
+	return report.WriteText(w)
+}
