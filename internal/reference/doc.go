@@ -10,7 +10,11 @@
 //     the app serves (TestContractDocuments; refresh with -update). They
 //     hold their records in memory and keep to the conventions the
 //     contract-driven mock derives operations by; POST /__reference/reset
-//     (Backend.Reset) restores the loaded records.
+//     (Backend.Reset) restores the loaded records. Options.Change makes
+//     them serve the next version of their contract instead, one change
+//     or several (the CHANGES table of each app): the NEW sides of the
+//     contract pairs under testdata/changes (TestChangedDocuments;
+//     refresh with -update).
 //
 // app/harness.py holds what the apps share around themselves (fixture
 // files, CORS and test routes from the environment), app/jwt_hs256.py the

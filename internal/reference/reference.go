@@ -97,6 +97,13 @@ type Options struct {
 	// name, e.g. "create_200", or several comma-separated (the BUGS table
 	// in app/movies.py or app/movies2.py); "" runs the correct app. The app refuses to start with a name it does not know.
 	Bug string
+	// Change makes changes to the contract of AppMovies or AppTasks by
+	// name, e.g. "movie_poster_removed", or several comma-separated (the
+	// CHANGES table in app/movies.py or app/tasks.py): the app then serves
+	// the next version of its contract, testdata/changes/<App>/<name>.json,
+	// and answers by it. "" serves testdata/contracts/<App>. The app
+	// refuses to start with a name it does not know.
+	Change string
 }
 
 // Backend is a running reference backend.
@@ -306,6 +313,9 @@ func Start(t testing.TB, opts Options) *Backend {
 	}
 	if opts.Bug != "" && opts.App != AppMovies && opts.App != AppMovies2 {
 		t.Fatalf("reference.Options: Bug %q: deliberate bugs are in %s.py and %s.py only", opts.Bug, AppMovies, AppMovies2)
+	}
+	if opts.Change != "" && !slices.Contains(ChangeApps(), opts.App) {
+		t.Fatalf("reference.Options: Change %q: the changes to a contract are in %s.py and %s.py only", opts.Change, AppMovies, AppTasks)
 	}
 	Require(t)
 	p := probeResult
@@ -626,6 +636,9 @@ func backendEnv(stack, appDir, fixtures string, opts Options) []string {
 	}
 	if opts.Bug != "" {
 		env = append(env, "MOVIEMOCK_REFERENCE_BUG="+opts.Bug)
+	}
+	if opts.Change != "" {
+		env = append(env, "MOVIEMOCK_REFERENCE_CHANGE="+opts.Change)
 	}
 	return env
 }

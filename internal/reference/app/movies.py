@@ -25,6 +25,10 @@ Configuration comes from the environment, read once at import:
   MOVIEMOCK_REFERENCE_BUG       deliberate bugs to switch on, by name (see BUGS
                                 below), comma-separated; default none: the app
                                 is correct. An unknown name stops the app at start.
+  MOVIEMOCK_REFERENCE_CHANGE    changes to the contract to make, by name (see
+                                CHANGES below), comma-separated; default none:
+                                the app serves testdata/contracts/movies. An
+                                unknown name stops the app at start.
 
 and the CORS and test-route settings harness.py reads. POST /__reference/reset
 restores the loaded records.
@@ -47,7 +51,7 @@ from typing import Annotated, Any, Literal
 
 import harness
 import jwt_hs256 as jwt  # PyJWT's API, HS256 only: PyJWT is not installed here
-from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request, status
+from fastapi import Depends, FastAPI, Header, HTTPException, Path, Query, Request, status
 from fastapi.exception_handlers import request_validation_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -105,6 +109,56 @@ BUG = frozenset(name.strip() for name in os.environ.get("MOVIEMOCK_REFERENCE_BUG
 for _name in sorted(BUG - BUGS.keys()):
     raise SystemExit(f"MOVIEMOCK_REFERENCE_BUG: {_name!r} names no bug; known: {', '.join(sorted(BUGS))}")
 
+# --- Changes to the contract ------------------------------------------------
+#
+# The next version of the service, one change at a time: each is what the
+# backend team would write to make it, and the app's answers follow. Switched
+# on by name with MOVIEMOCK_REFERENCE_CHANGE, one or several (comma-separated);
+# every branch that makes one is marked "CHANGE <name>". The documents the app
+# serves under each are testdata/changes/movies/<name>.json, with what a client
+# of the old contract suffers from it in testdata/changes/movies/expected.json.
+CHANGES = {
+    # responses
+    "movie_poster_removed": "Movie no longer has poster (creating a movie still takes it)",
+    "review_author_removed": "Review no longer embeds its author",
+    "movie_year_nullable": "a movie's year may be unknown: null in Movie, optional when creating one",
+    "movie_runtime_float": "runtime is a number of minutes with decimals (float), not an integer",
+    "movies_paged": "GET /movies answers a page object {items, total, skip, limit} instead of a list",
+    "login_201": "POST /auth/login answers 201 instead of 200",
+    # requests
+    "reviews_filter_renamed": "GET /reviews takes user_id instead of author_id",
+    "movie_director_required": "creating a movie needs a director (and Movie shows it)",
+    "reaction_emoji_narrowed": "a new reaction can no longer be 😢 or 🔥",
+    "movie_reviews_sort_required": "GET /movies/{movie_id}/reviews needs sort=newest|oldest",
+    "me_client_header": "GET /users/me needs an X-Client-Version header",
+    "username_max_length": "usernames are at most 20 characters, not 32",
+    "limit_max_lowered": "the lists take limit up to 100, not 1000",
+    "limit_default_changed": "the lists answer 20 records unless told otherwise, not 100",
+    # operations
+    "movie_delete_removed": "DELETE /movies/{movie_id} is gone",
+    "reviews_list_secured": "GET /reviews needs a signed-in user",
+    "person_path_renamed": "GET /person/{person_id} moved to /people/{person_id}",
+    # safe
+    "movie_tagline_added": "Movie and MovieCreate gain an optional tagline",
+    "review_spoiler_added": "ReviewCreate and Review gain an optional spoiler flag",
+    "reactions_emoji_filter": "GET /reviews/{review_id}/reactions takes an optional emoji filter",
+    "persons_list_added": "a new operation, GET /person, lists the people",
+    "person_id_string": "the person_id path parameter is a string (the id stays an integer in Person)",
+    "movie_description_changed": "GET /movies/{movie_id} is described differently",
+}
+CHANGE = frozenset(name.strip() for name in os.environ.get("MOVIEMOCK_REFERENCE_CHANGE", "").split(",") if name.strip())
+for _name in sorted(CHANGE - CHANGES.keys()):
+    raise SystemExit(f"MOVIEMOCK_REFERENCE_CHANGE: {_name!r} names no change; known: {', '.join(sorted(CHANGES))}")
+
+
+def unless(change: str, route: Any) -> Any:
+    """The route decorator, unless CHANGE change removes or rewrites the route.
+
+    A rewritten route is defined again under the change, by the same name:
+    FastAPI names an operation without an operation_id after its function.
+    """
+    return (lambda endpoint: endpoint) if change in CHANGE else route
+
 
 # --- Models -----------------------------------------------------------------
 
@@ -135,7 +189,7 @@ class UserInDB(User):
 class UserCreate(BaseModel):
     username: str = Field(
         min_length=3,
-        max_length=32,
+        max_length=20 if "username_max_length" in CHANGE else 32,  # CHANGE username_max_length
         pattern=r"^[a-z0-9_]+$",
         description="Lower-case letters, digits and underscores",
     )
@@ -147,12 +201,23 @@ class Movie(BaseModel):
     id: str = Field(description="IMDb-style identifier, e.g. tt0137523")
     title: str
     original_title: str | None = None
-    year: int
+    if "movie_year_nullable" in CHANGE:
+        year: int | None = None  # CHANGE movie_year_nullable
+    else:
+        year: int
     genres: list[str] = []
     original_language: str = Field(default="en", description="ISO 639-1 code")
     overview: str | None = None
-    runtime: int | None = Field(default=None, description="Running time in minutes")
-    poster: str | None = None
+    if "movie_runtime_float" in CHANGE:
+        runtime: float | None = Field(default=None, description="Running time in minutes")  # CHANGE movie_runtime_float
+    else:
+        runtime: int | None = Field(default=None, description="Running time in minutes")
+    if "movie_poster_removed" not in CHANGE:  # CHANGE movie_poster_removed
+        poster: str | None = None
+    if "movie_director_required" in CHANGE:
+        director: str | None = None  # CHANGE movie_director_required: the loaded movies have none
+    if "movie_tagline_added" in CHANGE:
+        tagline: str | None = None  # CHANGE movie_tagline_added
     created_at: datetime
     updated_at: datetime
 
@@ -163,12 +228,22 @@ Genre = Annotated[str, Field(min_length=1, max_length=40)]
 class MovieCreate(BaseModel):
     title: str = Field(min_length=1, max_length=200)
     original_title: str | None = Field(default=None, max_length=200)
-    year: int = Field(ge=1888, le=2100)
+    if "movie_year_nullable" in CHANGE:
+        year: int | None = Field(default=None, ge=1888, le=2100)  # CHANGE movie_year_nullable
+    else:
+        year: int = Field(ge=1888, le=2100)
     genres: list[Genre] = Field(default=[], max_length=10)
     original_language: str = Field(default="en", pattern=r"^[a-z]{2}$")
     overview: str | None = Field(default=None, max_length=2000)
-    runtime: int | None = Field(default=None, gt=0, le=1000)
+    if "movie_runtime_float" in CHANGE:
+        runtime: float | None = Field(default=None, gt=0, le=1000)  # CHANGE movie_runtime_float
+    else:
+        runtime: int | None = Field(default=None, gt=0, le=1000)
     poster: str | None = Field(default=None, max_length=2048)
+    if "movie_director_required" in CHANGE:
+        director: str = Field(min_length=1, max_length=200)  # CHANGE movie_director_required
+    if "movie_tagline_added" in CHANGE:
+        tagline: str | None = Field(default=None, max_length=300)  # CHANGE movie_tagline_added
 
 
 NULLABLE_MOVIE_FIELDS = {"original_title", "overview", "runtime", "poster"}
@@ -184,7 +259,10 @@ class MoviePatch(BaseModel):
     genres: list[Genre] = Field(default=None, max_length=10)
     original_language: str = Field(default=None, pattern=r"^[a-z]{2}$")
     overview: str | None = Field(default=None, max_length=2000)
-    runtime: int | None = Field(default=None, gt=0, le=1000)
+    if "movie_runtime_float" in CHANGE:
+        runtime: float | None = Field(default=None, gt=0, le=1000)  # CHANGE movie_runtime_float
+    else:
+        runtime: int | None = Field(default=None, gt=0, le=1000)
     poster: str | None = Field(default=None, max_length=2048)
 
 
@@ -193,7 +271,10 @@ class Review(BaseModel):
     movie_id: str = Field(description="Unique identifier of the movie reviewed")
     author_id: int = Field(description="Unique identifier of the user who wrote the review")
     content: str = Field(description="The review text")
-    author: User = Field(description="Embedded data about the author")
+    if "review_author_removed" not in CHANGE:  # CHANGE review_author_removed
+        author: User = Field(description="Embedded data about the author")
+    if "review_spoiler_added" in CHANGE:
+        spoiler: bool = False  # CHANGE review_spoiler_added
     created_at: datetime
     updated_at: datetime
     reactions: dict
@@ -205,6 +286,8 @@ ReviewText = Annotated[str, Field(min_length=1, max_length=2000, description="Th
 class ReviewCreate(BaseModel):
     movie_id: str = Field(description="The movie reviewed")
     content: ReviewText
+    if "review_spoiler_added" in CHANGE:
+        spoiler: bool = Field(default=False, description="The review gives the plot away")  # CHANGE review_spoiler_added
 
 
 class ReviewUpdate(BaseModel):
@@ -243,7 +326,10 @@ class Reaction(BaseModel):
 
 
 class ReactionCreate(BaseModel):
-    emoji: Emoji
+    if "reaction_emoji_narrowed" in CHANGE:
+        emoji: Literal["👍", "👎", "😂", "😮"]  # CHANGE reaction_emoji_narrowed
+    else:
+        emoji: Emoji
 
 
 class Token(BaseModel):
@@ -353,7 +439,12 @@ def updated_at(record: Any) -> datetime:
 
 # Paging parameters, as the list operations declare them.
 Skip = Annotated[int, Query(ge=0, description="Number of records to skip")]
-Limit = Annotated[int, Query(ge=1, le=1000, description="Maximum number of records to return")]
+Limit = Annotated[
+    int,
+    # CHANGE limit_max_lowered
+    Query(ge=1, le=100 if "limit_max_lowered" in CHANGE else 1000, description="Maximum number of records to return"),
+]
+DEFAULT_LIMIT = 20 if "limit_default_changed" in CHANGE else 100  # CHANGE limit_default_changed
 
 
 # --- Security ---------------------------------------------------------------
@@ -513,12 +604,24 @@ def check_review(review_id: str) -> None:
 # People
 
 
-@app.get("/person/{person_id}", tags=["People"], operation_id="getPerson")
+PersonKey = str if "person_id_string" in CHANGE else int  # CHANGE person_id_string
+PERSON_PATH = "/people" if "person_path_renamed" in CHANGE else "/person"  # CHANGE person_path_renamed
+
+
+if "persons_list_added" in CHANGE:
+
+    @app.get(PERSON_PATH, tags=["People"], operation_id="listPersons")
+    async def list_persons(skip: Skip = 0, limit: Limit = DEFAULT_LIMIT) -> list[Person]:
+        """CHANGE persons_list_added: read film-industry people, a page at a time."""
+        return paginate(list(db.persons.values()), skip, limit)
+
+
+@app.get(PERSON_PATH + "/{person_id}", tags=["People"], operation_id="getPerson")
 async def get_person(
-    person_id: Annotated[int, Path(description="Unique identifier of a person")],
+    person_id: Annotated[PersonKey, Path(description="Unique identifier of a person")],
 ) -> Person:
     """Read one film-industry person with biography data."""
-    person = db.persons.get(person_id)
+    person = db.persons.get(int(person_id)) if str(person_id).isdigit() else None
     if person is None:
         raise HTTPException(status_code=404, detail="Person not found")
     return person
@@ -527,7 +630,12 @@ async def get_person(
 # Auth and users
 
 
-@app.post("/auth/login", tags=["Auth"], operation_id="login")
+@app.post(
+    "/auth/login",
+    status_code=status.HTTP_201_CREATED if "login_201" in CHANGE else None,  # CHANGE login_201
+    tags=["Auth"],
+    operation_id="login",
+)
 async def login(form_data: Annotated[OAuth2PasswordRequestForm, Depends()]) -> Token:
     """Authenticate with a username and password and receive a JWT access token."""
     user = authenticate_user(form_data.username, form_data.password)
@@ -558,7 +666,18 @@ async def register_user(user_in: UserCreate) -> User:
     return _public(user)
 
 
-@app.get("/users/me", tags=["Users"], operation_id="readCurrentUser")
+async def client_version(
+    x_client_version: Annotated[str, Header(description="Version of the calling client, e.g. 2.4.0")],
+) -> None:
+    """For CHANGE me_client_header: the client must say which version it is."""
+
+
+@app.get(
+    "/users/me",
+    tags=["Users"],
+    operation_id="readCurrentUser",
+    dependencies=[Depends(client_version)] if "me_client_header" in CHANGE else None,  # CHANGE me_client_header
+)
 async def read_current_user(current_user: CurrentUser) -> User:
     """Read the signed-in user."""
     if "me_wrong_user" in BUG:
@@ -571,23 +690,53 @@ async def read_current_user(current_user: CurrentUser) -> User:
 # Movies
 
 
-@app.get("/movies", tags=["Movies"], operation_id="listMovies")
-async def list_movies(
-    year: Annotated[int | None, Query(description="Only movies released this year")] = None,
-    original_language: Annotated[str | None, Query(description="Only movies in this language (ISO 639-1)")] = None,
-    skip: Skip = 0,
-    limit: Limit = 100,
-) -> list[Movie]:
-    """Read movies, optionally filtered, a page at a time."""
-    movies = [
+def movies_matching(year: int | None, original_language: str | None) -> list[Movie]:
+    return [
         m
         for m in db.movies.values()
         if (year is None or m.year == year) and (original_language is None or m.original_language == original_language)
     ]
-    return paginate(movies, skip, limit)
 
 
-@app.get("/movies/{movie_id}", tags=["Movies"], operation_id="getMovie")
+@unless("movies_paged", app.get("/movies", tags=["Movies"], operation_id="listMovies"))
+async def list_movies(
+    year: Annotated[int | None, Query(description="Only movies released this year")] = None,
+    original_language: Annotated[str | None, Query(description="Only movies in this language (ISO 639-1)")] = None,
+    skip: Skip = 0,
+    limit: Limit = DEFAULT_LIMIT,
+) -> list[Movie]:
+    """Read movies, optionally filtered, a page at a time."""
+    return paginate(movies_matching(year, original_language), skip, limit)
+
+
+if "movies_paged" in CHANGE:
+
+    class MoviePage(BaseModel):
+        items: list[Movie]
+        total: int
+        skip: int
+        limit: int
+
+    @app.get("/movies", tags=["Movies"], operation_id="listMovies")
+    async def list_movies(  # noqa: F811
+        year: Annotated[int | None, Query(description="Only movies released this year")] = None,
+        original_language: Annotated[str | None, Query(description="Only movies in this language (ISO 639-1)")] = None,
+        skip: Skip = 0,
+        limit: Limit = DEFAULT_LIMIT,
+    ) -> MoviePage:
+        """Read movies, optionally filtered, a page at a time."""
+        # CHANGE movies_paged: the page in an object that also says the total.
+        movies = movies_matching(year, original_language)
+        return MoviePage(items=paginate(movies, skip, limit), total=len(movies), skip=skip, limit=limit)
+
+
+@app.get(
+    "/movies/{movie_id}",
+    tags=["Movies"],
+    operation_id="getMovie",
+    # CHANGE movie_description_changed
+    description="Read one movie: its details, without its reviews." if "movie_description_changed" in CHANGE else None,
+)
 async def get_movie(movie_id: MovieID) -> Movie:
     """Read one movie."""
     return find_movie(movie_id)
@@ -628,11 +777,14 @@ async def update_movie(movie_id: MovieID, movie_in: MoviePatch, current_user: Cu
     return movie
 
 
-@app.delete(
-    "/movies/{movie_id}",
-    status_code=status.HTTP_204_NO_CONTENT,
-    tags=["Movies"],
-    operation_id="deleteMovie",
+@unless(
+    "movie_delete_removed",
+    app.delete(
+        "/movies/{movie_id}",
+        status_code=status.HTTP_204_NO_CONTENT,
+        tags=["Movies"],
+        operation_id="deleteMovie",
+    ),
 )
 async def delete_movie(movie_id: MovieID, current_user: CurrentUser) -> None:
     """Delete a movie. Its reviews stay."""
@@ -642,7 +794,10 @@ async def delete_movie(movie_id: MovieID, current_user: CurrentUser) -> None:
     del db.movies[movie_id]
 
 
-@app.get("/movies/{movie_id}/reviews", tags=["Movies", "Reviews"], operation_id="listMovieReviews")
+@unless(
+    "movie_reviews_sort_required",
+    app.get("/movies/{movie_id}/reviews", tags=["Movies", "Reviews"], operation_id="listMovieReviews"),
+)
 async def list_movie_reviews(movie_id: MovieID) -> list[Review]:
     """Read the reviews of one movie."""
     check_movie(movie_id)
@@ -651,17 +806,24 @@ async def list_movie_reviews(movie_id: MovieID) -> list[Review]:
     return [r for r in db.reviews.values() if r.movie_id == movie_id]
 
 
+if "movie_reviews_sort_required" in CHANGE:
+
+    @app.get("/movies/{movie_id}/reviews", tags=["Movies", "Reviews"], operation_id="listMovieReviews")
+    async def list_movie_reviews(  # noqa: F811
+        movie_id: MovieID,
+        sort: Annotated[Literal["newest", "oldest"], Query(description="Newest or oldest first")],
+    ) -> list[Review]:
+        """Read the reviews of one movie."""
+        # CHANGE movie_reviews_sort_required: the order is the client's to choose, and it must.
+        check_movie(movie_id)
+        reviews = [r for r in db.reviews.values() if r.movie_id == movie_id]
+        return sorted(reviews, key=lambda r: r.created_at, reverse=sort == "newest")
+
+
 # Reviews
 
 
-@app.get("/reviews", tags=["Reviews"], operation_id="listReviews")
-async def list_reviews(
-    movie_id: Annotated[str | None, Query(description="Only reviews of this movie")] = None,
-    author_id: Annotated[int | None, Query(description="Only reviews by this user")] = None,
-    skip: Skip = 0,
-    limit: Limit = 100,
-) -> list[Review]:
-    """Read reviews, optionally filtered, a page at a time."""
+def reviews_matching(movie_id: str | None, author_id: int | None, skip: int, limit: int) -> list[Review]:
     if "filter_ignored" in BUG:
         movie_id = None  # BUG filter_ignored: the parameter is declared but never used
     reviews = [
@@ -673,6 +835,38 @@ async def list_reviews(
         # BUG list_truncates_content: lists serve a preview of the text.
         reviews = [r.model_copy(update={"content": r.content[:100]}) for r in reviews]
     return paginate(reviews, skip, limit)
+
+
+# CHANGE reviews_list_secured
+REVIEWS_LIST_DEPENDENCIES = [Depends(get_current_user)] if "reviews_list_secured" in CHANGE else None
+
+
+@unless(
+    "reviews_filter_renamed",
+    app.get("/reviews", tags=["Reviews"], operation_id="listReviews", dependencies=REVIEWS_LIST_DEPENDENCIES),
+)
+async def list_reviews(
+    movie_id: Annotated[str | None, Query(description="Only reviews of this movie")] = None,
+    author_id: Annotated[int | None, Query(description="Only reviews by this user")] = None,
+    skip: Skip = 0,
+    limit: Limit = DEFAULT_LIMIT,
+) -> list[Review]:
+    """Read reviews, optionally filtered, a page at a time."""
+    return reviews_matching(movie_id, author_id, skip, limit)
+
+
+if "reviews_filter_renamed" in CHANGE:
+
+    @app.get("/reviews", tags=["Reviews"], operation_id="listReviews", dependencies=REVIEWS_LIST_DEPENDENCIES)
+    async def list_reviews(  # noqa: F811
+        movie_id: Annotated[str | None, Query(description="Only reviews of this movie")] = None,
+        user_id: Annotated[int | None, Query(description="Only reviews by this user")] = None,
+        skip: Skip = 0,
+        limit: Limit = DEFAULT_LIMIT,
+    ) -> list[Review]:
+        """Read reviews, optionally filtered, a page at a time."""
+        # CHANGE reviews_filter_renamed: author_id is now user_id.
+        return reviews_matching(movie_id, user_id, skip, limit)
 
 
 @app.get("/reviews/{review_id}", tags=["Reviews"], operation_id="getReview")
@@ -744,11 +938,27 @@ async def delete_review(review_id: ReviewID, current_user: ReviewWriter) -> None
 # Reactions
 
 
-@app.get("/reviews/{review_id}/reactions", tags=["Reactions"], operation_id="listReactions")
+@unless(
+    "reactions_emoji_filter",
+    app.get("/reviews/{review_id}/reactions", tags=["Reactions"], operation_id="listReactions"),
+)
 async def list_reactions(review_id: ReviewID) -> list[Reaction]:
     """Read the reactions to one review."""
     check_review(review_id)
     return [r for r in db.reactions.values() if r.review_id == review_id]
+
+
+if "reactions_emoji_filter" in CHANGE:
+
+    @app.get("/reviews/{review_id}/reactions", tags=["Reactions"], operation_id="listReactions")
+    async def list_reactions(  # noqa: F811
+        review_id: ReviewID,
+        emoji: Annotated[Emoji | None, Query(description="Only reactions with this emoji")] = None,
+    ) -> list[Reaction]:
+        """Read the reactions to one review."""
+        # CHANGE reactions_emoji_filter
+        check_review(review_id)
+        return [r for r in db.reactions.values() if r.review_id == review_id and (emoji is None or r.emoji == emoji)]
 
 
 @app.post(
