@@ -93,7 +93,7 @@ func AddViolations(r *http.Request, violations ...string) {
 func (e *Engine) addEntry(r *http.Request, jw *journaled, n *note, start time.Time) {
 	en := e.entry(r, jw.Writer, &jw.tr, start)
 	if n == nil {
-		e.journal.add(en)
+		jw.seq = e.journal.add(en)
 		return
 	}
 	// Under the note's lock: an AddViolations meanwhile either comes
@@ -104,4 +104,5 @@ func (e *Engine) addEntry(r *http.Request, jw *journaled, n *note, start time.Ti
 	addViolations(&en, n.violations)
 	n.violations = nil
 	n.seq = e.journal.add(en)
+	jw.seq = n.seq
 }

@@ -274,6 +274,8 @@ type journaled struct {
 	e              *Engine
 	tr             trace
 	own            status.Writer // Writer, when there is no log
+	seq            int64         // the journal entry's, once recorded
+	answer         answerCopy    // the answer's body, as far as the journal keeps it
 }
 
 // record runs serve with a journaled writer, and the request with a note
@@ -297,10 +299,17 @@ func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*jour
 		// Journaled as the answer begins: a client that has seen any of
 		// it, even a reset, finds the request in the journal.
 		jw.OnStart = func() { e.addEntry(r, jw, n, start) }
+		jw.Tee = &jw.answer
 	}
 	serve(jw, r)
 	jw.Start(0) // no answer at all: a hang the client gave up on
 	jw.Fault = jw.tr.fault
+	if jw.Tee != nil {
+		jw.Tee = nil
+		if jw.seq != 0 && jw.Code != 0 {
+			e.journal.respond(jw.seq, jw.answer.response(jw.Header(), jw.Bytes))
+		}
+	}
 }
 
 func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr *trace) {

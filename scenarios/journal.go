@@ -63,6 +63,9 @@ type Entry struct {
 	// cut to 4 KiB, 16 KiB in all (Truncated then names "violations").
 	// They may be added after the entry was recorded.
 	Violations []string `json:"violations,omitempty"`
+	// Response is what the entry keeps of the answer, once it was sent
+	// whole (the stream sends an entry as its answer begins, without it).
+	Response *Answer `json:"response,omitempty"`
 
 	// resolved says Template is worked out. A request's contract path is
 	// found when the journal is read, unless a rule needed it anyway:
@@ -70,6 +73,17 @@ type Entry struct {
 	resolved bool
 	size     int   // bytes the entry holds, as bytes() counts them
 	amended  int64 // the journal's count of amendments when this one was last amended; 0: never
+}
+
+// Answer is the part of an answer a journal entry keeps: its content
+// type and, for a JSON body of at most 16 KiB, the body compacted with its
+// secrets blanked (an access_token of a login). A larger body is left out
+// and Truncated names "response".
+type Answer struct {
+	Type  string          `json:"type,omitempty"`
+	Body  json.RawMessage `json:"body,omitempty"`
+	Bytes int64           `json:"bytes"`          // the body's size as sent
+	Note  string          `json:"note,omitempty"` // why a body sent is not shown
 }
 
 // What one entry keeps at most, so that the journal's size in bytes
@@ -102,7 +116,78 @@ func (e *Entry) bytes() int {
 	for _, v := range e.Violations {
 		n += 16 + len(v)
 	}
+	if r := e.Response; r != nil {
+		n += 64 + len(r.Type) + len(r.Body) + len(r.Note)
+	}
 	return n
+}
+
+// answerCopy keeps the first maxJournalBody+1 bytes of an answer's body.
+type answerCopy struct{ b []byte }
+
+func (c *answerCopy) Write(p []byte) (int, error) {
+	if room := maxJournalBody + 1 - len(c.b); room > 0 {
+		c.b = append(c.b, p[:min(len(p), room)]...)
+	}
+	return len(p), nil
+}
+
+// response is what the journal keeps of an answer of n bytes with header
+// h: a JSON body compacted, its secret fields blanked, else why not.
+func (c *answerCopy) response(h http.Header, n int64) *Answer {
+	r := &Answer{Type: clipString(h.Get("Content-Type")), Bytes: n}
+	switch {
+	case n == 0:
+	case h.Get("Content-Encoding") != "":
+		r.Note = "encoded: " + clipString(h.Get("Content-Encoding"))
+	case n > maxJournalBody:
+		r.Note = fmt.Sprintf("larger than %d bytes, not kept", maxJournalBody)
+	default:
+		var compact bytes.Buffer
+		if json.Compact(&compact, c.b) != nil {
+			r.Note = "not JSON"
+			break
+		}
+		raw := compact.Bytes()
+		if end, _ := jsonscan.Value(raw, 0); end != len(raw) {
+			r.Note = "not JSON"
+			break
+		}
+		r.Body = redactJSON(raw, model.SecretName)
+	}
+	return r
+}
+
+func clipString(s string) string {
+	var cut []string
+	return clip(s, "", &cut)
+}
+
+// respond puts r in the entry numbered seq, if the journal still holds
+// it: not an amendment (the streams sent the entry as its answer began,
+// and do not send it again for this). A body not kept for its size is
+// named in Truncated.
+func (j *journal) respond(seq int64, r *Answer) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	i := sort.Search(j.n, func(i int) bool { return j.at(i).Seq >= seq })
+	if i == j.n || j.at(i).Seq != seq {
+		return
+	}
+	e := j.at(i)
+	e.Response = r
+	if r.Bytes > maxJournalBody && r.Note != "" && !strings.HasPrefix(r.Note, "encoded") {
+		// A new slice: readers may hold copies sharing the old one.
+		t := append(slices.Clip(e.Truncated), "response")
+		slices.Sort(t)
+		e.Truncated = t
+	}
+	old := e.size
+	e.size = e.bytes()
+	j.bytes += int64(e.size - old)
+	for j.n > 1 && j.bytes > j.maxBytes {
+		j.dropOldest()
+	}
 }
 
 // addViolations appends vs to e's violations, within what an entry keeps

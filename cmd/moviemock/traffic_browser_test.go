@@ -75,6 +75,28 @@ func TestBrowserRecordHAR(t *testing.T) {
 	if calls := onlyCalls(recorded); strings.Join(calls, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the recording's calls:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
 	}
+	// The mock's journal of the same visit reads as the same calls, the
+	// preflights skipped, each with the answer's body, secrets blanked.
+	_, journal := get(t, base+"/__mock/journal")
+	jsrc, err := traffic.Load(strings.NewReader(journal), "journal.json", traffic.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jcalls []string
+	for _, mt := range traffic.Match(jsrc, moviesModel(t)) {
+		if mt.Op == nil || !mt.Call.ResponseKept || !strings.HasPrefix(mt.Call.ResponseType, "application/json") {
+			t.Errorf("journal: %s: op %v, response kept %v (%q)", mt.Call, mt.Op, mt.Call.ResponseKept, mt.Call.ResponseType)
+			continue
+		}
+		jcalls = append(jcalls, fmt.Sprintf("call %s %s %d", mt.Call.Method, mt.Op.Path, mt.Call.Status))
+		if mt.Op.Path == "/auth/login" && !strings.Contains(string(mt.Call.Response), `"access_token":"[redacted]"`) {
+			t.Errorf("journal: the login's answer %s shows its token", mt.Call.Response)
+		}
+	}
+	if strings.Join(jcalls, "\n") != strings.Join(want, "\n") || len(jsrc.Skipped) != 2 {
+		t.Errorf("the journal's calls:\n%s\nskipped %v", strings.Join(jcalls, "\n"), jsrc.Skipped)
+	}
+
 	if golden.Updating() {
 		if err := os.WriteFile(pageHAR, append(har, '\n'), 0o644); err != nil {
 			t.Fatal(err)

@@ -3,7 +3,10 @@
 // and the scenario journal so that one request wraps its writer once.
 package status
 
-import "net/http"
+import (
+	"io"
+	"net/http"
+)
 
 // Writer remembers the status and size of a response.
 type Writer struct {
@@ -20,6 +23,9 @@ type Writer struct {
 	// What it records is then in place before the client can see any of
 	// the answer.
 	OnStart func()
+	// Tee, when set, gets a copy of the body as it is written (the
+	// journal keeps a bounded part of the answer).
+	Tee io.Writer
 }
 
 // Wrap returns w as a *Writer, reusing it when it already is one.
@@ -43,6 +49,9 @@ func (w *Writer) Write(b []byte) (int, error) {
 	}
 	n, err := w.ResponseWriter.Write(b)
 	w.Bytes += int64(n)
+	if w.Tee != nil && n > 0 {
+		w.Tee.Write(b[:n])
+	}
 	return n, err
 }
 

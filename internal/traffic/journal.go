@@ -30,7 +30,7 @@ type journalEntry struct {
 	Response  *struct {
 		Type  string          `json:"type"`
 		Body  json.RawMessage `json:"body"`
-		Bytes int             `json:"bytes"`
+		Bytes int64           `json:"bytes"`
 		Note  string          `json:"note"`
 	} `json:"response"`
 }
