@@ -99,3 +99,52 @@ func ChangedDocuments(t testing.TB, app string) *Changed {
 	}
 	return c
 }
+
+// exportScript prints the records app loads under a change, as fixture
+// files hold them (the app's export()), one JSON file's text a collection.
+const exportScript = `
+import importlib, json, os, sys
+os.environ["MOVIEMOCK_REFERENCE_CHANGE"] = sys.argv[2]
+app = importlib.import_module(sys.argv[1])
+print(json.dumps({name: json.dumps(records, ensure_ascii=False, indent=2) + "\n" for name, records in app.export().items()}))
+`
+
+// ChangedFixtures returns the records app (one of ChangeApps) loads under
+// change, by collection, each as the text of a JSON fixture file: the
+// fixtures of the NEW contract when the change migrates the records (a
+// field dropped, an enum value gone, dates become date-times). It skips or
+// fails the test as Require does.
+func ChangedFixtures(t testing.TB, app, change string) map[string][]byte {
+	t.Helper()
+	if !slices.Contains(ChangeApps(), app) {
+		t.Fatalf("reference app %q makes no changes to its contract (want one of %q)", app, ChangeApps())
+	}
+	Require(t)
+	p := probeResult
+	dir := t.TempDir()
+	if err := writeApps(dir); err != nil {
+		t.Fatal(err)
+	}
+	fixtures, err := defaultFixtures(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(p.python, "-c", exportScript, app, change)
+	cmd.Dir = dir
+	cmd.Env = backendEnv(p.stack, dir, fixtures, Options{App: app})
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s.py under %s: export: %v\n%s", app, change, err, strings.TrimSpace(stderr.String()))
+	}
+	var files map[string]string
+	if err := json.Unmarshal(out, &files); err != nil {
+		t.Fatalf("%s.py under %s printed %.200q: %v", app, change, out, err)
+	}
+	got := map[string][]byte{}
+	for name, text := range files {
+		got[name] = []byte(text)
+	}
+	return got
+}

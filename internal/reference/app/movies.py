@@ -413,6 +413,18 @@ loaded = _load()
 db = copy.deepcopy(loaded)
 
 
+def export() -> dict[str, list[dict[str, Any]]]:
+    """The loaded records, as fixture files hold them: under a change that
+    migrates them, the fixtures of the NEW contract (testdata/changes)."""
+    return {
+        "persons": [p.model_dump(mode="json") for p in loaded.persons.values()],
+        "users": [u.model_dump(mode="json") for u in loaded.users.values()],
+        "movies": [m.model_dump(mode="json") for m in loaded.movies.values()],
+        "reviews": [r.model_dump(mode="json", exclude={"author"}) for r in loaded.reviews.values()],
+        "reactions": [r.model_dump(mode="json") for r in loaded.reactions.values()],
+    }
+
+
 def reset() -> None:
     global db
     db = copy.deepcopy(loaded)

@@ -90,6 +90,8 @@ CHANGES = {
 CHANGE = frozenset(name.strip() for name in os.environ.get("MOVIEMOCK_REFERENCE_CHANGE", "").split(",") if name.strip())
 for _name in sorted(CHANGE - CHANGES.keys()):
     raise SystemExit(f"MOVIEMOCK_REFERENCE_CHANGE: {_name!r} names no change; known: {', '.join(sorted(CHANGES))}")
+if {"tasks_offset_renamed", "tasks_paged"} <= CHANGE:
+    raise SystemExit("MOVIEMOCK_REFERENCE_CHANGE: tasks_offset_renamed and tasks_paged rewrite GET /tasks each its own way: name one")
 
 
 def unless(change: str, route: Any) -> Any:
@@ -99,9 +101,6 @@ def unless(change: str, route: Any) -> Any:
     FastAPI names an operation without an operation_id after its function.
     """
     return (lambda endpoint: endpoint) if change in CHANGE else route
-
-# The API key of CHANGE project_create_secured.
-API_KEY = "tasks-development-key"
 
 
 # --- Models -----------------------------------------------------------------
@@ -282,6 +281,15 @@ loaded = _load()
 db = copy.deepcopy(loaded)
 
 
+def export() -> dict[str, list[dict[str, Any]]]:
+    """The loaded records, as fixture files hold them: under a change that
+    migrates them, the fixtures of the NEW contract (testdata/changes)."""
+    return {
+        "projects": [p.model_dump(mode="json") for p in loaded.projects.values()],
+        "tasks": [t.model_dump(mode="json") for t in loaded.tasks.values()],
+    }
+
+
 def reset() -> None:
     global db
     db = copy.deepcopy(loaded)
@@ -317,7 +325,7 @@ def compute_stats() -> Stats:
     return Stats(
         projects=len(db.projects),
         tasks=len(tasks),
-        # CHANGE stats_done_float: half a point for a task half done, one day.
+        # CHANGE stats_done_float
         done=float(sum(t.done for t in tasks)) if "stats_done_float" in CHANGE else sum(t.done for t in tasks),
         by_priority={p.value: sum(t.priority == p for t in tasks) for p in Priority},
     )
@@ -390,6 +398,8 @@ if "projects_archived_required" in CHANGE:
         return projects_page(archived, page, size)
 
 
+# The API key of CHANGE project_create_secured.
+API_KEY = "tasks-development-key"
 api_key_header = APIKeyHeader(name="X-API-Key")
 
 
