@@ -189,23 +189,32 @@ func (cfg *Config) fill() error {
 		return fmt.Errorf("contract: exclude operation %s: no such operation in the contract (give an operationId or \"METHOD /path\")", strings.Join(unknown, ", "))
 	}
 	if cfg.Client == nil {
-		cfg.Client = &http.Client{
-			Timeout: cfg.Timeout,
-			// A redirect is an answer to check, not to follow.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-			Transport: &http.Transport{
-				Proxy:                  http.ProxyFromEnvironment,
-				DialContext:            (&net.Dialer{Timeout: cfg.Timeout}).DialContext,
-				MaxIdleConnsPerHost:    cfg.Workers,
-				ResponseHeaderTimeout:  cfg.Timeout,
-				TLSHandshakeTimeout:    cfg.Timeout,
-				MaxResponseHeaderBytes: maxHeaderBytes,
-				// No Accept-Encoding the case did not ask for (see send).
-				DisableCompression: true,
-			},
-		}
+		cfg.Client = NewClient(cfg.Timeout, cfg.Workers)
 	}
 	return nil
+}
+
+// NewClient is the runner's HTTP client: every step of a request
+// (connecting, TLS, the answer's headers, the whole answer) within
+// timeout, at most conns idle connections kept, response headers bounded,
+// redirects answered rather than followed, and no Accept-Encoding the
+// caller did not set. moviemock replay sends with it too.
+func NewClient(timeout time.Duration, conns int) *http.Client {
+	return &http.Client{
+		Timeout: timeout,
+		// A redirect is an answer to check, not to follow.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Transport: &http.Transport{
+			Proxy:                  http.ProxyFromEnvironment,
+			DialContext:            (&net.Dialer{Timeout: timeout}).DialContext,
+			MaxIdleConnsPerHost:    conns,
+			ResponseHeaderTimeout:  timeout,
+			TLSHandshakeTimeout:    timeout,
+			MaxResponseHeaderBytes: maxHeaderBytes,
+			// No Accept-Encoding the case did not ask for (see send).
+			DisableCompression: true,
+		},
+	}
 }
 
 // probe tells an unreachable target (nothing listens, no such host) from a

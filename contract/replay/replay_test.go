@@ -1,0 +1,246 @@
+package replay_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/contract/replay"
+	"github.com/moviemock/moviemock/internal/traffic"
+)
+
+const (
+	recordedToken = "recorded-token-0123456789abcdef"
+	freshToken    = "fresh-token-9876543210fedcba"
+	password      = "wonderland"
+)
+
+// recording is a frontend's session: it logs in, lists movies, reads the
+// current user with its token and cookie, writes a review and reads it.
+func recording() *traffic.Source {
+	auth := http.Header{"Authorization": {"Bearer " + recordedToken}, "Cookie": {"session=recorded-cookie-value"}, "Accept": {"application/json"}}
+	return &traffic.Source{Kind: "har", Name: "page.har", Calls: []traffic.Call{
+		{Index: 1, Method: "POST", Path: "/auth/login", Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}},
+			Body: []byte("grant_type=password&username=alice&password=recorded-password"), BodyType: "application/x-www-form-urlencoded",
+			Status: 200, ResponseType: "application/json", Response: []byte(`{"access_token":"` + recordedToken + `","token_type":"bearer"}`), ResponseKept: true},
+		{Index: 2, Method: "GET", Path: "/movies", Query: "limit=2", Header: http.Header{"Accept-Encoding": {"br"}, "If-None-Match": {`"x"`}},
+			Status: 200, ResponseType: "application/json", Response: []byte(`[{"id":"tt1","title":"A","rating":8.1},{"id":"tt2","title":"B","rating":null}]`), ResponseKept: true},
+		{Index: 3, Method: "GET", Path: "/users/me", Header: auth,
+			Status: 200, ResponseType: "application/json", Response: []byte(`{"username":"alice","email":"a@example.com"}`), ResponseKept: true},
+		{Index: 4, Method: "POST", Path: "/reviews", Header: auth, Body: []byte(`{"movie_id":"tt1","text":"good"}`), BodyType: "application/json",
+			Status: 201, ResponseType: "application/json", Response: []byte(`{"id":37,"movie_id":"tt1","text":"good"}`), ResponseKept: true},
+		{Index: 5, Method: "GET", Path: "/reviews/37", Status: 200, ResponseType: "application/json", ResponseKept: false},
+	}}
+}
+
+// target is the new backend: rating is gone from the movies, and it
+// refuses what a replay must never send.
+func target(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	bad := func(r *http.Request) string {
+		switch {
+		case strings.Contains(r.Header.Get("Cookie"), "recorded"):
+			return "a recorded cookie"
+		case strings.Contains(r.Header.Get("Authorization"), recordedToken):
+			return "a recorded token"
+		case r.Header.Get("Accept-Encoding") != "" || r.Header.Get("If-None-Match") != "":
+			return "a client's header"
+		}
+		return ""
+	}
+	mux.HandleFunc("POST /auth/login", func(w http.ResponseWriter, r *http.Request) {
+		if r.FormValue("username") != "alice" || r.FormValue("password") != password {
+			w.WriteHeader(401)
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: "fresh-cookie-value", Path: "/"})
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":%q,"token_type":"bearer"}`, freshToken)
+	})
+	mux.HandleFunc("GET /movies", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `[{"id":"tt3","title":"C"}]`)
+	})
+	mux.HandleFunc("GET /users/me", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+freshToken || !strings.Contains(r.Header.Get("Cookie"), "fresh-cookie-value") {
+			w.WriteHeader(401)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"username":"alice","email":null}`)
+	})
+	mux.HandleFunc("POST /reviews", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		fmt.Fprint(w, `{"id":99,"movie_id":"tt1","text":"good"}`)
+	})
+	mux.HandleFunc("GET /reviews/{id}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":%s}`, r.PathValue("id"))
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if why := bad(r); why != "" {
+			http.Error(w, why, 418)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestReplay(t *testing.T) {
+	t.Parallel()
+	srv := target(t)
+	tests := []struct {
+		name        string
+		cfg         replay.Config
+		want        []string // per call: its outcome and changes
+		wantFailed  int
+		wantNotSeen []string // in no report format
+	}{
+		{
+			name: "reads only, logged in again",
+			cfg:  replay.Config{Username: "alice", Password: password},
+			want: []string{
+				"#1 unchanged",
+				"#2 changed: removed: [].rating (was number|null)",
+				"#3 changed: made null: email (was string, now null)",
+				"#4 skipped: a write (POST): replayed only with --allow-writes",
+				"#5 unchanged",
+			},
+			wantFailed: 2,
+		},
+		{
+			name: "writes, the created record's id used after",
+			cfg:  replay.Config{Username: "alice", Password: password, AllowWrites: true},
+			want: []string{
+				"#1 unchanged",
+				"#2 changed: removed: [].rating (was number|null)",
+				"#3 changed: made null: email (was string, now null)",
+				"#4 unchanged",
+				"#5 unchanged (sent as /reviews/99)",
+			},
+			wantFailed: 2,
+		},
+		{
+			name: "no credentials: the login and the calls with a token are not sent",
+			cfg:  replay.Config{AllowWrites: true, FailOn: replay.Warning},
+			want: []string{
+				"#1 skipped: a login: give --username and --password to log in again (recorded credentials are never sent)",
+				"#2 changed: removed: [].rating (was number|null)",
+				"#3 skipped: it carried a token and no login was redone (give --username and --password, and record the login): recorded tokens are never sent",
+				"#4 skipped: it carried a token and no login was redone (give --username and --password, and record the login): recorded tokens are never sent",
+				"#5 unchanged",
+			},
+			wantFailed: 1,
+		},
+		{
+			name: "wrong password: the login's status changed, the token's calls are not sent",
+			cfg:  replay.Config{Username: "alice", Password: "not-the-password"},
+			want: []string{
+				"#1 changed: status: was 200, now 401; content type: was application/json, now none",
+				"#2 changed: removed: [].rating (was number|null)",
+				"#3 skipped: it carried a token, and the login gave none (it answered 401): recorded tokens are never sent",
+				"#4 skipped: a write (POST): replayed only with --allow-writes",
+				"#5 unchanged",
+			},
+			wantFailed:  2,
+			wantNotSeen: []string{"not-the-password"},
+		},
+		{
+			name: "--fail-on never",
+			cfg:  replay.Config{Username: "alice", Password: password, FailOn: replay.Breaking + 1},
+			want: []string{
+				"#1 unchanged",
+				"#2 changed: removed: [].rating (was number|null)",
+				"#3 changed: made null: email (was string, now null)",
+				"#4 skipped: a write (POST): replayed only with --allow-writes",
+				"#5 unchanged",
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := tc.cfg
+			cfg.BaseURL, cfg.Source = srv.URL, recording()
+			report, err := replay.Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, res := range report.Results {
+				line := fmt.Sprintf("#%d ", res.Index)
+				switch {
+				case res.Skipped != "":
+					line += "skipped: " + res.Skipped
+				case len(res.Changes) == 0:
+					line += "unchanged"
+					if res.Sent != "" {
+						line += " (sent as " + res.Sent + ")"
+					}
+				default:
+					var cs []string
+					for _, c := range res.Changes {
+						cs = append(cs, c.String())
+					}
+					line += "changed: " + strings.Join(cs, "; ")
+				}
+				got = append(got, line)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("calls:\n got %q\nwant %q", got, tc.want)
+			}
+			if n := report.Failed(); n != tc.wantFailed {
+				t.Errorf("Failed() = %d, want %d", n, tc.wantFailed)
+			}
+			secrets := append([]string{recordedToken, freshToken, "recorded-password", "recorded-cookie-value", "fresh-cookie-value", password}, tc.wantNotSeen...)
+			for _, format := range []string{"text", "json", "junit", "html"} {
+				var b bytes.Buffer
+				if err := write(report, format, &b); err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range secrets {
+					if strings.Contains(b.String(), s) {
+						t.Errorf("%s report shows the secret %q:\n%s", format, s, b.String())
+					}
+				}
+				if format == "json" && !json.Valid(b.Bytes()) {
+					t.Errorf("json report is not JSON:\n%s", b.String())
+				}
+			}
+		})
+	}
+}
+
+func write(r *replay.Report, format string, b *bytes.Buffer) error {
+	switch format {
+	case "json":
+		return r.WriteJSON(b)
+	case "junit":
+		return r.WriteJUnit(b)
+	case "html":
+		return r.WriteHTML(b)
+	}
+	return r.WriteText(b)
+}
+
+func TestReplayUnreachable(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close()
+	_, err := replay.Run(context.Background(), replay.Config{BaseURL: base, Source: recording()})
+	if !errors.Is(err, replay.ErrUnreachable) {
+		t.Fatalf("err %v, want ErrUnreachable", err)
+	}
+}
