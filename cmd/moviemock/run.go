@@ -36,7 +36,7 @@ var exitCodes = []struct {
 	means string
 }{
 	{exitOK, "success: the command did what it was asked (contract: every check passed)"},
-	{exitFailure, "a failure found: contract: a check failed; proxy --fail-on-violation: a check failed, or no exchange reached the upstream; diff: a change at or above --fail-on"},
+	{exitFailure, "a failure found: contract: a check failed; proxy --fail-on-violation: a check failed, or no exchange reached the upstream; diff: a change at or above --fail-on; replay: a call's answer changed at or above --fail-on"},
 	{exitUsage, "a usage or start-up error: an unknown flag, an unusable value or environment variable, an unreadable contract or fixture, an address in use, a target nothing answers at"},
 }
 
@@ -69,6 +69,7 @@ Usage:
   moviemock scenarios list|check DIR   list the scenarios, validate scenario files
   moviemock contract --base-url URL    check a live server against the contract
   moviemock diff OLD NEW               what changed between two contracts, and what breaks
+  moviemock replay SRC --base-url URL  send recorded calls again, report what changed in the answers
   moviemock version                    print the version
 
 Run 'moviemock COMMAND --help' or 'moviemock help COMMAND' for a command's flags.
@@ -107,6 +108,7 @@ var commands = []command{
 	{name: "scenarios", usage: text(scenariosUsage), subs: scenariosCommands},
 	{name: "contract", usage: contractHelp, run: runContract, flags: flagsOf(contractFlags)},
 	{name: "diff", usage: text(diffUsage), run: runDiff, flags: flagsOf(diffFlags)},
+	{name: "replay", usage: text(replayUsage), run: runReplay, flags: flagsOf(replayFlags)},
 	{name: "version", usage: text(versionUsage), run: runVersion, flags: versionFlags},
 }
 
