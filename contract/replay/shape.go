@@ -20,12 +20,13 @@ const (
 	kString
 	kObject
 	kArray
+	kInteger // a number written without fraction or exponent
 )
 
 var kindNames = []struct {
 	k    kinds
 	name string
-}{{kObject, "object"}, {kArray, "array"}, {kString, "string"}, {kNumber, "number"}, {kBool, "boolean"}, {kNull, "null"}}
+}{{kObject, "object"}, {kArray, "array"}, {kString, "string"}, {kInteger, "integer"}, {kNumber, "number"}, {kBool, "boolean"}, {kNull, "null"}}
 
 // String is the kinds joined by "|", in a fixed order: "string|null".
 func (k kinds) String() string {
@@ -139,6 +140,9 @@ func (r *shapeReader) value(path string, depth int, _ *node) error {
 		k = kBool
 	case json.Number:
 		k = kNumber
+		if !strings.ContainsAny(string(t), ".eE") {
+			k = kInteger
+		}
 	case string:
 		k = kString
 	case json.Delim:
@@ -307,8 +311,11 @@ func (c Change) String() string {
 //     at that place has; only the topmost of a removed subtree;
 //   - made null (breaking): null where the recording had only non-null
 //     values; type changed (breaking): a kind other than null the
-//     recording never had there (number covers integers and decimals);
-//     null in the recording says nothing of the type;
+//     recording never had there; null in the recording says nothing of
+//     the type. A number is an integer when written without fraction or
+//     exponent (FastAPI writes a float field's 139 as 139.0): an integer
+//     where the recording had decimals is no change (a backend in another
+//     language writes 8.0 as 8), decimals where it had only integers are;
 //   - not always there (warning): a field every recorded object had that
 //     some new objects lack;
 //   - added (info): a field the recorded objects never had; only the
@@ -346,6 +353,9 @@ func Compare(was, now *Shape) []Change {
 			}
 		}
 		wk, nk := w.kinds&^kNull, n.kinds&^kNull
+		if wk&kNumber != 0 {
+			nk &^= kInteger
+		}
 		if wk != 0 && nk&^wk != 0 {
 			out = append(out, Change{Level: Breaking, Kind: ChangeType, Path: path, Was: w.kinds.String(), Now: n.kinds.String()})
 		}
