@@ -171,6 +171,7 @@ type player struct {
 	token, loginFailed string
 	jar                http.CookieJar
 	ids                map[string]string // id in the recording → id the target gave
+	unmade             map[string]int    // id a write not replayed created → that call's index
 	streak             int               // calls in a row without a complete answer
 	dead               string            // why the rest are not sent
 	cut                int               // calls whose shape was not compared: a budget
@@ -178,7 +179,7 @@ type player struct {
 
 func newPlayer(cfg *Config) *player {
 	src := cfg.Source
-	p := &player{cfg: cfg, logins: map[string]bool{}, ids: map[string]string{}}
+	p := &player{cfg: cfg, logins: map[string]bool{}, ids: map[string]string{}, unmade: map[string]int{}}
 	p.report = &Report{Source: src.Name, Kind: src.Kind, BaseURL: cfg.BaseURL, failOn: cfg.FailOn, FailOn: cfg.FailOn.String()}
 	p.jar, _ = cookiejar.New(nil)
 	p.redact = contract.NewRedactorFor(contract.Credentials{Password: cfg.Password}, cfg.Spec)
@@ -265,6 +266,9 @@ func (p *player) play(ctx context.Context, c *traffic.Call) {
 	res.Login = p.isLogin(c)
 	if why := p.skip(c, res.Login); why != "" {
 		res.Skipped = why
+		if write(c.Method) && !res.Login {
+			p.notMade(c)
+		}
 		return
 	}
 	req, sent, err := p.request(ctx, c, res.Login)
@@ -315,6 +319,11 @@ func (p *player) skip(c *traffic.Call, login bool) string {
 		return ""
 	case write(c.Method) && !p.cfg.AllowWrites:
 		return "a write (" + strings.ToUpper(c.Method) + "): replayed only with --allow-writes"
+	}
+	for _, s := range strings.Split(c.Path, "/") {
+		if raw, err := url.PathUnescape(s); err == nil && p.unmade[raw] != 0 {
+			return fmt.Sprintf("it reads the record call #%d created, which was not replayed", p.unmade[raw])
+		}
 	}
 	if c.Header.Get("Authorization") != "" && p.token == "" {
 		if p.loginFailed != "" {
@@ -518,6 +527,22 @@ func (p *player) learnIDs(c *traffic.Call, body []byte) {
 		ns, ok2 := scalar(now[k])
 		if ok1 && ok2 && ws != ns && ws != "" && ns != "" {
 			p.ids[ws] = ns
+		}
+	}
+}
+
+// notMade remembers the ids in the recorded answer of a write not
+// replayed: the calls that use them would find no such record.
+func (p *player) notMade(c *traffic.Call) {
+	var was map[string]any
+	if !c.ResponseKept || json.Unmarshal(c.Response, &was) != nil {
+		return
+	}
+	for k, v := range was {
+		if s, ok := scalar(v); ok && idName(k) && s != "" && len(p.unmade) < maxIDs {
+			if _, have := p.unmade[s]; !have {
+				p.unmade[s] = c.Index
+			}
 		}
 	}
 }
