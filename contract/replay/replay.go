@@ -16,6 +16,7 @@ import (
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
 )
@@ -151,7 +152,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := cfg.Now()
 	p.report.Started = start
 	for i := range cfg.Source.Calls {
-		p.play(ctx, &cfg.Source.Calls[i])
+		p.play(ctx, i, &cfg.Source.Calls[i])
 	}
 	p.finish()
 	p.report.Duration = cfg.Now().Sub(start)
@@ -165,7 +166,7 @@ type player struct {
 	redact *contract.Redactor
 	// logins are the paths of the target's logins (POST).
 	logins map[string]bool
-	ops    []string // per call: the operation it matches, by the contract
+	ops    []string // per call, in order: the operation it matches, by the contract
 	// token is the Authorization value the fresh login earned; loginFailed
 	// why the login gave none.
 	token, loginFailed string
@@ -211,8 +212,17 @@ func newPlayer(cfg *Config) *player {
 	for _, c := range src.Calls {
 		p.redact.Learn(contract.Request{Method: c.Method, URL: c.Path, Header: c.Header, Body: string(c.Body)}, nil, c.Response)
 	}
+	// The entries that are no API calls (pages, scripts, preflights), by
+	// reason: a browser's recording holds many.
+	var reasons []string
+	count := map[string]int{}
 	for _, s := range src.Skipped {
-		p.report.Notes = append(p.report.Notes, fmt.Sprintf("entry %d of the recording not replayed: %s", s.Index, s.Why))
+		if count[s.Reason]++; count[s.Reason] == 1 {
+			reasons = append(reasons, s.Reason)
+		}
+	}
+	for _, why := range reasons {
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%s of the recording not replayed: %s", problems.Plural(count[why], "entry", "entries"), why))
 	}
 	return p
 }
@@ -256,12 +266,13 @@ func write(method string) bool {
 }
 
 // play replays one call.
-func (p *player) play(ctx context.Context, c *traffic.Call) {
+func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	res := &Result{Index: c.Index, Method: c.Method, Path: p.redact.URL(withQuery(c.Path, c.Query)),
 		Recorded: Answer{Status: c.Status, ContentType: mediaType(c.ResponseType)}, Changes: []Change{}}
-	if i := c.Index - 1; i >= 0 && i < len(p.ops) {
+	if i < len(p.ops) {
 		res.Operation = p.ops[i]
 	}
+	res.Notes = append(res.Notes, c.Notes...)
 	p.report.Results = append(p.report.Results, res)
 	res.Login = p.isLogin(c)
 	if why := p.skip(c, res.Login); why != "" {
@@ -454,6 +465,15 @@ func (p *player) loggedIn(status int, body []byte) {
 // where both answers were successes (or had the same status) and the
 // recording kept the body.
 func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte) {
+	if c.Status == http.StatusNotModified {
+		// The browser's cache answered the recorded call; the replay
+		// sends no conditional header, so a success is the same answer.
+		if res.Got.Status/100 != 2 && res.Got.Status != http.StatusNotModified {
+			res.Changes = append(res.Changes, Change{Level: Breaking, Kind: ChangeStatus, Was: "304", Now: fmt.Sprint(res.Got.Status)})
+		}
+		res.Compared = "the status only: the recording holds a 304 Not Modified, answered by the browser's cache"
+		return
+	}
 	if c.Status != 0 && res.Got.Status != c.Status {
 		res.Changes = append(res.Changes, Change{Level: Breaking, Kind: ChangeStatus, Was: fmt.Sprint(c.Status), Now: fmt.Sprint(res.Got.Status)})
 	}
@@ -470,7 +490,7 @@ func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte) 
 		res.Compared = only + "the recording kept no body"
 		return
 	case !(c.Status == res.Got.Status || c.Status/100 == 2 && res.Got.Status/100 == 2):
-		res.Compared = only + "the status changed from a success, or between failures: the bodies are of different things"
+		res.Compared = only + "the status changed (the bodies of two different answers are not compared)"
 		return
 	case len(bytes.TrimSpace(c.Response)) == 0 && len(bytes.TrimSpace(body)) == 0:
 		res.Compared = "shape: both answers have no body"
@@ -615,7 +635,11 @@ func mediaType(ct string) string {
 	if err != nil {
 		mt, _, _ = strings.Cut(ct, ";")
 	}
-	return strings.ToLower(strings.TrimSpace(mt))
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	if mt == "x-unknown" { // Chromium's HAR for an answer of no type
+		return ""
+	}
+	return mt
 }
 
 // isJSON reports whether a body of media type mt is JSON: by its type

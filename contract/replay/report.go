@@ -197,12 +197,16 @@ func (r *Report) WriteText(w io.Writer) error {
 			ew.printf(": skipped: %s\n", res.Skipped)
 			continue
 		}
-		ew.printf(": %s, was %s, now %s\n", res.outcome(), res.Recorded, res.Got)
+		if res.Recorded == res.Got {
+			ew.printf(": %s (%s)\n", res.outcome(), res.Got)
+		} else {
+			ew.printf(": %s: was %s, now %s\n", res.outcome(), res.Recorded, res.Got)
+		}
 		if res.Sent != "" {
 			ew.printf("    sent as %s\n", res.Sent)
 		}
 		for _, c := range res.Changes {
-			ew.printf("    %-8s %s\n", c.Level, c)
+			ew.printf("    [%s] %s\n", c.Level, c)
 		}
 		if res.More > 0 {
 			ew.printf("    … and %d more changes\n", res.More)
