@@ -28,10 +28,12 @@ import (
 	"unicode"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/contract/replay"
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/internal/traffic"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/proxy"
 	"github.com/moviemock/moviemock/scenarios"
@@ -912,6 +914,14 @@ func TestDocsConstants(t *testing.T) {
 		{"docs/limits.md", `read up to (\d+) MiB`, contract.MaxBodyBytes >> 20},
 		{"docs/limits.md", `Of an answer's body, (\d+) MiB at most`, proxy.DefaultMaxCheckBytes >> 20},
 		{"docs/limits.md", `A \x60--spec\x60 URL must answer within (\d+) s`, int(specTimeout / time.Second)},
+		{"docs/limits.md", `The recording is read within (\d+) MiB`, int(traffic.DefaultLimits.MaxBytes >> 20)},
+		{"docs/limits.md", `MiB, (\S+) calls and`, traffic.DefaultLimits.MaxCalls},
+		{"docs/limits.md", `calls and (\d+) MiB a body`, traffic.DefaultLimits.MaxBody >> 20},
+		{"docs/limits.md", `A shape records (\d+) levels`, replay.DefaultMaxDepth},
+		{"docs/limits.md", `and (\S+) distinct field paths`, replay.DefaultMaxPaths},
+		{"docs/limits.md", `A call keeps at most (\d+) changes`, replay.MaxChanges},
+		{"docs/limits.md", `At most (\S+) ids are remembered`, replay.MaxIDs},
+		{"docs/limits.md", `After (\d+) calls in a row without`, replay.TargetStrikes},
 		{"docs/limits.md", `\*\*Nesting\*\*: (\d+) levels`, spec.MaxDepth},
 		{"docs/limits.md", `at most (\S+) values in one`, spec.MaxEnumValues},
 		{"docs/limits.md", `A generated string: at most (\S+) characters`, fake.MaxStringLength},

@@ -24,13 +24,13 @@ import (
 // Defaults of Config.
 const (
 	DefaultTimeout = contract.DefaultTimeout
-	// targetStrikes: after this many calls in a row without a complete
+	// TargetStrikes: after this many calls in a row without a complete
 	// answer the target is unresponsive and the rest are not sent.
-	targetStrikes = 5
-	// maxChanges bounds the changes kept per call; the rest are counted.
-	maxChanges = 50
-	// maxIDs bounds the ids remembered from the answers to writes.
-	maxIDs = 1000
+	TargetStrikes = 5
+	// MaxChanges bounds the changes kept per call; the rest are counted.
+	MaxChanges = 50
+	// MaxIDs bounds the ids remembered from the answers to writes.
+	MaxIDs = 1000
 )
 
 // Config is a replay.
@@ -297,7 +297,7 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 		res.Changes = append(res.Changes, Change{Level: Breaking, Kind: ChangeNoAnswer, Now: p.redact.Text(why)})
 		res.Compared = "nothing: no complete answer"
 		if ctx.Err() == nil {
-			if p.streak++; p.streak >= targetStrikes {
+			if p.streak++; p.streak >= TargetStrikes {
 				p.dead = fmt.Sprintf("not sent: the target is unresponsive: %d calls in a row got no complete answer (last: %s)", p.streak, p.redact.Text(why))
 			}
 		}
@@ -313,9 +313,9 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	if write(c.Method) && !res.Login {
 		p.learnIDs(c, body)
 	}
-	if len(res.Changes) > maxChanges {
-		res.More = len(res.Changes) - maxChanges
-		res.Changes = res.Changes[:maxChanges]
+	if len(res.Changes) > MaxChanges {
+		res.More = len(res.Changes) - MaxChanges
+		res.Changes = res.Changes[:MaxChanges]
 	}
 }
 
@@ -540,7 +540,7 @@ func (p *player) learnIDs(c *traffic.Call, body []byte) {
 		return
 	}
 	for k, wv := range was {
-		if !idName(k) || len(p.ids) >= maxIDs {
+		if !idName(k) || len(p.ids) >= MaxIDs {
 			continue
 		}
 		ws, ok1 := scalar(wv)
@@ -559,7 +559,7 @@ func (p *player) notMade(c *traffic.Call) {
 		return
 	}
 	for k, v := range was {
-		if s, ok := scalar(v); ok && idName(k) && s != "" && len(p.unmade) < maxIDs {
+		if s, ok := scalar(v); ok && idName(k) && s != "" && len(p.unmade) < MaxIDs {
 			if _, have := p.unmade[s]; !have {
 				p.unmade[s] = c.Index
 			}
