@@ -32,7 +32,7 @@ type Spec struct {
 
 	source string
 	json   []byte
-	yaml   []byte
+	yaml   func() []byte
 	root   *yaml.Node // the document as written, for key order
 
 	warnings []string
@@ -122,13 +122,21 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 		permitNullWhereUntyped(doc)
 	}
 
-	yamlDoc := data
+	yamlDoc := func() []byte { return data }
 	if isJSON(data) {
-		// A JSON document: serve it as YAML in block style.
-		blockStyle(root.Content[0])
-		if yamlDoc, err = yaml.Marshal(root.Content[0]); err != nil {
-			return nil, fmt.Errorf("render %s as YAML: %w", source, err)
-		}
+		// A JSON document: served as YAML in block style, rendered when
+		// first asked for: a reader that never serves it (diff, the
+		// runner) does not pay for it, a third of loading a large one.
+		// Marshal only reads the nodes, so Root's readers may run beside it.
+		top := root.Content[0]
+		blockStyle(top)
+		yamlDoc = sync.OnceValue(func() []byte {
+			out, err := yaml.Marshal(top)
+			if err != nil {
+				return jsonDoc // JSON is YAML too
+			}
+			return out
+		})
 	}
 	return &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root.Content[0], warnings: warnings}, nil
 }
@@ -294,7 +302,7 @@ func (s *Spec) Source() string { return s.source }
 func (s *Spec) JSON() []byte { return s.json }
 
 // YAML is the document as YAML.
-func (s *Spec) YAML() []byte { return s.yaml }
+func (s *Spec) YAML() []byte { return s.yaml() }
 
 // Root is the document as written (key order, numbers as written, aliases
 // kept), as the loader read it and held to its budgets: no alias contains
