@@ -96,22 +96,22 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	if err != nil {
 		return usagef("diff: --fail-on %v", err)
 	}
-	var loaded [2]*spec.Spec
+	var data [2][]byte
 	for i, side := range []string{"OLD", "NEW"} {
-		data, err := fetchDocument(ctx, "diff", side, docs[i], o.timeout, o.maxSpecBytes)
-		if err != nil {
+		if data[i], err = fetchDocument(ctx, "diff", side, docs[i], o.timeout, o.maxSpecBytes); err != nil {
 			return err
 		}
-		sp, err := spec.LoadLimited(data, docs[i], spec.Limits{MaxBytes: o.maxSpecBytes})
-		if err != nil {
-			return usagef("diff: %s: %v", side, err)
-		}
-		for _, w := range sp.Warnings() {
-			fmt.Fprintf(stderr, "moviemock: diff: warning: %s %s: %s\n", side, docs[i], w)
-		}
-		loaded[i] = sp
 	}
-	report, err := compare.CompareSpecs(loaded[0], loaded[1])
+	old, new, err := compare.Load(data[0], data[1], docs[0], docs[1], compare.Options{Limits: spec.Limits{MaxBytes: o.maxSpecBytes}})
+	if err != nil {
+		return usagef("diff: %v", err)
+	}
+	for i, sp := range []*spec.Spec{old, new} {
+		for _, w := range sp.Warnings() {
+			fmt.Fprintf(stderr, "moviemock: diff: warning: %s %s: %s\n", []string{"OLD", "NEW"}[i], docs[i], w)
+		}
+	}
+	report, err := compare.CompareSpecs(old, new)
 	if err != nil {
 		return usagef("diff: %v", err)
 	}
