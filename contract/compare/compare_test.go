@@ -20,6 +20,7 @@ type doc struct {
 	in, inRequired     string // ItemIn's
 	params             string // GET /items' parameters
 	listID             string // GET /items' operationId
+	security           string // GET /items' security requirements (JSON list)
 	noDelete           bool
 	extraSchemas       string
 }
@@ -42,6 +43,10 @@ func (d doc) bytes() []byte {
 	if d.listID == "" {
 		d.listID = "list_items_items_get"
 	}
+	security := ""
+	if d.security != "" {
+		security = `"security": ` + d.security + `, `
+	}
 	ref := func(name string) string { return `{"$ref": "#/components/schemas/` + name + `"}` }
 	ok := func(schema string) string {
 		return `{"200": {"description": "Successful Response", "content": {"application/json": {"schema": ` + schema + `}}}}`
@@ -53,14 +58,15 @@ func (d doc) bytes() []byte {
 	return []byte(`{"openapi": "3.1.0", "info": {"title": "Items", "version": "` + d.version + `"},
 "paths": {
  "/items": {
-  "get": {"operationId": "` + d.listID + `", "parameters": [` + d.params + `], "responses": ` + ok(`{"type": "array", "items": `+ref("Item")+`}`) + `},
+  "get": {` + security + `"operationId": "` + d.listID + `", "parameters": [` + d.params + `], "responses": ` + ok(`{"type": "array", "items": `+ref("Item")+`}`) + `},
   "post": {"operationId": "create_item", "requestBody": {"required": true, "content": {"application/json": {"schema": ` + ref("ItemIn") + `}}}, "responses": ` + ok(ref("Item")) + `}
  },
  "/items/{item_id}": {` + del + `
   "get": {"operationId": "get_item", "parameters": [{"name": "item_id", "in": "path", "required": true, "schema": {"type": "integer"}}], "responses": ` + ok(ref("Item")) + `}
  }
 },
-"components": {"schemas": {` + d.extraSchemas + `
+"components": {"securitySchemes": {"OAuth2PasswordBearer": {"type": "oauth2", "flows": {"password": {"scopes": {}, "tokenUrl": "token"}}}, "HTTPBasic": {"type": "http", "scheme": "basic"}},
+"schemas": {` + d.extraSchemas + `
  "Item": {"type": "object", "title": "Item", "properties": {` + d.item + `}, "required": [` + d.itemRequired + `]},
  "ItemIn": {"type": "object", "title": "ItemIn", "properties": {` + d.in + `}, "required": [` + d.inRequired + `]}
 }}}`)
@@ -206,6 +212,57 @@ func TestCompareReadsFastAPI(t *testing.T) {
 			new:  doc{listID: "list_all_items_get"},
 			want: []string{"warning api-operation-id-removed GET /items | "},
 			why:  "operationId",
+		},
+		{
+			name:    "null taken from a query parameter is no change on the wire",
+			old:     doc{params: `{"name": "q", "in": "query", "required": false, "schema": {"anyOf": [{"type": "string"}, {"type": "null"}]}}`},
+			new:     doc{params: `{"name": "q", "in": "query", "required": false, "schema": {"type": "string"}}`},
+			want:    []string{"info request-parameter-list-of-types-narrowed GET /items | query parameter q"},
+			dropped: 1,
+			why:     "never JSON null",
+		},
+		{
+			name: "a security scheme added beside another: FastAPI requires both",
+			old:  doc{security: `[{"OAuth2PasswordBearer": []}]`},
+			new:  doc{security: `[{"OAuth2PasswordBearer": []}, {"HTTPBasic": []}]`},
+			want: []string{"breaking api-security-added GET /items | security"},
+			why:  "every security dependency",
+		},
+		{
+			name:    "a security scheme removed beside another: one credential fewer",
+			old:     doc{security: `[{"OAuth2PasswordBearer": []}, {"HTTPBasic": []}]`},
+			new:     doc{security: `[{"OAuth2PasswordBearer": []}]`},
+			want:    []string{"info api-security-removed GET /items | security"},
+			dropped: 1,
+		},
+		{
+			name:    "security on an open operation",
+			old:     base,
+			new:     doc{security: `[{"OAuth2PasswordBearer": []}]`},
+			want:    []string{"breaking api-security-anonymous-access-removed GET /items | security"},
+			dropped: 1,
+			why:     "401",
+		},
+		{
+			name: "an object field that became a string takes its fields with it",
+			old:  withAuthor,
+			new:  doc{item: `"id": {"type": "integer"}, "author": {"type": "string"}`, itemRequired: `"id", "author"`},
+			want: []string{
+				"info api-schema-removed  | ",
+				"breaking response-property-type-changed GET /items | response 200 body: [].author",
+				"breaking response-property-type-changed POST /items | response 200 body: author",
+				"breaking response-property-type-changed GET /items/{item_id} | response 200 body: author",
+			},
+			dropped: 1,
+		},
+		{
+			name: "a field inside an alternative is named by its field path",
+			old: doc{extraSchemas: `"Image": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},`,
+				in: `"image": {"anyOf": [{"$ref": "#/components/schemas/Image"}, {"type": "null"}]}`, inRequired: ``},
+			new: doc{extraSchemas: `"Image": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"]},`,
+				in: `"image": {"anyOf": [{"$ref": "#/components/schemas/Image"}, {"type": "null"}]}`, inRequired: ``},
+			want:    []string{"breaking request-property-type-changed POST /items | request body: image.url"},
+			dropped: 1,
 		},
 		{
 			name: "the version alone is no change",

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/checker"
 
 	"github.com/moviemock/moviemock/contract"
@@ -48,6 +49,9 @@ var Rules = []struct{ Name, About string }{
 	{"operation-gone", "an operation removed is breaking whatever its deprecation: FastAPI answers 404, or 405 when the path remains for other methods"},
 	{"operation-id", "an operationId changed renames the function of a client generated from the document (FastAPI derives it from the route's function): a warning"},
 	{"enum-widened-in-response", "a new enum value in a response: a warning, for clients that handle only the values they knew"},
+	{"null-in-parameters", "null added to or taken from a parameter's schema (FastAPI's `q: str | None = None`) is info: a parameter is text on the wire, never JSON null"},
+	{"security-is-all-required", "FastAPI runs every security dependency of a route, so an operation's security schemes are all required, not the alternatives OpenAPI reads: a scheme added is breaking, one removed is info"},
+	{"type-replaced", "an object field (or body) that became another type is one change: the fields below it, which oasdiff reports removed one by one, go with it"},
 	{"renamed-parameter", "a parameter removed and another added in the same place of one operation are told as a possible rename"},
 }
 
@@ -87,6 +91,7 @@ func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 		}
 	}
 	fs = append(fs, madeNullable(fs, old, new)...)
+	typeReplaced(fs, old, new)
 	for _, f := range fs {
 		if f.dropped || f.claimed {
 			continue
@@ -185,9 +190,7 @@ func madeNullable(fs []*finding, old, new *spec.Spec) []*finding {
 		c.Where = f.where(old, new)
 		for _, g := range claimed {
 			g.claimed = true
-			if !slices.Contains(c.Engine, g.ID) {
-				c.Engine = append(c.Engine, g.ID)
-			}
+			c.Engine = appendNew(c.Engine, g.ID)
 		}
 		what := "the " + f.bodyName()
 		if f.prop != "" {
@@ -237,9 +240,73 @@ func isUnder(p, q string) bool {
 	return strings.HasPrefix(p, q+"/")
 }
 
+// typeReplaced is the type-replaced rule: where an object field (or body)
+// became another type, oasdiff also reports each field below it removed;
+// they are told once, with the type change.
+func typeReplaced(fs []*finding, old, new *spec.Spec) {
+	for _, f := range fs {
+		if f.dropped || f.claimed || !f.hasProp || !strings.HasSuffix(f.ID, "type-changed") {
+			continue
+		}
+		o, _, ok1 := f.schemaAt(old, f.prop)
+		n, _, ok2 := f.schemaAt(new, f.prop)
+		if !ok1 || !ok2 || !isObject(core(o)) || isObject(core(n)) {
+			continue
+		}
+		var below []string
+		for _, g := range fs {
+			if g.dropped || g.claimed || g == f || !g.hasProp || g.Method != f.Method || g.Path != f.Path || g.side != f.side || g.status != f.status ||
+				!isUnder(g.prop, f.prop) || !fieldArtifact(g.ID) {
+				continue
+			}
+			g.claimed = true
+			below = append(below, g.prop[len(f.prop):])
+			f.Engine = appendNew(f.Engine, g.ID)
+		}
+		if len(below) > 0 {
+			f.Engine = appendNew(f.Engine, f.ID)
+			f.Text += fmt.Sprintf(" (and the %d %s below it, gone with it)", len(below), plural(len(below), "field", "fields"))
+		}
+	}
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// isObject reports whether ref is an object with properties.
+func isObject(ref *openapi3.SchemaRef) bool {
+	return ref != nil && ref.Value != nil && (ref.Value.Type.Is("object") || len(ref.Value.Properties) > 0)
+}
+
+// nullInParameter reports whether a finding is about null in a parameter's
+// schema: FastAPI writes `q: str | None = None` as anyOf [string, null],
+// but a parameter is text on the wire and never JSON null.
+func nullInParameter(f *finding) bool {
+	if f.paramName == "" {
+		return false
+	}
+	if strings.Contains(f.ID, "nullable") {
+		return true
+	}
+	return strings.Contains(f.ID, "list-of-types") && slices.ContainsFunc(f.args, func(a any) bool { return argString(a) == "null" })
+}
+
 // reread applies the rules that judge a single finding again.
 func reread(f *finding, new *spec.Spec) {
 	switch id := f.ID; {
+	case nullInParameter(f):
+		f.Level = Info
+		f.Why = "a parameter is text on the wire, never JSON null: FastAPI's `X | None` on a parameter only says it may be left out, which its `required` tells"
+	case id == "api-security-added":
+		f.Level = Breaking
+		f.Why = "FastAPI runs every security dependency of a route, so the document's list of schemes is all required, not alternatives: a call without this one's credentials is refused (401 or 403), unless its dependency is optional (auto_error=False), which the document does not tell"
+	case id == "api-security-removed":
+		f.Level = Info
+		f.Why = "FastAPI no longer asks for this scheme's credentials on the route (the others it runs are unchanged): a client that sends them is unaffected"
 	case id == "response-optional-property-removed":
 		f.Level = Breaking
 		f.Why = "FastAPI sends every field of a response model, one with a default too (it is only left out of `required`): a client that reads it now finds nothing"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -194,7 +195,13 @@ func (f *finding) fieldName(old, new *spec.Spec) string {
 			return name
 		}
 	}
-	return strings.ReplaceAll(f.prop, "/", ".")
+	var parts []string
+	for _, seg := range splitPath(f.prop) {
+		if !alternative.MatchString(seg) {
+			parts = append(parts, seg)
+		}
+	}
+	return strings.Join(parts, ".")
 }
 
 // schemaAt is the schema of the finding's body in s at the oasdiff
@@ -206,8 +213,13 @@ func (f *finding) schemaAt(s *spec.Spec, prop string) (*openapi3.SchemaRef, stri
 		return nil, "", false
 	}
 	name := ""
-	for _, seg := range strings.Split(prop, "/") {
-		if seg == "" {
+	for _, seg := range splitPath(prop) {
+		if m := alternative.FindStringSubmatch(seg); m != nil {
+			// oasdiff's step into one alternative of a composition: the
+			// field's name does not change.
+			if ref = pickAlternative(core(ref), m[1], m[2]); ref == nil {
+				return nil, "", false
+			}
 			continue
 		}
 		next, isItems := descend(ref, seg)
@@ -225,6 +237,55 @@ func (f *finding) schemaAt(s *spec.Spec, prop string) (*openapi3.SchemaRef, stri
 		ref = next
 	}
 	return ref, name, true
+}
+
+// alternative is oasdiff's path segment for one alternative of a
+// composition: "anyOf[subschema #1: Image]", "oneOf[#/components/schemas/Cat]".
+var alternative = regexp.MustCompile(`^(anyOf|oneOf|allOf)\[(.*)\]$`)
+
+var subschemaIndex = regexp.MustCompile(`^subschema #(\d+)`)
+
+// splitPath splits oasdiff's property path at its slashes, but not those
+// inside an alternative's brackets ("anyOf[#/components/schemas/Cat]").
+func splitPath(prop string) []string {
+	var segs []string
+	depth := 0
+	start := 0
+	for i := 0; i <= len(prop); i++ {
+		switch {
+		case i == len(prop) || prop[i] == '/' && depth == 0:
+			if i > start {
+				segs = append(segs, prop[start:i])
+			}
+			start = i + 1
+		case prop[i] == '[':
+			depth++
+		case prop[i] == ']' && depth > 0:
+			depth--
+		}
+	}
+	return segs
+}
+
+// pickAlternative is the alternative of ref's anyOf, oneOf or allOf that
+// oasdiff names by its 1-based index or its component.
+func pickAlternative(ref *openapi3.SchemaRef, kind, name string) *openapi3.SchemaRef {
+	if ref == nil || ref.Value == nil {
+		return nil
+	}
+	alts := map[string]openapi3.SchemaRefs{"anyOf": ref.Value.AnyOf, "oneOf": ref.Value.OneOf, "allOf": ref.Value.AllOf}[kind]
+	if m := subschemaIndex.FindStringSubmatch(name); m != nil {
+		if i, err := strconv.Atoi(m[1]); err == nil && i >= 1 && i <= len(alts) {
+			return alts[i-1]
+		}
+		return nil
+	}
+	for _, a := range alts {
+		if a.Ref != "" && a.Ref == name {
+			return a
+		}
+	}
+	return nil
 }
 
 // bodySchema is the schema of the finding's request or response body in s.
