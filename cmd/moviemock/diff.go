@@ -13,6 +13,7 @@ import (
 	"github.com/moviemock/moviemock/internal/atomicfile"
 	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/internal/traffic"
 )
 
 const diffUsage = `Usage: moviemock diff OLD NEW [flags]
@@ -30,6 +31,16 @@ a response field with a default is sent in every answer, so removing it is
 breaking; findings no client sees (info.version not bumped) are left out.
 See docs/contract-changes.md.
 
+With --traffic SRC (a HAR saved by Chromium's DevTools or Playwright's
+recordHar, or a journal saved from GET /__mock/journal of serve or proxy),
+each change is marked with the recorded calls it hits, the calls matched
+to operations by OLD; calls that match none are listed. A call hits a
+change of its operation when the change concerns the whole operation
+(removed, security, a new required parameter or field), a parameter or
+body field the call sent (a default changed: one it did not send), or the
+response its recorded status is. --fail-on breaking-used then fails only
+on the breaking changes a recorded call hits.
+
 The report ends with one line a CI log can grep: "moviemock diff: PASSED …"
 or "moviemock diff: FAILED …".
 
@@ -40,6 +51,7 @@ Examples:
   moviemock diff main/openapi.json openapi.json
   moviemock diff https://api.example.com/openapi.json http://127.0.0.1:8000/openapi.json --fail-on warning
   moviemock diff old.yaml new.yaml --format html --output contract-changes.html
+  moviemock diff base.json head.json --traffic frontend.har --fail-on breaking-used
 
 Flags:
 `
@@ -50,6 +62,7 @@ const defaultDiffTimeout = 30 * time.Second
 // diffOptions are where diff's flags put their values.
 type diffOptions struct {
 	format, output, failOn *string
+	traffic                *string
 	maxSpecBytes           int64
 	timeout                time.Duration
 }
@@ -65,6 +78,7 @@ func diffFlags() (*flag.FlagSet, *diffOptions) {
 		failOns[i] = string(f)
 	}
 	o.failOn = fs.String("fail-on", string(compare.FailOnBreaking), "exit 1 when a change at this `level` or above is found: "+strings.Join(failOns, ", "))
+	o.traffic = fs.String("traffic", "", "mark each change with the recorded calls it hits: a HAR `file` (Chromium's \"Save all as HAR\", Playwright's recordHar) or a saved journal (GET /__mock/journal)")
 	fs.Func("max-spec-bytes", "largest document OLD or NEW may be, file or URL, e.g. 64MiB; a larger one is refused (default 16MiB)", func(v string) (err error) {
 		o.maxSpecBytes, err = parseSize(v)
 		return err
@@ -96,6 +110,15 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	if err != nil {
 		return usagef("diff: --fail-on %v", err)
 	}
+	if failOn == compare.FailOnBreakingUsed && *o.traffic == "" {
+		return usagef("diff: --fail-on breaking-used needs --traffic: the recorded calls that say which changes are used")
+	}
+	var src *traffic.Source
+	if *o.traffic != "" {
+		if src, err = traffic.LoadFile(*o.traffic, traffic.DefaultLimits); err != nil {
+			return usagef("diff: --traffic: %v", err)
+		}
+	}
 	var data [2][]byte
 	for i, side := range []string{"OLD", "NEW"} {
 		if data[i], err = fetchDocument(ctx, "diff", side, docs[i], o.timeout, o.maxSpecBytes); err != nil {
@@ -116,6 +139,9 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 		return usagef("diff: %v", err)
 	}
 	report.FailOn = failOn
+	if src != nil {
+		report.MarkTraffic(src, old)
+	}
 	write := func(w io.Writer) error { return writeDiffReport(report, *o.format, w) }
 	if *o.output != "" {
 		if err := atomicfile.Write(*o.output, func(w *bufio.Writer) error { return write(w) }); err != nil {

@@ -90,8 +90,12 @@ type Change struct {
 	Text string `json:"text"`
 	// Engine is oasdiff's id when ID is this package's reading of it.
 	Engine []string `json:"engine_ids,omitempty"`
-	// Hits are the recorded calls the change touches (diff --traffic).
-	Hits []Hit `json:"hits,omitempty"`
+	// Hits are the recorded calls the change touches (diff --traffic), in
+	// the recording's order, the first 100; HitCount counts them all.
+	Hits     []Hit `json:"hits,omitempty"`
+	HitCount int   `json:"hit_count,omitempty"`
+
+	at place // where exactly, for MarkTraffic
 }
 
 // Operation is "METHOD /path", or "" for a document-wide change.
@@ -123,6 +127,9 @@ type Report struct {
 	// FailOn is the level the reports' verdict is judged at (Verdict);
 	// "" is FailOnBreaking.
 	FailOn FailOn
+	// Traffic is what MarkTraffic knows of the recorded calls; nil
+	// without.
+	Traffic *Traffic
 }
 
 // Count is the number of changes at level l.
@@ -147,7 +154,7 @@ const (
 )
 
 // FailOns are the values ParseFailOn takes, for usage texts.
-var FailOns = []FailOn{FailOnBreaking, FailOnWarning, FailOnNever}
+var FailOns = []FailOn{FailOnBreaking, FailOnWarning, FailOnNever, FailOnBreakingUsed}
 
 // ParseFailOn reads a --fail-on value.
 func ParseFailOn(s string) (FailOn, error) {
@@ -165,9 +172,12 @@ func ParseFailOn(s string) (FailOn, error) {
 // none means it passes.
 func (r *Report) Verdict(f FailOn) []Change {
 	var min Level
+	used := false
 	switch f {
 	case FailOnBreaking:
 		min = Breaking
+	case FailOnBreakingUsed:
+		min, used = Breaking, true
 	case FailOnWarning:
 		min = Warning
 	default:
@@ -175,7 +185,7 @@ func (r *Report) Verdict(f FailOn) []Change {
 	}
 	var failing []Change
 	for _, c := range r.Changes {
-		if c.Level >= min {
+		if c.Level >= min && (!used || c.HitCount > 0) {
 			failing = append(failing, c)
 		}
 	}

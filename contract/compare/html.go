@@ -22,6 +22,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if r.Failed() {
 		v.Outcome, v.Label = "failed", "FAILED"
 	}
+	if t := r.Traffic; t != nil {
+		v.Traffic, v.TrafficLine = t, r.trafficLine()
+		v.Unmatched = t.Unmatched[:min(len(t.Unmatched), maxUnmatchedShown)]
+		v.MoreUnmatched = len(t.Unmatched) - len(v.Unmatched)
+	}
 	for _, op := range r.Operations() {
 		row := htmlOp{Name: op}
 		for i := range r.Changes {
@@ -45,7 +50,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		}
 		sec := htmlLevel{Name: l.String(), Title: strings.ToUpper(l.String()[:1]) + l.String()[1:], Count: r.Count(l)}
 		for _, g := range gs {
-			sec.Changes = append(sec.Changes, htmlChange{Change: g.first, Op: opName(&g.first), Also: strings.Join(g.ops[1:], ", "), Hits: len(g.first.Hits)})
+			hc := htmlChange{Change: g.first, Op: opName(&g.first), Also: strings.Join(g.ops[1:], ", "), GroupHits: g.hitCount}
+			if g.hitCount > 0 {
+				hc.HitsLine = hitsLine(g.hitCount, g.hits)
+			}
+			sec.Changes = append(sec.Changes, hc)
 		}
 		v.Levels = append(v.Levels, sec)
 	}
@@ -57,6 +66,10 @@ type htmlView struct {
 	Breaking, Warning, Info, Dropped                      int
 	Operations                                            []htmlOp
 	Levels                                                []htmlLevel
+	Traffic                                               *Traffic
+	TrafficLine                                           string
+	Unmatched                                             []Unmatched
+	MoreUnmatched                                         int
 }
 
 type htmlOp struct {
@@ -72,8 +85,8 @@ type htmlLevel struct {
 
 type htmlChange struct {
 	Change
-	Op, Also string
-	Hits     int
+	Op, Also, HitsLine string
+	GroupHits          int // of every operation the change is told for
 }
 
 // diffCSS adds the levels' colours to the contract report's style.
@@ -84,6 +97,7 @@ const diffCSS = `
 .change p { margin: .2rem 0; overflow-wrap: anywhere; }
 .why { color: #1f2328; }
 .also, .id { color: var(--muted); font-size: .85rem; }
+.hits { font-size: .9rem; }
 td.breaking { color: var(--fail); font-weight: 600; }
 td.warning { color: var(--warn); font-weight: 600; }
 `
@@ -141,10 +155,29 @@ var htmlPage = template.Must(template.New("diff").Parse(`<!DOCTYPE html>
 {{- if .Also}}
 <p class="also">Also in: {{.Also}}</p>
 {{- end}}
-{{- if .Hits}}
-<p class="hits">Recorded calls: {{.Hits}}</p>
+{{- if .HitsLine}}
+<p class="hits" data-hits="{{.GroupHits}}"><strong>Hits</strong> {{.HitsLine}}</p>
 {{- end}}
 </article>
+{{- end}}
+</section>
+{{- end}}
+{{- with .Traffic}}
+<section id="traffic">
+<h2>Recorded calls</h2>
+<p><code>{{.Source}}</code> ({{.Kind}}): {{$.TrafficLine}}</p>
+{{- if $.Unmatched}}
+<table>
+<thead><tr><th>#</th><th>Call</th><th>Matches no operation of OLD</th></tr></thead>
+<tbody>
+{{- range $.Unmatched}}
+<tr><td class="num">{{.Index}}</td><td><code>{{.Method}} {{.Path}}</code></td><td>{{.Why}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- if $.MoreUnmatched}}
+<p>… and {{$.MoreUnmatched}} more (the JSON report lists them all).</p>
+{{- end}}
 {{- end}}
 </section>
 {{- end}}

@@ -76,14 +76,32 @@ func (r *Report) SummaryLine() string {
 	if slices.Contains(ops, document) {
 		n--
 	}
-	return fmt.Sprintf("moviemock diff: %s %s (--fail-on %s) · %d %s changed", verdict, r.counts(), r.failOn(), n, plural(n, "operation", "operations"))
+	line := fmt.Sprintf("moviemock diff: %s %s (--fail-on %s) · %d %s changed", verdict, r.counts(), r.failOn(), n, plural(n, "operation", "operations"))
+	if r.Traffic != nil {
+		line += fmt.Sprintf(" · %d breaking used · %d of %d recorded calls hit a change", r.Used(Breaking), r.Traffic.Hit, r.Traffic.Calls)
+	}
+	return line
+}
+
+// maxUnmatchedShown bounds the calls matching no operation the text and
+// HTML reports list (the JSON lists them all).
+const maxUnmatchedShown = 50
+
+// trafficLine is what the recording holds and what of it hit a change.
+func (r *Report) trafficLine() string {
+	t := r.Traffic
+	return fmt.Sprintf("%d %s (%d skipped: pages, scripts, preflights …), %d hit a change, %d match no operation of OLD; %d breaking, %d warning, %d info %s hit",
+		t.Calls, plural(t.Calls, "call", "calls"), t.Skipped, t.Hit, len(t.Unmatched), r.Used(Breaking), r.Used(Warning), r.Used(Info),
+		plural(r.Used(Breaking)+r.Used(Warning)+r.Used(Info), "change", "changes"))
 }
 
 // group is the changes of one level that read the same (the same id, text
 // and reason) in several operations: one schema used by several of them.
 type group struct {
-	first Change
-	ops   []string
+	first    Change
+	ops      []string
+	hits     []Hit // of every change in the group, in the recording's order
+	hitCount int
 }
 
 // groups are the changes at level l, each told once with every operation
@@ -96,13 +114,18 @@ func (r *Report) groups(l Level) []*group {
 			continue
 		}
 		key := [3]string{c.ID, c.Text, c.Why}
-		if g, ok := index[key]; ok && c.Method != "" {
-			g.ops = append(g.ops, opName(&c))
-			continue
+		g, ok := index[key]
+		if !ok || c.Method == "" {
+			g = &group{first: c}
+			index[key] = g
+			gs = append(gs, g)
 		}
-		g := &group{first: c, ops: []string{opName(&c)}}
-		index[key] = g
-		gs = append(gs, g)
+		g.ops = append(g.ops, opName(&c))
+		g.hits = append(g.hits, c.Hits...)
+		g.hitCount += c.HitCount
+	}
+	for _, g := range gs {
+		slices.SortStableFunc(g.hits, func(a, b Hit) int { return a.Index - b.Index })
 	}
 	return gs
 }
@@ -138,9 +161,19 @@ func (r *Report) WriteText(w io.Writer) error {
 			if len(g.ops) > 1 {
 				ew.printf("      also in: %s\n", strings.Join(g.ops[1:], ", "))
 			}
-			if len(c.Hits) > 0 {
-				ew.printf("      recorded calls: %d, first %s %s (#%d)\n", len(c.Hits), c.Hits[0].Method, c.Hits[0].Path, c.Hits[0].Index)
+			if g.hitCount > 0 {
+				ew.printf("      hits %s\n", hitsLine(g.hitCount, g.hits))
 			}
+		}
+	}
+	if t := r.Traffic; t != nil {
+		ew.printf("\nRECORDED CALLS (%s, %s)\n  %s\n", t.Source, t.Kind, r.trafficLine())
+		for i, u := range t.Unmatched {
+			if i == maxUnmatchedShown {
+				ew.printf("  … and %d more\n", len(t.Unmatched)-i)
+				break
+			}
+			ew.printf("  no operation: %s %s (#%d): %s\n", u.Method, u.Path, u.Index, u.Why)
 		}
 	}
 	if r.Dropped > 0 {
@@ -172,6 +205,7 @@ type jsonReport struct {
 	Summary     jsonSummary `json:"summary"`
 	SummaryLine string      `json:"summary_line"`
 	Changes     []Change    `json:"changes"`
+	Traffic     *Traffic    `json:"traffic,omitempty"`
 }
 
 type jsonSummary struct {
@@ -180,6 +214,10 @@ type jsonSummary struct {
 	Info       int `json:"info"`
 	Operations int `json:"operations"`
 	Dropped    int `json:"dropped"`
+	// Of the changes, those that hit a recorded call (with --traffic).
+	BreakingUsed *int `json:"breaking_used,omitempty"`
+	WarningUsed  *int `json:"warning_used,omitempty"`
+	InfoUsed     *int `json:"info_used,omitempty"`
 }
 
 // WriteJSON writes the report as one JSON object.
@@ -194,6 +232,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Summary:     jsonSummary{Breaking: r.Count(Breaking), Warning: r.Count(Warning), Info: r.Count(Info), Operations: n, Dropped: r.Dropped},
 		SummaryLine: r.SummaryLine(),
 		Changes:     r.Changes,
+		Traffic:     r.Traffic,
+	}
+	if r.Traffic != nil {
+		b, w, i := r.Used(Breaking), r.Used(Warning), r.Used(Info)
+		out.Summary.BreakingUsed, out.Summary.WarningUsed, out.Summary.InfoUsed = &b, &w, &i
 	}
 	if out.Changes == nil {
 		out.Changes = []Change{}
@@ -255,6 +298,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 				line += " " + c.Where
 			}
 			line += ": " + c.Text + "\n  why: " + c.Why
+			if c.HitCount > 0 {
+				line += "\n  hits " + hitsLine(c.HitCount, c.Hits)
+			}
 			if fails(c) {
 				failed = append(failed, line)
 			} else {
@@ -271,6 +317,15 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		if len(rest) > 0 {
 			tc.SystemOut = strings.Join(rest, "\n")
+		}
+		suite.Cases = append(suite.Cases, tc)
+	}
+	if t := r.Traffic; t != nil {
+		// The recording itself: never a failure, its calls that match no
+		// operation of OLD in system-out.
+		tc := junitCase{Name: "recorded calls: " + t.Source, Classname: "moviemock.diff", SystemOut: r.trafficLine()}
+		for _, u := range t.Unmatched {
+			tc.SystemOut += fmt.Sprintf("\nno operation: %s %s (#%d): %s", u.Method, u.Path, u.Index, u.Why)
 		}
 		suite.Cases = append(suite.Cases, tc)
 	}

@@ -111,6 +111,11 @@ func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 			f.Why = why(f)
 		}
 		c := f.Change
+		c.at = place{side: f.side, status: f.status, paramIn: f.paramIn, param: f.paramName, prop: f.prop, hasProp: f.hasProp}
+		if _, field, ok := strings.Cut(c.Where, ": "); ok {
+			c.at.field = contract.Safe(field)
+		}
+		c.at.hitRule(c.ID)
 		// What a document says reaches a terminal and a page: no control
 		// character drives either.
 		for _, s := range []*string{&c.ID, &c.Method, &c.Path, &c.Where, &c.Why, &c.Text} {

@@ -8,13 +8,17 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // Matched is a call and the contract operation it is for.
 type Matched struct {
-	Call   *Call
-	Op     *model.Operation  // nil: the contract has no operation for it
-	Params map[string]string // the path parameters, decoded
+	Call *Call
+	// Method and Path are the operation's, as the document writes them
+	// ("/movies/{movie_id}"); "" when none matches.
+	Method, Path string
+	Op           *model.Operation  // Match's; nil: no operation, or MatchSpec
+	Params       map[string]string // the path parameters, decoded
 	// Why says why Op is nil: "no path matches", or "the path has no
 	// POST (it has GET, DELETE)".
 	Why string
@@ -28,20 +32,34 @@ type Matched struct {
 // HEAD matches the GET of its path when the contract has no HEAD, as
 // Starlette routes it. One Matched per call, in order.
 func Match(src *Source, m *model.Model) []Matched {
-	rt := newRouter(m)
+	ops := map[[2]string]*model.Operation{}
+	for _, o := range m.Operations {
+		ops[[2]string{o.Method, o.Path}] = o
+	}
+	out := MatchSpec(src, m.Spec)
+	for i := range out {
+		out[i].Op = ops[[2]string{out[i].Method, out[i].Path}]
+	}
+	return out
+}
+
+// MatchSpec is Match on a document that is only loaded, not compiled (as
+// moviemock diff reads OLD): Op stays nil, Method and Path say the
+// operation.
+func MatchSpec(src *Source, sp *spec.Spec) []Matched {
+	rt := newRouter(sp)
 	out := make([]Matched, len(src.Calls))
 	for i := range src.Calls {
-		c := &src.Calls[i]
-		out[i] = rt.match(c)
+		out[i] = rt.match(&src.Calls[i])
 	}
 	return out
 }
 
 type router struct {
 	ops    *mux.Router
-	byOp   map[*mux.Route]*model.Operation
-	paths  []pathMethods // every path, for saying which methods it has
-	prefix string        // the first server URL's path, "" or "/api"
+	byOp   map[*mux.Route][2]string // method and path
+	paths  []pathMethods            // every path, for saying which methods it has
+	prefix string                   // the first server URL's path, "" or "/api"
 }
 
 type pathMethods struct {
@@ -49,26 +67,35 @@ type pathMethods struct {
 	methods []string
 }
 
-func newRouter(m *model.Model) *router {
+// methodOrder is the order model.Operation lists a path's methods in.
+var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
+
+func newRouter(sp *spec.Spec) *router {
 	// As the mock's router: Starlette matches the raw decoded path, no
 	// cleaning of // or /./.
-	rt := &router{ops: mux.NewRouter().SkipClean(true), byOp: map[*mux.Route]*model.Operation{}}
+	rt := &router{ops: mux.NewRouter().SkipClean(true), byOp: map[*mux.Route][2]string{}}
 	paths := mux.NewRouter().SkipClean(true)
-	byPath := map[string][]*model.Operation{}
-	for _, o := range m.Operations {
-		byPath[o.Path] = append(byPath[o.Path], o)
+	if sp == nil || sp.Doc == nil || sp.Doc.Paths == nil {
+		return rt
 	}
-	for _, tmpl := range m.Spec.Paths() {
+	for _, tmpl := range sp.Paths() {
+		item := sp.Doc.Paths.Value(tmpl)
+		if item == nil {
+			continue
+		}
 		var methods []string
-		for _, o := range byPath[tmpl] {
+		for _, method := range methodOrder {
+			if item.GetOperation(method) == nil {
+				continue
+			}
 			// Path before Methods: gorilla/mux v1.8.1 loses an earlier
 			// route's method mismatch otherwise (see mock.routes).
-			rt.byOp[rt.ops.Path(tmpl).Methods(o.Method)] = o
-			methods = append(methods, o.Method)
+			rt.byOp[rt.ops.Path(tmpl).Methods(method)] = [2]string{method, tmpl}
+			methods = append(methods, method)
 		}
 		rt.paths = append(rt.paths, pathMethods{route: paths.Path(tmpl), methods: methods})
 	}
-	if doc := m.Spec.Doc; doc != nil && len(doc.Servers) > 0 && doc.Servers[0] != nil {
+	if doc := sp.Doc; len(doc.Servers) > 0 && doc.Servers[0] != nil {
 		if u, err := url.Parse(doc.Servers[0].URL); err == nil {
 			rt.prefix = strings.TrimRight(u.Path, "/")
 		}
@@ -87,8 +114,8 @@ func (rt *router) match(c *Call) Matched {
 			r := &http.Request{Method: method, URL: &url.URL{Path: path}, Header: http.Header{}}
 			var rm mux.RouteMatch
 			if rt.ops.Match(r, &rm) && rm.MatchErr == nil {
-				if o := rt.byOp[rm.Route]; o != nil {
-					out.Op, out.Params = o, rm.Vars
+				if o, ok := rt.byOp[rm.Route]; ok {
+					out.Method, out.Path, out.Params = o[0], o[1], rm.Vars
 					return out
 				}
 			}
