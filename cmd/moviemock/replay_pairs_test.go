@@ -84,7 +84,7 @@ func TestReplayMoviesPage(t *testing.T) {
 			if tc.change != "" {
 				doc = filepath.Join(repoRoot, "testdata/changes/movies", tc.change+".json")
 			}
-			base, _ := serve(t, noEnv, "--quiet", "--spec", doc, "--fixtures", fixturesFor(t, doc))
+			base, _ := serve(t, noEnv, "--quiet", "--spec", doc, "--fixtures", changeFixtures(t, tc.change))
 			got, code := replayLines(t, append([]string{moviesPageHAR, "--base-url", base}, pageArgs...)...)
 			wantCode := exitOK
 			if slices.ContainsFunc(tc.want, func(l string) bool { return strings.Contains(l, ": breaking ") }) {
@@ -108,7 +108,7 @@ func TestReplayMoviesPageReference(t *testing.T) {
 			t.Parallel()
 			ref := reference.Start(t, reference.Options{App: reference.AppMovies, Change: change})
 			doc := filepath.Join(repoRoot, "testdata/changes/movies", change+".json")
-			mock, _ := serve(t, noEnv, "--quiet", "--spec", doc, "--fixtures", fixturesFor(t, doc))
+			mock, _ := serve(t, noEnv, "--quiet", "--spec", doc, "--fixtures", changeFixtures(t, change))
 			fromMock, mockCode := replayLines(t, append([]string{moviesPageHAR, "--base-url", mock}, pageArgs...)...)
 			fromApp, appCode := replayLines(t, append([]string{moviesPageHAR, "--base-url", "http://" + ref.Addr}, pageArgs...)...)
 			if !slices.Equal(fromApp, fromMock) || appCode != mockCode {

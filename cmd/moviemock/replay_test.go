@@ -14,11 +14,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"gopkg.in/yaml.v3"
-
-	"github.com/moviemock/moviemock/internal/model"
-	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // pageCall is one call a page makes; {token} in a header is the token its
@@ -106,61 +101,18 @@ func recordHAR(t *testing.T, base string, calls []pageCall) string {
 	return file
 }
 
-// fixturesFor is the movies contract's fixture directory as the backend
-// of the changed contract newDoc keeps its records: the fields the change
-// removed from a collection are gone from its records.
-func fixturesFor(t *testing.T, newDoc string) string {
+// changeFixtures is the fixture directory the mock of the movies contract
+// changed by change serves: the records the change migrates
+// (testdata/changes/movies/fixtures/<change>/), else the contract's own.
+func changeFixtures(t *testing.T, change string) string {
 	t.Helper()
-	src := filepath.Join(repoRoot, "testdata/contracts/movies/fixtures")
-	compile := func(file string) *model.Model {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp, err := spec.Load(data, file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := model.Compile(sp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
-	was, now := compile(filepath.Join(repoRoot, "testdata/contracts/movies/openapi.json")), compile(newDoc)
-	dir := t.TempDir()
-	files, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(src, f.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimSuffix(f.Name(), filepath.Ext(f.Name()))
-		wc, nc := was.ByFile(name), now.ByFile(name)
-		if wc != nil && nc != nil {
-			var records []map[string]any
-			if err := yaml.Unmarshal(data, &records); err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range records {
-				for k := range r {
-					if wc.Field(k) != nil && nc.Field(k) == nil {
-						delete(r, k)
-					}
-				}
-			}
-			if data, err = yaml.Marshal(records); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, f.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
+	if change != "" {
+		dir := filepath.Join(repoRoot, "testdata/changes/movies/fixtures", change)
+		if _, err := os.Stat(dir); err == nil {
+			return dir
 		}
 	}
-	return dir
+	return filepath.Join(repoRoot, "testdata/contracts/movies/fixtures")
 }
 
 // replayLines runs moviemock replay and gives each call's outcome as a
