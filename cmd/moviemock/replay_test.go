@@ -236,6 +236,24 @@ func TestReplayCommand(t *testing.T) {
 			wantCode: exitOK,
 		},
 	}
+	// A journal of serve holds the same calls, their answers' bodies with
+	// the secrets blanked.
+	journaled, _ := serve(t, noEnv, "--quiet", "--spec", filepath.Join(repoRoot, "testdata/contracts/movies/openapi.json"), "--fixtures", filepath.Join(repoRoot, "testdata/contracts/movies/fixtures"))
+	recordHAR(t, journaled, moviesPage)
+	status, body := get(t, journaled+"/__mock/journal")
+	if status != http.StatusOK {
+		t.Fatalf("GET /__mock/journal: %d %s", status, body)
+	}
+	journal := filepath.Join(t.TempDir(), "journal.json")
+	if err := os.WriteFile(journal, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("a journal of serve, writes too", func(t *testing.T) {
+		got, code := replayLines(t, append([]string{journal, "--base-url", journaled, "--allow-writes"}, login...)...)
+		if len(got) != 0 || code != exitOK {
+			t.Errorf("replay of the journal: exit %d, changes:\n  %s", code, strings.Join(got, "\n  "))
+		}
+	})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got, code := replayLines(t, append([]string{har, "--base-url", tc.target}, tc.args...)...)

@@ -173,6 +173,7 @@ type player struct {
 	jar                http.CookieJar
 	ids                map[string]string // id in the recording → id the target gave
 	unmade             map[string]int    // id a write not replayed created → that call's index
+	mapped             int               // calls sent with an id of ids
 	streak             int               // calls in a row without a complete answer
 	dead               string            // why the rest are not sent
 	cut                int               // calls whose shape was not compared: a budget
@@ -289,6 +290,7 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	}
 	if sent != c.Path {
 		res.Sent = p.redact.URL(withQuery(sent, c.Query))
+		p.mapped++
 	}
 	start := time.Now()
 	status, header, body, why := p.send(req)
@@ -609,8 +611,8 @@ func (p *player) finish() {
 	if p.token != "" {
 		r.Notes = append(r.Notes, fmt.Sprintf("logged in again as %q; the calls that carried a token carried its token instead", p.cfg.Username))
 	}
-	if len(p.ids) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d ids the target gave records created in the replay were used in the later calls' paths in place of the recorded ones", len(p.ids)))
+	if p.mapped > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s sent with the id the target gave a record created in the replay, in place of the recorded one", problems.Plural(p.mapped, "call was", "calls were")))
 	}
 	if p.cut > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d answers were not compared in shape: a budget (--max-check-values, --max-body-bytes); see each call", p.cut))
