@@ -26,7 +26,9 @@ contract, or the new backend), and reports per call what changed in the
 SHAPE of the answer: the status, the content type, and the JSON fields
 removed, made null, of another type (breaking), no longer in every item of
 a list (warning) or added (info). Values are expected to differ and are
-never compared; a list's items are compared by the union of their shapes.
+never compared; a list's items are compared by the union of their shapes,
+and so are the values of a dict the target's contract declares (an object
+of no properties, dict[str, X]): its keys are values too.
 
 Logins (a POST to the contract's OAuth2 tokenUrl, or of a username and
 password form) are redone with --username and --password; recorded tokens

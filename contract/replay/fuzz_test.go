@@ -19,8 +19,8 @@ func FuzzShape(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		lim := replay.Limits{MaxValues: 1000, MaxDepth: 8, MaxPaths: 200}
-		sa, errA := replay.ShapeOf(a, lim)
-		sb, errB := replay.ShapeOf(b, lim)
+		sa, errA := replay.ShapeOf(a, lim, nil)
+		sb, errB := replay.ShapeOf(b, lim, nil)
 		if errA != nil || errB != nil {
 			return
 		}

@@ -166,7 +166,8 @@ type player struct {
 	redact *contract.Redactor
 	// logins are the paths of the target's logins (POST).
 	logins map[string]bool
-	ops    []string // per call, in order: the operation it matches, by the contract
+	ops    []*model.Operation // per call, in order: the operation it matches, by the contract
+	dicts  map[*model.Operation]map[string]bool
 	// token is the Authorization value the fresh login earned; loginFailed
 	// why the login gave none.
 	token, loginFailed string
@@ -181,7 +182,7 @@ type player struct {
 
 func newPlayer(cfg *Config) *player {
 	src := cfg.Source
-	p := &player{cfg: cfg, logins: map[string]bool{}, ids: map[string]string{}, unmade: map[string]int{}}
+	p := &player{cfg: cfg, logins: map[string]bool{}, ids: map[string]string{}, unmade: map[string]int{}, dicts: map[*model.Operation]map[string]bool{}}
 	p.report = &Report{Source: src.Name, Kind: src.Kind, BaseURL: cfg.BaseURL, failOn: cfg.FailOn, FailOn: cfg.FailOn.String()}
 	p.jar, _ = cookiejar.New(nil)
 	p.redact = contract.NewRedactorFor(contract.Credentials{Password: cfg.Password}, cfg.Spec)
@@ -200,11 +201,7 @@ func newPlayer(cfg *Config) *player {
 				}
 			}
 			for _, mt := range traffic.Match(src, m) {
-				name := ""
-				if mt.Op != nil {
-					name = mt.Op.Method + " " + mt.Op.Path
-				}
-				p.ops = append(p.ops, name)
+				p.ops = append(p.ops, mt.Op)
 			}
 		}
 	}
@@ -270,8 +267,10 @@ func write(method string) bool {
 func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	res := &Result{Index: c.Index, Method: c.Method, Path: p.redact.URL(withQuery(c.Path, c.Query)),
 		Recorded: Answer{Status: c.Status, ContentType: mediaType(c.ResponseType)}, Changes: []Change{}}
-	if i < len(p.ops) {
-		res.Operation = p.ops[i]
+	var op *model.Operation
+	if i < len(p.ops) && p.ops[i] != nil {
+		op = p.ops[i]
+		res.Operation = op.Method + " " + op.Path
 	}
 	res.Notes = append(res.Notes, c.Notes...)
 	p.report.Results = append(p.report.Results, res)
@@ -311,7 +310,7 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	if res.Login {
 		p.loggedIn(status, body)
 	}
-	p.compare(res, c, why, body)
+	p.compare(res, c, why, body, op)
 	if write(c.Method) && !res.Login {
 		p.learnIDs(c, body)
 	}
@@ -466,7 +465,7 @@ func (p *player) loggedIn(status int, body []byte) {
 // compare sets res's changes: status, content type, and the body's shape
 // where both answers were successes (or had the same status) and the
 // recording kept the body.
-func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte) {
+func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte, op *model.Operation) {
 	if c.Status == http.StatusNotModified {
 		// The browser's cache answered the recorded call; the replay
 		// sends no conditional header, so a success is the same answer.
@@ -502,7 +501,16 @@ func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte) 
 		return
 	}
 	lim := Limits{MaxValues: p.cfg.MaxCheckValues}
-	was, err := ShapeOf(c.Response, lim)
+	var dicts map[string]bool
+	if op != nil && c.Status/100 == 2 && res.Got.Status/100 == 2 {
+		// The success answer's dicts, by the target's contract: their
+		// keys are values, expected to differ.
+		if dicts = p.dicts[op]; dicts == nil {
+			dicts = Dicts(op.Response)
+			p.dicts[op] = dicts
+		}
+	}
+	was, err := ShapeOf(c.Response, lim, dicts)
 	if err != nil {
 		res.Compared = only + "the recorded body: " + err.Error()
 		if errors.Is(err, ErrBudget) {
@@ -510,7 +518,7 @@ func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte) 
 		}
 		return
 	}
-	now, err := ShapeOf(body, lim)
+	now, err := ShapeOf(body, lim, dicts)
 	switch {
 	case errors.Is(err, ErrBudget):
 		res.Compared = only + "the answer: " + err.Error()

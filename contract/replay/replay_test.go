@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract/replay"
+	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
 )
 
@@ -242,5 +244,53 @@ func TestReplayUnreachable(t *testing.T) {
 	_, err := replay.Run(context.Background(), replay.Config{BaseURL: base, Source: recording()})
 	if !errors.Is(err, replay.ErrUnreachable) {
 		t.Fatalf("err %v, want ErrUnreachable", err)
+	}
+}
+
+// The keys of a dict the target's contract declares (Review.reactions,
+// dict[str, int]) are values: other keys are no change.
+func TestReplayDicts(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../testdata/contracts/movies/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(data, "movies/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	review := func(reactions string) string {
+		return `[{"id":"r1","movie_id":"tt1","author_id":1,"content":"x","author":{"id":1,"username":"alice"},"created_at":"t","updated_at":"t","reactions":` + reactions + `}]`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, review(`{"wow":2}`))
+	}))
+	t.Cleanup(srv.Close)
+	src := &traffic.Source{Kind: "har", Name: "page.har", Calls: []traffic.Call{{Index: 1, Method: "GET", Path: "/movies/tt1/reviews",
+		Status: 200, ResponseType: "application/json", Response: []byte(review(`{"like":4,"love":1}`)), ResponseKept: true}}}
+	tests := []struct {
+		name string
+		spec *spec.Spec
+		want []string
+	}{
+		{"by the contract", sp, nil},
+		{"without a contract", nil, []string{"removed: [].reactions.like (was integer)", "removed: [].reactions.love (was integer)", "added: [].reactions.wow (integer)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			report, err := replay.Run(context.Background(), replay.Config{BaseURL: srv.URL, Source: src, Spec: tc.spec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range report.Results[0].Changes {
+				got = append(got, c.String())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("changes %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

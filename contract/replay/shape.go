@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // kinds is a set of JSON value kinds.
@@ -79,9 +83,12 @@ const (
 // compared.
 var ErrBudget = errors.New("over budget")
 
-// ShapeOf reads the shape of the JSON body data within lim. An error says
-// the body is not JSON, or wraps ErrBudget.
-func ShapeOf(data []byte, lim Limits) (*Shape, error) {
+// ShapeOf reads the shape of the JSON body data within lim. The objects at
+// the paths dicts names are dicts (a contract's dict[str, X]: an object of
+// no properties): their keys are values, so their members are read as one
+// path, "reactions{}". An error says the body is not JSON, or wraps
+// ErrBudget.
+func ShapeOf(data []byte, lim Limits, dicts map[string]bool) (*Shape, error) {
 	if lim.MaxDepth <= 0 {
 		lim.MaxDepth = DefaultMaxDepth
 	}
@@ -89,7 +96,7 @@ func ShapeOf(data []byte, lim Limits) (*Shape, error) {
 		lim.MaxPaths = DefaultMaxPaths
 	}
 	s := &Shape{nodes: map[string]*node{}}
-	r := &shapeReader{dec: json.NewDecoder(bytes.NewReader(data)), lim: lim, s: s}
+	r := &shapeReader{dec: json.NewDecoder(bytes.NewReader(data)), lim: lim, s: s, dicts: dicts}
 	r.dec.UseNumber()
 	if err := r.value("", 0, nil); err != nil {
 		return nil, err
@@ -104,6 +111,7 @@ type shapeReader struct {
 	dec    *json.Decoder
 	lim    Limits
 	s      *Shape
+	dicts  map[string]bool
 	values int
 }
 
@@ -158,7 +166,14 @@ func (r *shapeReader) value(path string, depth int, _ *node) error {
 					return fmt.Errorf("not JSON: %w", err)
 				}
 				key, _ := kt.(string)
-				if err := r.value(fieldPath(path, key), depth+1, n); err != nil {
+				child := fieldPath(path, key)
+				if r.dicts[path] {
+					child = path + "{}"
+					if n != nil {
+						n.items++
+					}
+				}
+				if err := r.value(child, depth+1, n); err != nil {
 					return err
 				}
 			}
@@ -189,7 +204,7 @@ func (r *shapeReader) value(path string, depth int, _ *node) error {
 // items[].title; a key that would read as more than one step is quoted:
 // ["a.b"].
 func fieldPath(path, key string) string {
-	if key == "" || strings.ContainsAny(key, ".[]\"") || strings.TrimSpace(key) != key {
+	if key == "" || strings.ContainsAny(key, ".[]{}\"") || strings.TrimSpace(key) != key {
 		return path + "[" + strconv.Quote(key) + "]"
 	}
 	if path == "" {
@@ -206,6 +221,9 @@ func parentOf(path string) (parent string, item, ok bool) {
 	}
 	if strings.HasSuffix(path, "[]") {
 		return strings.TrimSuffix(path, "[]"), true, true
+	}
+	if strings.HasSuffix(path, "{}") {
+		return strings.TrimSuffix(path, "{}"), true, true
 	}
 	if strings.HasSuffix(path, "\"]") {
 		// A quoted key: strconv.Quote escapes every " in it, so the last
@@ -320,6 +338,9 @@ func (c Change) String() string {
 //     some new objects lack;
 //   - added (info): a field the recorded objects never had; only the
 //     topmost of an added subtree.
+//
+// The members of a dict (ShapeOf's dicts) are compared as a list's items
+// are: by the union of their shapes, their keys being values.
 func Compare(was, now *Shape) []Change {
 	var out []Change
 	comparable := func(s, o *Shape, path string) bool {
@@ -371,6 +392,44 @@ func Compare(was, now *Shape) []Change {
 	}
 	return out
 }
+
+// Dicts are the paths of the objects sch describes as dicts — an object
+// of no properties whose additionalProperties are not false (FastAPI's
+// dict[str, X], a free-form object) — read within a budget of schemas
+// visited and DefaultMaxDepth.
+func Dicts(sch *openapi3.SchemaRef) map[string]bool {
+	out := map[string]bool{}
+	budget := maxDictSchemas
+	var walk func(path string, ref *openapi3.SchemaRef, depth int)
+	walk = func(path string, ref *openapi3.SchemaRef, depth int) {
+		if budget--; ref == nil || ref.Value == nil || depth > DefaultMaxDepth || budget < 0 {
+			return
+		}
+		s := ref.Value
+		for _, list := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, e := range list {
+				walk(path, e, depth+1)
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+			walk(fieldPath(path, name), s.Properties[name], depth+1)
+		}
+		if s.Items != nil {
+			walk(path+"[]", s.Items, depth+1)
+		}
+		ap := s.AdditionalProperties
+		if len(s.Properties) == 0 && (s.Type.Is("object") || ap.Schema != nil || ap.Has != nil && *ap.Has) && (ap.Has == nil || *ap.Has) {
+			out[path] = true
+			walk(path+"{}", ap.Schema, depth+1)
+		}
+	}
+	walk("", sch, 0)
+	return out
+}
+
+// maxDictSchemas bounds the schemas Dicts visits (a recursive schema is
+// visited down to DefaultMaxDepth along each branch).
+const maxDictSchemas = 10_000
 
 // emptied are the paths of lists the recording had items in that came
 // back empty: their items could not be compared.

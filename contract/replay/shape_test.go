@@ -2,8 +2,11 @@ package replay_test
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/contract/replay"
 )
@@ -14,36 +17,45 @@ func TestCompare(t *testing.T) {
 		name     string
 		was, now string
 		want     []string // Change.String() with its level
+		dicts    []string // the paths of dicts
 	}{
-		{"values differ, shape alike", `{"id":1,"title":"Fight Club","tags":["a"]}`, `{"id":2,"title":"Heat","tags":["b","c"]}`, nil},
-		{"a field removed", `{"id":1,"title":"x"}`, `{"id":1}`, []string{"breaking removed: title (was string)"}},
-		{"a field added", `{"id":1}`, `{"id":1,"poster":{"url":"u"}}`, []string{"info added: poster (object)"}},
-		{"a field made null", `{"rating":8.5}`, `{"rating":null}`, []string{"breaking made null: rating (was number, now null)"}},
-		{"integers became decimals", `[{"runtime":139},{"runtime":null}]`, `[{"runtime":139.0},{"runtime":null}]`, []string{"breaking type changed: [].runtime (was integer|null, now number|null)"}},
-		{"decimals written as integers are no change", `{"rating":8.5}`, `{"rating":8}`, nil},
-		{"an exponent is a decimal", `{"n":1}`, `{"n":1e3}`, []string{"breaking type changed: n (was integer, now number)"}},
-		{"null in the recording says nothing of the type", `{"rating":null}`, `{"rating":"high"}`, nil},
-		{"a type changed", `{"year":1999}`, `{"year":"1999"}`, []string{"breaking type changed: year (was integer, now string)"}},
-		{"the items of a list, their union", `[{"a":1,"b":null},{"a":2,"b":"x"}]`, `[{"a":3,"b":"y"}]`, nil},
-		{"a field removed from the items", `[{"a":1,"b":"x"},{"a":2,"b":"y"}]`, `[{"a":1}]`, []string{"breaking removed: [].b (was string)"}},
-		{"a field no longer in every item", `[{"a":1,"b":"x"}]`, `[{"a":1,"b":"y"},{"a":2}]`, []string{"warning not always there: [].b (missing from 1 of 2)"}},
-		{"an empty list says nothing of its items", `{"items":[{"a":1}]}`, `{"items":[]}`, nil},
-		{"a page wrapper", `[{"id":1}]`, `{"items":[{"id":1}],"total":1}`, []string{"breaking type changed: (body) (was array, now object)"}},
-		{"nested fields", `{"items":[{"cast":[{"name":"x"}]}]}`, `{"items":[{"cast":[{"name":1}]}]}`, []string{"breaking type changed: items[].cast[].name (was string, now integer)"}},
-		{"a removed subtree is one change", `{"a":{"b":{"c":1}}}`, `{}`, []string{"breaking removed: a (was object)"}},
-		{"an added subtree is one change", `{}`, `{"a":{"b":{"c":1}}}`, []string{"info added: a (object)"}},
-		{"a field whose object became a string", `{"a":{"b":1}}`, `{"a":"b"}`, []string{"breaking type changed: a (was object, now string)"}},
-		{"keys that read as paths are quoted", `{"a.b":1}`, `{"a.b":"1"}`, []string{`breaking type changed: ["a.b"] (was integer, now string)`}},
-		{"a fields of a quoted key", `{"a.b":{"c":1}}`, `{"a.b":{}}`, []string{`breaking removed: ["a.b"].c (was integer)`}},
+		{"values differ, shape alike", `{"id":1,"title":"Fight Club","tags":["a"]}`, `{"id":2,"title":"Heat","tags":["b","c"]}`, nil, nil},
+		{"a field removed", `{"id":1,"title":"x"}`, `{"id":1}`, []string{"breaking removed: title (was string)"}, nil},
+		{"a field added", `{"id":1}`, `{"id":1,"poster":{"url":"u"}}`, []string{"info added: poster (object)"}, nil},
+		{"a field made null", `{"rating":8.5}`, `{"rating":null}`, []string{"breaking made null: rating (was number, now null)"}, nil},
+		{"integers became decimals", `[{"runtime":139},{"runtime":null}]`, `[{"runtime":139.0},{"runtime":null}]`, []string{"breaking type changed: [].runtime (was integer|null, now number|null)"}, nil},
+		{"decimals written as integers are no change", `{"rating":8.5}`, `{"rating":8}`, nil, nil},
+		{"an exponent is a decimal", `{"n":1}`, `{"n":1e3}`, []string{"breaking type changed: n (was integer, now number)"}, nil},
+		{"null in the recording says nothing of the type", `{"rating":null}`, `{"rating":"high"}`, nil, nil},
+		{"a type changed", `{"year":1999}`, `{"year":"1999"}`, []string{"breaking type changed: year (was integer, now string)"}, nil},
+		{"the items of a list, their union", `[{"a":1,"b":null},{"a":2,"b":"x"}]`, `[{"a":3,"b":"y"}]`, nil, nil},
+		{"a field removed from the items", `[{"a":1,"b":"x"},{"a":2,"b":"y"}]`, `[{"a":1}]`, []string{"breaking removed: [].b (was string)"}, nil},
+		{"a field no longer in every item", `[{"a":1,"b":"x"}]`, `[{"a":1,"b":"y"},{"a":2}]`, []string{"warning not always there: [].b (missing from 1 of 2)"}, nil},
+		{"an empty list says nothing of its items", `{"items":[{"a":1}]}`, `{"items":[]}`, nil, nil},
+		{"a page wrapper", `[{"id":1}]`, `{"items":[{"id":1}],"total":1}`, []string{"breaking type changed: (body) (was array, now object)"}, nil},
+		{"nested fields", `{"items":[{"cast":[{"name":"x"}]}]}`, `{"items":[{"cast":[{"name":1}]}]}`, []string{"breaking type changed: items[].cast[].name (was string, now integer)"}, nil},
+		{"a removed subtree is one change", `{"a":{"b":{"c":1}}}`, `{}`, []string{"breaking removed: a (was object)"}, nil},
+		{"an added subtree is one change", `{}`, `{"a":{"b":{"c":1}}}`, []string{"info added: a (object)"}, nil},
+		{"a field whose object became a string", `{"a":{"b":1}}`, `{"a":"b"}`, []string{"breaking type changed: a (was object, now string)"}, nil},
+		{"keys that read as paths are quoted", `{"a.b":1}`, `{"a.b":"1"}`, []string{`breaking type changed: ["a.b"] (was integer, now string)`}, nil},
+		{"a fields of a quoted key", `{"a.b":{"c":1}}`, `{"a.b":{}}`, []string{`breaking removed: ["a.b"].c (was integer)`}, nil},
+		{"a dict's keys are values", `[{"reactions":{"like":4,"love":1}}]`, `[{"reactions":{"wow":2}}]`, nil, []string{"[].reactions"}},
+		{"a dict's values have a shape", `{"reactions":{"like":4}}`, `{"reactions":{"wow":"2"}}`, []string{"breaking type changed: reactions{} (was integer, now string)"}, []string{"reactions"}},
+		{"an empty dict says nothing of its values", `{"reactions":{"like":4}}`, `{"reactions":{}}`, nil, []string{"reactions"}},
+		{"an object read as fields without the contract", `{"reactions":{"like":4}}`, `{"reactions":{"wow":2}}`, []string{"breaking removed: reactions.like (was integer)", "info added: reactions.wow (integer)"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			was, err := replay.ShapeOf([]byte(tc.was), replay.Limits{})
+			dicts := map[string]bool{}
+			for _, d := range tc.dicts {
+				dicts[d] = true
+			}
+			was, err := replay.ShapeOf([]byte(tc.was), replay.Limits{}, dicts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			now, err := replay.ShapeOf([]byte(tc.now), replay.Limits{})
+			now, err := replay.ShapeOf([]byte(tc.now), replay.Limits{}, dicts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +98,7 @@ func TestShapeOfBudgets(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := replay.ShapeOf([]byte(tc.body), tc.lim)
+			s, err := replay.ShapeOf([]byte(tc.body), tc.lim, nil)
 			switch {
 			case tc.budget:
 				if !errors.Is(err, replay.ErrBudget) {
@@ -102,5 +114,36 @@ func TestShapeOfBudgets(t *testing.T) {
 				t.Errorf("Deep %v, want %v", s.Deep, tc.wantDeep)
 			}
 		})
+	}
+}
+
+func TestDicts(t *testing.T) {
+	t.Parallel()
+	obj := func(props map[string]*openapi3.SchemaRef) *openapi3.SchemaRef {
+		s := openapi3.NewObjectSchema()
+		s.Properties = props
+		return s.NewRef()
+	}
+	yes, no := true, false
+	anyDict := openapi3.NewObjectSchema()
+	anyDict.AdditionalProperties = openapi3.AdditionalProperties{Has: &yes}
+	intDict := openapi3.NewObjectSchema()
+	intDict.AdditionalProperties = openapi3.AdditionalProperties{Schema: openapi3.NewObjectSchema().WithProperty("n", openapi3.NewIntegerSchema()).NewRef()}
+	closed := openapi3.NewObjectSchema()
+	closed.AdditionalProperties = openapi3.AdditionalProperties{Has: &no}
+	nullable := &openapi3.Schema{AnyOf: openapi3.SchemaRefs{anyDict.NewRef(), openapi3.NewSchemaRef("", &openapi3.Schema{Type: &openapi3.Types{"null"}})}}
+	review := obj(map[string]*openapi3.SchemaRef{
+		"reactions": anyDict.NewRef(),
+		"counts":    intDict.NewRef(),
+		"closed":    closed.NewRef(),
+		"maybe":     nullable.NewRef(),
+		"title":     openapi3.NewStringSchema().NewRef(),
+	})
+	list := openapi3.NewArraySchema()
+	list.Items = review
+	got := slices.Sorted(maps.Keys(replay.Dicts(list.NewRef())))
+	want := []string{"[].counts", "[].maybe", "[].reactions"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Dicts = %q, want %q", got, want)
 	}
 }
