@@ -95,13 +95,30 @@ func (r *Report) trafficLine() string {
 		plural(r.Used(Breaking)+r.Used(Warning)+r.Used(Info), "change", "changes"))
 }
 
-// group is the changes of one level that read the same (the same id, text
-// and reason) in several operations: one schema used by several of them.
+// group is the changes of one level that read the same (the same id and
+// reason, on a field of the same name) in several operations: one schema
+// used by several of them.
 type group struct {
-	first    Change
+	first Change
+	// ops are the operations, the first's first; each other one with its
+	// own place when it differs from the first's ("POST /items (response
+	// 201 body: title)").
 	ops      []string
 	hits     []Hit // of every change in the group, in the recording's order
 	hitCount int
+}
+
+// leaf is the last name of a change's place: "title" for "response 200
+// body: [].title"; a place without a field is itself.
+func leaf(where string) string {
+	_, field, ok := strings.Cut(where, ": ")
+	if !ok {
+		return where
+	}
+	if i := strings.LastIndexAny(field, ".]"); i >= 0 {
+		field = field[i+1:]
+	}
+	return field
 }
 
 // groups are the changes at level l, each told once with every operation
@@ -113,14 +130,17 @@ func (r *Report) groups(l Level) []*group {
 		if c.Level != l {
 			continue
 		}
-		key := [3]string{c.ID, c.Text, c.Why}
+		key := [3]string{c.ID, c.Why, leaf(c.Where)}
 		g, ok := index[key]
+		op := opName(&c)
 		if !ok || c.Method == "" {
 			g = &group{first: c}
 			index[key] = g
 			gs = append(gs, g)
+		} else if c.Where != g.first.Where {
+			op += " (" + c.Where + ")"
 		}
-		g.ops = append(g.ops, opName(&c))
+		g.ops = append(g.ops, op)
 		g.hits = append(g.hits, c.Hits...)
 		g.hitCount += c.HitCount
 	}
