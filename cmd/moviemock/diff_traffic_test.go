@@ -26,7 +26,7 @@ func TestDiffTraffic(t *testing.T) {
 		stderr string
 	}{
 		{"a breaking change the page uses", []string{old, changes + "movie_poster_removed.json", "--traffic", har, "--fail-on", "breaking-used"}, 1,
-			[]string{"hits 1 recorded call: GET /movies?year=1999&limit=5 (#4, [].poster)", "RECORDED CALLS (" + har + ", har)", "(--fail-on breaking-used) · 4 operations changed · 2 breaking used · 2 of 6 recorded calls hit a change"}, ""},
+			[]string{"hits 2 recorded calls: GET /movies?year=1999&limit=5 (#4, [].poster), GET /movies/tt0137523 (#5, poster)", "RECORDED CALLS (" + har + ", har)", "(--fail-on breaking-used) · 4 operations changed · 2 breaking used · 2 of 6 recorded calls hit a change"}, ""},
 		{"a breaking change the page does not use", []string{old, changes + "reviews_list_secured.json", "--traffic", har, "--fail-on", "breaking-used"}, 0,
 			[]string{"moviemock diff: PASSED 1 breaking", "0 breaking used · 0 of 6 recorded calls hit a change"}, ""},
 		{"the same, failing on any breaking change", []string{old, changes + "reviews_list_secured.json", "--traffic", har}, 1,
