@@ -348,6 +348,9 @@ func (p *player) skip(c *traffic.Call, login bool) string {
 			return "it carried the credential header " + name + ", which a replay never sends"
 		}
 	}
+	if k := bodyToken(c); k != "" {
+		return "it carried a token in its body (" + p.redact.Text(k) + "), which a replay never sends"
+	}
 	if q, err := url.ParseQuery(c.Query); err == nil {
 		for name := range q {
 			if model.SecretName(name) {
@@ -372,9 +375,9 @@ var dropped = map[string]bool{
 func (p *player) request(ctx context.Context, c *traffic.Call, login bool) (*http.Request, string, error) {
 	path := p.mapIDs(c.Path)
 	target := strings.TrimSuffix(p.cfg.BaseURL, "/") + withQuery(path, c.Query)
-	body := c.Body
+	body, bodyType := c.Body, c.BodyType
 	if login {
-		body = p.loginBody(c)
+		body, bodyType = p.loginBody(c)
 	}
 	req, err := http.NewRequestWithContext(ctx, c.Method, target, bytes.NewReader(body))
 	if err != nil {
@@ -388,8 +391,8 @@ func (p *player) request(ctx context.Context, c *traffic.Call, login bool) (*htt
 		}
 		req.Header[k] = append([]string(nil), vs...)
 	}
-	if c.BodyType != "" && len(body) > 0 && req.Header.Get("Content-Type") == "" {
-		req.Header.Set("Content-Type", c.BodyType)
+	if bodyType != "" && len(body) > 0 && (login || req.Header.Get("Content-Type") == "") {
+		req.Header.Set("Content-Type", bodyType)
 	}
 	if _, set := req.Header["User-Agent"]; !set {
 		req.Header["User-Agent"] = []string{""} // none but the recording's
@@ -403,21 +406,65 @@ func (p *player) request(ctx context.Context, c *traffic.Call, login bool) (*htt
 	return req, path, nil
 }
 
-// loginBody is the recorded login's form with the credentials given in
-// place of the recorded ones.
-func (p *player) loginBody(c *traffic.Call) []byte {
+// loginBody is the recorded login's body with the credentials given in
+// place of the recorded ones, and its content type: a JSON object keeps
+// its other fields (its user named by username, else email), any other
+// body becomes the OAuth2 password form, the recorded form's other fields
+// kept. Other secrets (a client_secret, a token) are left out.
+func (p *player) loginBody(c *traffic.Call) ([]byte, string) {
+	var obj map[string]any
+	if mt := mediaType(c.BodyType); (mt == "application/json" || strings.HasSuffix(mt, "+json")) && json.Unmarshal(c.Body, &obj) == nil && obj != nil {
+		user := "username"
+		if _, ok := obj["username"]; !ok {
+			if _, ok := obj["email"]; ok {
+				user = "email"
+			}
+		}
+		for k := range obj {
+			if model.SecretName(k) {
+				delete(obj, k)
+			}
+		}
+		obj[user], obj["password"] = p.cfg.Username, p.cfg.Password
+		if b, err := json.Marshal(obj); err == nil {
+			return b, c.BodyType
+		}
+	}
 	f := loginFields(c)
 	if f == nil {
 		f = url.Values{"grant_type": {"password"}}
 	}
 	for k := range f {
-		if model.SecretName(k) { // a client_secret, a recorded token
+		if model.SecretName(k) {
 			f.Del(k)
 		}
 	}
 	f.Set("username", p.cfg.Username)
 	f.Set("password", p.cfg.Password)
-	return []byte(f.Encode())
+	return []byte(f.Encode()), "application/x-www-form-urlencoded"
+}
+
+// bodyToken names a field of c's body (JSON or a form) that holds a
+// token (refresh_token, id_token): a recorded token, never sent again.
+func bodyToken(c *traffic.Call) string {
+	isToken := func(k string) bool { return model.SecretName(k) && strings.HasSuffix(strings.ToLower(k), "token") }
+	if f := loginFields(c); f != nil {
+		for k := range f {
+			if isToken(k) {
+				return k
+			}
+		}
+		return ""
+	}
+	var obj map[string]any
+	if json.Unmarshal(c.Body, &obj) == nil {
+		for k := range obj {
+			if isToken(k) {
+				return k
+			}
+		}
+	}
+	return ""
 }
 
 // send sends req: the status (0: no complete answer, why says why), the

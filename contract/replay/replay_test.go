@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moviemock/moviemock/contract/replay"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -290,6 +291,106 @@ func TestReplayDicts(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("changes %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A target that hangs, redirects, sends too much or no JSON is reported
+// call by call, within the budgets; what a recording must never send again
+// is not sent, nor shown.
+func TestReplayHostileTarget(t *testing.T) {
+	t.Parallel()
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/hang":
+			select {
+			case <-hang:
+			case <-r.Context().Done():
+			}
+		case "/redirect":
+			http.Redirect(w, r, "/elsewhere", http.StatusFound)
+		case "/huge":
+			fmt.Fprintf(w, `[%s1]`, strings.Repeat("1,", 4096))
+		case "/many":
+			fmt.Fprintf(w, `[%s1]`, strings.Repeat("1,", 100))
+		case "/broken":
+			fmt.Fprint(w, `[{"a":`)
+		default:
+			fmt.Fprint(w, `[]`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	get := func(i int, path, query string) traffic.Call {
+		return traffic.Call{Index: i, Method: "GET", Path: path, Query: query, Header: http.Header{}, Status: 200, ResponseType: "application/json", Response: []byte(`[1]`), ResponseKept: true}
+	}
+	tests := []struct {
+		name  string
+		calls []traffic.Call
+		want  []string
+	}{
+		{"a redirect is an answer", []traffic.Call{get(1, "/redirect", "")}, []string{"#1 status: was 200, now 302"}},
+		{"a body past the body budget", []traffic.Call{get(1, "/huge", "")}, []string{"#1 unchanged: status and content type only: the answer is larger than 1024 bytes: its shape is not compared"}},
+		{"a body past the values budget", []traffic.Call{get(1, "/many", "")}, []string{"#1 unchanged: status and content type only: the answer: the body holds more than 50 JSON values (--max-check-values): over budget"}},
+		{"a body that is no JSON", []traffic.Call{get(1, "/broken", "")}, []string{"#1 type changed: (body) (was array, now not JSON)"}},
+		{"a credential in the query", []traffic.Call{get(1, "/list", "api_key=query-secret-0123456789")}, []string{"#1 skipped: it carried the credential query parameter api_key, which a replay never sends"}},
+		{"a token in a body", []traffic.Call{{Index: 1, Method: "POST", Path: "/auth/refresh", Header: http.Header{}, BodyType: "application/json",
+			Body: []byte(`{"refresh_token":"body-secret-0123456789"}`), Status: 200}}, []string{"#1 skipped: it carried a token in its body (refresh_token), which a replay never sends"}},
+		{"a credential header", []traffic.Call{{Index: 1, Method: "GET", Path: "/list", Header: http.Header{"X-Api-Key": {"header-secret-0123456789"}}, Status: 200}},
+			[]string{"#1 skipped: it carried the credential header X-Api-Key, which a replay never sends"}},
+		{"an unresponsive target", []traffic.Call{get(1, "/hang", ""), get(2, "/hang", ""), get(3, "/hang", ""), get(4, "/hang", ""), get(5, "/hang", ""), get(6, "/list", "")}, []string{
+			"#1 no complete answer", "#2 no complete answer", "#3 no complete answer", "#4 no complete answer", "#5 no complete answer",
+			"#6 skipped: not sent: the target is unresponsive: 5 calls in a row got no complete answer",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			report, err := replay.Run(context.Background(), replay.Config{BaseURL: srv.URL, AllowWrites: true,
+				Source: &traffic.Source{Kind: "har", Name: "hostile.har", Calls: tc.calls}, Timeout: 200 * time.Millisecond, MaxBodyBytes: 1024, MaxCheckValues: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, res := range report.Results {
+				line := fmt.Sprintf("#%d ", res.Index)
+				switch {
+				case res.Skipped != "":
+					line += "skipped: " + res.Skipped
+					if i := strings.Index(line, " (last: "); i > 0 {
+						line = line[:i]
+					}
+				case len(res.Changes) == 0:
+					line += "unchanged: " + res.Compared
+				default:
+					var cs []string
+					for _, c := range res.Changes {
+						s := c.String()
+						if c.Kind == replay.ChangeNoAnswer {
+							s = "no complete answer"
+						}
+						cs = append(cs, s)
+					}
+					line += strings.Join(cs, "; ")
+				}
+				got = append(got, line)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("calls:\n got %q\nwant %q", got, tc.want)
+			}
+			for _, format := range []string{"text", "json", "junit", "html"} {
+				var b bytes.Buffer
+				if err := write(report, format, &b); err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range []string{"query-secret-0123456789", "body-secret-0123456789", "header-secret-0123456789"} {
+					if strings.Contains(b.String(), s) {
+						t.Errorf("%s report shows the secret %q", format, s)
+					}
+				}
 			}
 		})
 	}
