@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"net/http"
@@ -217,8 +218,29 @@ func TestReplay(t *testing.T) {
 						t.Errorf("%s report shows the secret %q:\n%s", format, s, b.String())
 					}
 				}
-				if format == "json" && !json.Valid(b.Bytes()) {
-					t.Errorf("json report is not JSON:\n%s", b.String())
+				switch format {
+				case "json":
+					if !json.Valid(b.Bytes()) {
+						t.Errorf("json report is not JSON:\n%s", b.String())
+					}
+				case "junit":
+					var suites struct {
+						Tests int `xml:"tests,attr"`
+					}
+					if err := xml.Unmarshal(b.Bytes(), &suites); err != nil || suites.Tests != len(report.Results) {
+						t.Errorf("junit report: %v, %d tests for %d calls", err, suites.Tests, len(report.Results))
+					}
+				case "html":
+					// Self-contained: nothing fetched, nothing run.
+					for _, bad := range []string{"<script", "src=", "href=", "url("} {
+						if strings.Contains(b.String(), bad) {
+							t.Errorf("html report has %q", bad)
+						}
+					}
+				case "text":
+					if last := strings.TrimSpace(b.String()[strings.LastIndex(strings.TrimSpace(b.String()), "\n")+1:]); !strings.HasPrefix(last, "moviemock replay: PASSED") && !strings.HasPrefix(last, "moviemock replay: FAILED") {
+						t.Errorf("text report ends with %q, not the summary line", last)
+					}
 				}
 			}
 		})
