@@ -309,6 +309,7 @@ func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*jour
 		if jw.seq != 0 && jw.Code != 0 {
 			e.journal.respond(jw.seq, jw.answer.response(jw.Header(), jw.Bytes))
 		}
+		jw.answer.release()
 	}
 }
 

@@ -122,36 +122,62 @@ func (e *Entry) bytes() int {
 	return n
 }
 
-// answerCopy keeps the first maxJournalBody+1 bytes of an answer's body.
-type answerCopy struct{ b []byte }
+// answerCopy keeps the first maxJournalBody+1 bytes of an answer's body,
+// in a buffer from answerBufs: most answers are journaled, and growing a
+// fresh copy for each cost more than the rest of the journaling.
+type answerCopy struct{ b *[]byte }
+
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, maxJournalBody+1); return &b }}
 
 func (c *answerCopy) Write(p []byte) (int, error) {
-	if room := maxJournalBody + 1 - len(c.b); room > 0 {
-		c.b = append(c.b, p[:min(len(p), room)]...)
+	if c.b == nil {
+		c.b = answerBufs.Get().(*[]byte)
+	}
+	if room := maxJournalBody + 1 - len(*c.b); room > 0 {
+		*c.b = append(*c.b, p[:min(len(p), room)]...)
 	}
 	return len(p), nil
 }
 
+// release gives the buffer back.
+func (c *answerCopy) release() {
+	if c.b != nil {
+		*c.b = (*c.b)[:0]
+		answerBufs.Put(c.b)
+		c.b = nil
+	}
+}
+
 // response is what the journal keeps of an answer of n bytes with header
-// h: a JSON body compacted, its secret fields blanked, else why not.
+// h: a JSON body compacted, its secret fields blanked, else why not. The
+// body kept is a copy: the buffer goes back to the pool.
 func (c *answerCopy) response(h http.Header, n int64) *Answer {
 	r := &Answer{Type: clipString(h.Get("Content-Type")), Bytes: n}
+	var b []byte
+	if c.b != nil {
+		b = *c.b
+	}
 	switch {
 	case n == 0:
 	case h.Get("Content-Encoding") != "":
 		r.Note = "encoded: " + clipString(h.Get("Content-Encoding"))
-	case n > maxJournalBody:
+	case n > maxJournalBody || len(b) != int(n):
 		r.Note = fmt.Sprintf("larger than %d bytes, not kept", maxJournalBody)
 	default:
-		var compact bytes.Buffer
-		if json.Compact(&compact, c.b) != nil {
-			r.Note = "not JSON"
-			break
-		}
-		raw := compact.Bytes()
-		if end, _ := jsonscan.Value(raw, 0); end != len(raw) {
-			r.Note = "not JSON"
-			break
+		raw := b
+		if end, k := jsonscan.Value(raw, 0); k == jsonscan.Invalid || end != len(raw) || !jsonscan.Compact(raw) {
+			// Not as the mock writes JSON (compact, nothing around it):
+			// compacted, then checked as FastAPI's parser would.
+			var compact bytes.Buffer
+			if json.Compact(&compact, raw) != nil {
+				r.Note = "not JSON"
+				break
+			}
+			raw = compact.Bytes()
+			if end, _ := jsonscan.Value(raw, 0); end != len(raw) {
+				r.Note = "not JSON"
+				break
+			}
 		}
 		r.Body = redactJSON(raw, model.SecretName)
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
 )
@@ -106,11 +107,12 @@ func (r *Report) MarkTraffic(src *traffic.Source, old *spec.Spec) {
 	r.Traffic = t
 }
 
-// callPath is a call's path with its query, cut for a report.
+// callPath is a call's path with its query, cut for a report, a secret's
+// value blanked (?token=, ?api_key=: one rule with the journal's).
 func callPath(c *traffic.Call) string {
 	p := c.Path
 	if c.Query != "" {
-		p += "?" + c.Query
+		p += "?" + model.RedactQuery(c.Query, model.SecretName)
 	}
 	if len(p) > 200 {
 		p = p[:200] + "…"

@@ -144,7 +144,7 @@ func TestPairsTraffic(t *testing.T) {
 // itemsJournal is a journal (GET /__mock/journal) of calls to the items
 // document of compare_test.go.
 const itemsJournal = `[
-{"seq":1,"method":"GET","path":"/items","query":"limit=5","headers":{},"status":200,"duration_ms":1},
+{"seq":1,"method":"GET","path":"/items","query":"limit=5&access_token=abc","headers":{},"status":200,"duration_ms":1},
 {"seq":2,"method":"GET","path":"/items","headers":{},"status":200,"duration_ms":1},
 {"seq":3,"method":"POST","path":"/items","headers":{"Content-Type":["application/json"]},"body":{"title":"a","tags":[{"name":"x"}]},"status":200,"duration_ms":1},
 {"seq":4,"method":"POST","path":"/items","headers":{"Content-Type":["application/json"]},"body":{"title":"b"},"status":422,"duration_ms":1},
@@ -270,7 +270,8 @@ func TestTrafficReports(t *testing.T) {
 		out  string
 		want []string
 	}{
-		"text":  {text.String(), []string{"hits 1 recorded call: DELETE /items/3 (#6)", "no operation: GET /nothing (#7): no path of the contract matches", "(--fail-on breaking-used)", "· 1 breaking used · 3 of 8 recorded calls hit a change"}},
+		"text": {text.String(), []string{"hits 1 recorded call: DELETE /items/3 (#6)", "no operation: GET /nothing (#7): no path of the contract matches", "(--fail-on breaking-used)", "· 1 breaking used · 3 of 8 recorded calls hit a change",
+			"hits 2 recorded calls: GET /items?limit=5&access_token=[redacted] (#1), GET /items (#2)"}},
 		"junit": {junit.String(), []string{"hits 1 recorded call: DELETE /items/3 (#6)", `<testcase name="recorded calls: journal.json"`, "no operation: PUT /items/3 (#8)"}},
 		"html":  {html.String(), []string{`<p class="hits" data-hits="1"><strong>Hits</strong> 1 recorded call: DELETE /items/3 (#6)</p>`, `<section id="traffic">`, "<code>GET /nothing</code>"}},
 	} {
@@ -278,6 +279,11 @@ func TestTrafficReports(t *testing.T) {
 			if !strings.Contains(tc.out, w) {
 				t.Errorf("%s report: no %q in\n%s", name, w, tc.out)
 			}
+		}
+	}
+	for name, out := range map[string]string{"text": text.String(), "json": js.String(), "junit": junit.String(), "html": html.String()} {
+		if strings.Contains(out, "access_token=abc") {
+			t.Errorf("the %s report shows a recorded secret", name)
 		}
 	}
 	var out struct {
