@@ -261,3 +261,47 @@ func TestMatchServerPrefix(t *testing.T) {
 		}
 	}
 }
+
+// The committed recording of testdata/traffic/page.html, as Chromium
+// saved it: its calls with their bodies and answers, and the page, its
+// script and the two preflights skipped.
+func TestLoadMoviesPageHAR(t *testing.T) {
+	t.Parallel()
+	src, err := traffic.LoadFile("../../testdata/traffic/movies-page.har", traffic.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := movies(t)
+	var got []string
+	for _, mt := range traffic.Match(src, m) {
+		c := mt.Call
+		if mt.Op == nil || !c.ResponseKept || !strings.HasPrefix(c.ResponseType, "application/json") || len(c.Notes) > 0 {
+			t.Errorf("%s: op %v, response kept %v %q, notes %q", c, mt.Op, c.ResponseKept, c.ResponseType, c.Notes)
+		}
+		got = append(got, fmt.Sprintf("#%d %s %s %d %s", c.Index, c.Method, mt.Op.Path, c.Status, c.BodyType))
+	}
+	want := []string{
+		"#3 POST /auth/login 200 application/x-www-form-urlencoded;charset=UTF-8",
+		"#4 GET /movies 200 ",
+		"#5 GET /movies/{movie_id} 200 ",
+		"#6 GET /movies/{movie_id}/reviews 200 ",
+		"#8 GET /users/me 200 ",
+		"#10 POST /reviews 201 application/json",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if c := src.Calls[0]; string(c.Body) != "username=alice&password=wonderland" || !strings.Contains(string(c.Response), `"access_token"`) {
+		t.Errorf("login: sent %q, answered %q", c.Body, c.Response)
+	}
+	if c := src.Calls[4]; !strings.HasPrefix(c.Header.Get("Authorization"), "Bearer ") {
+		t.Errorf("/users/me sent no bearer token: %v", c.Header)
+	}
+	var skipped []string
+	for _, s := range src.Skipped {
+		skipped = append(skipped, fmt.Sprintf("#%d %s", s.Index, s.Reason))
+	}
+	if want := "#1 a page (_resourceType document)|#2 a script (_resourceType script)|#7 CORS preflight|#9 CORS preflight"; strings.Join(skipped, "|") != want {
+		t.Errorf("skipped %q, want %q", skipped, want)
+	}
+}
