@@ -49,7 +49,6 @@ type harReq struct {
 	postData  []byte
 	body      []byte
 	base64    bool
-	bodyErr   error
 	redirect  string
 	typ       network.ResourceType
 }
@@ -133,7 +132,8 @@ func (h *HAR) event(ev any) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
 			if err != nil {
-				r.bodyErr = err
+				// No body to give (a 204, a redirect, one evicted):
+				// DevTools then saves the content without text too.
 				return
 			}
 			r.body, r.base64 = res.Body, res.Base64encoded
@@ -211,9 +211,6 @@ func (h *HAR) JSON() ([]byte, error) {
 	for _, r := range h.entries() {
 		if r.endAt == 0 && r.failed == "" {
 			continue // still under way: DevTools would show it pending
-		}
-		if r.bodyErr != nil && r.typ != network.ResourceTypePreflight {
-			return nil, fmt.Errorf("body of %s %s: %w", r.sent.Request.Method, r.sent.Request.URL, r.bodyErr)
 		}
 		log.Entries = append(log.Entries, r.entry())
 	}
