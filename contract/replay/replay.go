@@ -268,9 +268,14 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	res := &Result{Index: c.Index, Method: c.Method, Path: p.redact.URL(withQuery(c.Path, c.Query)),
 		Recorded: Answer{Status: c.Status, ContentType: mediaType(c.ResponseType)}, Changes: []Change{}}
 	var op *model.Operation
-	if i < len(p.ops) && p.ops[i] != nil {
+	switch {
+	case i < len(p.ops) && p.ops[i] != nil:
 		op = p.ops[i]
 		res.Operation = op.Method + " " + op.Path
+	case i < len(p.ops):
+		// A removed operation, or a call to another server (a HAR
+		// records every host the page called).
+		res.Notes = append(res.Notes, "it matches no operation of the target's contract")
 	}
 	res.Notes = append(res.Notes, c.Notes...)
 	p.report.Results = append(p.report.Results, res)

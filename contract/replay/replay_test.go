@@ -417,3 +417,33 @@ func TestReplayHostileTarget(t *testing.T) {
 		})
 	}
 }
+
+// A call the target's contract has no operation for says so: a removed
+// operation, or a call to another server.
+func TestReplayUnmatched(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../testdata/contracts/movies/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(data, "movies/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	src := &traffic.Source{Kind: "har", Name: "page.har", Calls: []traffic.Call{
+		{Index: 1, Method: "GET", Path: "/collect", Status: 204, ResponseKept: true, Response: []byte{}},
+		{Index: 2, Method: "GET", Path: "/movies/tt1", Status: 404, ResponseType: "text/plain", ResponseKept: true, Response: []byte("404 page not found\n")},
+	}}
+	report, err := replay.Run(context.Background(), replay.Config{BaseURL: srv.URL, Source: src, Spec: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct{ op, note string }{{"", "it matches no operation of the target's contract"}, {"GET /movies/{movie_id}", ""}} {
+		res := report.Results[i]
+		if res.Operation != want.op || (want.note != "") != slices.Contains(res.Notes, want.note) {
+			t.Errorf("call #%d: operation %q, notes %q; want %q, %q", res.Index, res.Operation, res.Notes, want.op, want.note)
+		}
+	}
+}
