@@ -126,7 +126,7 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 		doc := strings.TrimSuffix(*o.baseURL, "/") + "/openapi.json"
 		if sp, err = loadSpec(ctx, "replay", doc, o.timeout, *o.maxSpecBytes, io.Discard); err != nil {
 			sp = nil
-			fmt.Fprintf(stderr, "moviemock: replay: no contract (%s): a login is known by its form (username and password)\n", strings.TrimPrefix(err.Error(), "replay: --spec"))
+			fmt.Fprintf(stderr, "moviemock: replay: no contract (%s): a login is known by its form (username and password)\n", strings.TrimPrefix(strings.TrimPrefix(err.Error(), "replay: --spec"), ": "))
 		}
 	}
 	report, err := replay.Run(ctx, replay.Config{

@@ -263,3 +263,27 @@ func TestReplayCommand(t *testing.T) {
 		})
 	}
 }
+
+// A target that serves no /openapi.json is replayed without a contract,
+// and stderr says so.
+func TestReplayWithoutContract(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(up.Close)
+	har := filepath.Join(t.TempDir(), "empty.har")
+	if err := os.WriteFile(har, []byte(`{"log":{"version":"1.2","entries":[]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"replay", har, "--base-url", up.URL}, noEnv, &stdout, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "moviemock: replay: no contract (" + up.URL + "/openapi.json answered 404 Not Found): a login is known by its form (username and password)\n"
+	if stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if !strings.Contains(stdout.String(), "moviemock replay: PASSED: no shape change in 0 calls replayed") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+}
