@@ -400,7 +400,7 @@ li.warning { color: var(--warn); }
 {{- range .Results}}
 <tr id="call-{{.Index}}" class="{{if failing $.Report .}}fail{{else if .Skipped}}unchecked{{else}}ok{{end}}" data-outcome="{{.Outcome}}">
 <td class="num">{{.Index}}</td>
-<th scope="row"><code>{{.Method}} {{.Path}}</code>{{if .Login}} <span class="opid">login</span>{{end}}{{if .Operation}}<br><span class="opid">{{.Operation}}</span>{{end}}{{if .Sent}}<br><span class="opid">sent as {{.Sent}}</span>{{end}}</th>
+<th scope="row"><code>{{.Method}} {{.Path}}</code>{{if .Login}} <span class="opid">login</span>{{end}}{{if and .Operation (ne .Operation (printf "%s %s" .Method .Path))}}<br><span class="opid">{{.Operation}}</span>{{end}}{{if .Sent}}<br><span class="opid">sent as {{.Sent}}</span>{{end}}</th>
 {{- if .Skipped}}
 <td>{{.Recorded}}</td><td colspan="2" class="none">skipped: {{.Skipped}}</td>
 {{- else}}
