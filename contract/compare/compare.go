@@ -243,10 +243,17 @@ func Load(old, new []byte, oldName, newName string, opts Options) (*spec.Spec, *
 }
 
 // CompareSpecs compares two loaded documents. It does not change them.
-func CompareSpecs(old, new *spec.Spec) (*Report, error) {
+func CompareSpecs(old, new *spec.Spec) (r *Report, err error) {
 	if old == nil || new == nil {
 		return nil, errors.New("compare: a document is missing")
 	}
+	// Both documents come from outside: a panic in the engine on one of
+	// them is an error naming them, not a crash.
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("compare %s and %s: the comparison failed on these documents: %v", old.Source(), new.Source(), p)
+		}
+	}()
 	s1 := &load.SpecInfo{Spec: old.Doc, Url: old.Source(), Version: version(old)}
 	s2 := &load.SpecInfo{Spec: new.Doc, Url: new.Source(), Version: version(new)}
 	d, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(), s1, s2)
@@ -254,7 +261,7 @@ func CompareSpecs(old, new *spec.Spec) (*Report, error) {
 		return nil, fmt.Errorf("compare %s and %s: %w", old.Source(), new.Source(), err)
 	}
 	found := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checker.GetAllChecks()), d, sources, checker.INFO)
-	r := &Report{Old: contract.Safe(old.Source()), New: contract.Safe(new.Source())}
+	r = &Report{Old: contract.Safe(old.Source()), New: contract.Safe(new.Source())}
 	r.Changes, r.Dropped = read(found, old, new)
 	sortChanges(r.Changes)
 	return r, nil

@@ -346,3 +346,35 @@ func TestVerdict(t *testing.T) {
 		t.Error("ParseFailOn(info): no error")
 	}
 }
+
+// Any two documents are compared or refused, never a panic: both come from
+// outside (a pull request's branch, a URL).
+func FuzzCompare(f *testing.F) {
+	base := doc{}.bytes()
+	f.Add(base, base)
+	f.Add(base, doc{noDelete: true, listID: "x", params: `{"name": "size", "in": "query", "schema": {"type": "integer"}}`}.bytes())
+	f.Add(doc{in: `"title": {"anyOf": [{"type": "string"}, {"type": "null"}]}`, inRequired: `"title"`}.bytes(), base)
+	f.Add([]byte(`openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: array, items: {type: object, properties: {items: {type: string, nullable: true}}}}
+`), base)
+	f.Fuzz(func(t *testing.T, old, new []byte) {
+		r, err := compare.Compare(old, new, "old", "new", compare.Options{Limits: spec.Limits{MaxBytes: 1 << 20}})
+		if err != nil {
+			return
+		}
+		for _, c := range r.Changes {
+			if c.ID == "" || c.Text == "" || c.Why == "" {
+				t.Fatalf("incomplete change %+v", c)
+			}
+		}
+	})
+}
