@@ -269,6 +269,20 @@ func TestLoadAcceptsExamplesTheSchemaRefuses(t *testing.T) {
 	}
 }
 
+// A default the schema refuses does not stop a document from loading:
+// pydantic does not validate defaults, and FastAPI serves what it was
+// given (run for real: FastAPI 0.141.1, pydantic 2.13.4).
+func TestLoadAcceptsDefaultsTheSchemaRefuses(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/items":{"get":{` +
+		`"parameters":[{"name":"q","in":"query","required":false,"schema":{"type":"integer","default":"abc","title":"Q"}}],` +
+		`"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Item"}}}}}}}},` +
+		`"components":{"schemas":{"Item":{"type":"object","title":"Item","properties":{"size":{"type":"integer","title":"Size","default":"large"}}}}}}`
+	if _, err := Load([]byte(doc), "test.json"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func BenchmarkValidateReview(b *testing.B) {
 	sp := mustEmbedded(b)
 	review := sp.Schema("Review")
