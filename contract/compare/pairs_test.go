@@ -72,14 +72,7 @@ func (f expectedFinding) place(c compare.Change) bool {
 // pending are expectations the comparison does not meet yet, by
 // "<contract>/<name>", with why: reported, not failed, until met (then the
 // test fails: take the entry off).
-var pending = map[string]string{
-	"movies/movie_runtime_float":    "int to float in a request body is a widening, read as list-of-types narrowed",
-	"movies/reviews_filter_renamed": "a query parameter FastAPI no longer declares is ignored, a wrong answer without an error: breaking, not warning",
-	"movies/limit_default_changed":  "a lower default of a paging parameter silently shortens the answers: warning, not info",
-	"tasks/task_due_datetime":       "pydantic takes a date for a datetime: a date to date-time request format is a widening",
-	"tasks/tasks_offset_renamed":    "a query parameter FastAPI no longer declares is ignored, a wrong answer without an error: breaking, not warning",
-	"tasks/tasks_limit_default":     "a lower default of a paging parameter silently shortens the answers: warning, not info",
-}
+var pending = map[string]string{}
 
 func loadExpectations(t *testing.T, contract string) expectations {
 	t.Helper()

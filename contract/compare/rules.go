@@ -52,6 +52,10 @@ var Rules = []struct{ Name, About string }{
 	{"null-in-parameters", "null added to or taken from a parameter's schema (FastAPI's `q: str | None = None`) is info: a parameter is text on the wire, never JSON null"},
 	{"security-is-all-required", "FastAPI runs every security dependency of a route, so an operation's security schemes are all required, not the alternatives OpenAPI reads: a scheme added is breaking, one removed is info"},
 	{"type-replaced", "an object field (or body) that became another type is one change: the fields below it, which oasdiff reports removed one by one, go with it"},
+	{"lax-widening", "a request type or format pydantic fills from every value of the old one (integer to number, date to date-time) accepts every request it did: info"},
+	{"types-listed", "a type generalized inside FastAPI's Optional, which oasdiff also reports as the list of types widened or narrowed, is one change"},
+	{"parameter-ignored", "a query, header or cookie parameter removed is breaking: FastAPI ignores a parameter it does not declare, so a call that still sends it gets a wrong answer without an error"},
+	{"default-changed", "a request parameter's or field's default changed is a warning: a call that leaves it out gets another answer, silently"},
 	{"renamed-parameter", "a parameter removed and another added in the same place of one operation are told as a possible rename"},
 }
 
@@ -92,6 +96,7 @@ func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 	}
 	fs = append(fs, madeNullable(fs, old, new)...)
 	typeReplaced(fs, old, new)
+	typesListed(fs, new)
 	for _, f := range fs {
 		if f.dropped || f.claimed {
 			continue
@@ -287,6 +292,74 @@ func isObject(ref *openapi3.SchemaRef) bool {
 	return ref != nil && ref.Value != nil && (ref.Value.Type.Is("object") || len(ref.Value.Properties) > 0)
 }
 
+// typesListed is the types-listed rule: oasdiff reports a type changed
+// inside FastAPI's Optional both as the type generalized and as the list
+// of types changed ("narrowed by removing integer" where integer became
+// number); the list's finding is the generalization seen again, and is
+// told by it.
+func typesListed(fs []*finding, new *spec.Spec) {
+	for _, f := range fs {
+		if f.dropped || f.claimed || !f.hasProp || !strings.Contains(f.ID, "list-of-types") {
+			continue
+		}
+		types := listedTypes(f)
+		if types != "integer" && types != "number" {
+			continue
+		}
+		for _, g := range fs {
+			if g != f && !g.dropped && !g.claimed && strings.Contains(g.ID, "type-generalized") && g.Method == f.Method && g.Path == f.Path &&
+				g.side == f.side && g.status == f.status && withoutAlternatives(g.prop) == withoutAlternatives(f.prop) {
+				f.claimed = true
+				g.Engine = appendNew(appendNew(g.Engine, g.ID), f.ID)
+				break
+			}
+		}
+	}
+}
+
+// listedTypes is the types a list-of-types finding added or removed, as
+// oasdiff lists them ("integer", "integer, string").
+func listedTypes(f *finding) string {
+	roles := templateRoles(f.engineID)
+	for i, a := range f.args {
+		if i < len(roles) && roles[i] == roleNone {
+			return argString(a)
+		}
+	}
+	return ""
+}
+
+// withoutAlternatives is an oasdiff property path without its steps into
+// an alternative ("runtime/anyOf[subschema #1]" is "runtime").
+func withoutAlternatives(prop string) string {
+	var keep []string
+	for _, seg := range splitPath(prop) {
+		if !alternative.MatchString(seg) {
+			keep = append(keep, seg)
+		}
+	}
+	return strings.Join(keep, "/")
+}
+
+// laxWidening reports whether a request finding changes a type or format
+// to one pydantic's lax mode also fills from every value of the old one:
+// an integer is a valid float, a date a valid datetime (run for real:
+// pydantic 2.13.4 takes "2024-01-02" for a datetime as midnight).
+func laxWidening(f *finding) bool {
+	if f.side != "request" || !strings.Contains(f.ID, "type-changed") {
+		return false
+	}
+	for i := 0; i+2 < len(f.args); i++ {
+		what, from, to := argString(f.args[i]), argString(f.args[i+1]), argString(f.args[i+2])
+		switch {
+		case what == "type" && from == "integer" && to == "number",
+			what == "format" && from == "date" && to == "date-time":
+			return true
+		}
+	}
+	return false
+}
+
 // nullInParameter reports whether a finding is about null in a parameter's
 // schema: FastAPI writes `q: str | None = None` as anyOf [string, null],
 // but a parameter is text on the wire and never JSON null.
@@ -306,6 +379,15 @@ func reread(f *finding, new *spec.Spec) {
 	case nullInParameter(f):
 		f.Level = Info
 		f.Why = "a parameter is text on the wire, never JSON null: FastAPI's `X | None` on a parameter only says it may be left out, which its `required` tells"
+	case laxWidening(f):
+		f.Level = Info
+		f.Why = "pydantic fills the new type from every value of the old one (an integer is a float, a date a datetime at midnight): every request valid before still is"
+	case id == "request-parameter-removed" && f.paramIn != "path":
+		f.Level = Breaking
+		f.Why = fmt.Sprintf("FastAPI ignores a %s parameter it does not declare: a call that still sends %s gets an answer as if it had not, a wrong answer without an error", f.paramIn, f.paramName)
+	case id == "request-parameter-default-value-changed" || id == "request-property-default-value-changed":
+		f.Level = Warning
+		f.Why = "a call that leaves it out now gets what the new default does (a shorter page, another order), silently"
 	case id == "api-security-added":
 		f.Level = Breaking
 		f.Why = "FastAPI runs every security dependency of a route, so the document's list of schemes is all required, not alternatives: a call without this one's credentials is refused (401 or 403), unless its dependency is optional (auto_error=False), which the document does not tell"
@@ -346,7 +428,7 @@ func renamedParameters(fs []*finding) {
 				!strings.HasPrefix(add.ID, "new-") || !strings.HasSuffix(add.ID, "request-parameter") {
 				continue
 			}
-			rm.Why = fmt.Sprintf("renamed to %s? FastAPI ignores a %s parameter it does not declare: a call that still sends %s gets the default behaviour, silently", add.paramName, rm.paramIn, rm.paramName)
+			rm.Why = fmt.Sprintf("renamed to %s? FastAPI ignores a %s parameter it does not declare: a call that still sends %s gets an answer as if it had not, a wrong answer without an error", add.paramName, rm.paramIn, rm.paramName)
 			if add.Why == "" && add.Level < Breaking {
 				add.Why = fmt.Sprintf("renamed from %s? A client must send the new name to keep what %s did", rm.paramName, rm.paramName)
 			}

@@ -47,12 +47,9 @@ var pageHits = map[string][]string{
 	"movie_poster_removed": {"GET /movies | response 200 body: [].poster", "GET /movies/{movie_id} | response 200 body: poster"},
 	// A new required query parameter: every call to the movie's reviews.
 	"movie_reviews_sort_required": {"GET /movies/{movie_id}/reviews | query parameter sort"},
-	"movie_runtime_float": {
-		"GET /movies | response 200 body: [].runtime", "GET /movies | response 200 body: items.runtime",
-		"GET /movies/{movie_id} | response 200 body: runtime", "GET /movies/{movie_id} | response 200 body: runtime",
-	},
-	"movie_tagline_added": {"GET /movies | response 200 body: [].tagline", "GET /movies/{movie_id} | response 200 body: tagline"},
-	"movie_year_nullable": {"GET /movies | response 200 body: [].year", "GET /movies/{movie_id} | response 200 body: year"},
+	"movie_runtime_float":         {"GET /movies | response 200 body: [].runtime", "GET /movies/{movie_id} | response 200 body: runtime"},
+	"movie_tagline_added":         {"GET /movies | response 200 body: [].tagline", "GET /movies/{movie_id} | response 200 body: tagline"},
+	"movie_year_nullable":         {"GET /movies | response 200 body: [].year", "GET /movies/{movie_id} | response 200 body: year"},
 	"movies_paged": {
 		"GET /movies | response 200 body", "GET /movies | response 200 body: items", "GET /movies | response 200 body: limit",
 		"GET /movies | response 200 body: skip", "GET /movies | response 200 body: total",

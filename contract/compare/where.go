@@ -217,7 +217,11 @@ func (f *finding) schemaAt(s *spec.Spec, prop string) (*openapi3.SchemaRef, stri
 		if m := alternative.FindStringSubmatch(seg); m != nil {
 			// oasdiff's step into one alternative of a composition: the
 			// field's name does not change.
-			if ref = pickAlternative(core(ref), m[1], m[2]); ref == nil {
+			alt := pickAlternative(ref, m[1], m[2])
+			if alt == nil {
+				alt = pickAlternative(core(ref), m[1], m[2])
+			}
+			if ref = alt; ref == nil {
 				return nil, "", false
 			}
 			continue
