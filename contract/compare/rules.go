@@ -51,7 +51,7 @@ var Rules = []struct{ Name, About string }{
 	{"enum-widened-in-response", "a new enum value in a response: a warning, for clients that handle only the values they knew"},
 	{"null-in-parameters", "null added to or taken from a parameter's schema (FastAPI's `q: str | None = None`) is info: a parameter is text on the wire, never JSON null"},
 	{"security-is-all-required", "FastAPI runs every security dependency of a route, so an operation's security schemes are all required, not the alternatives OpenAPI reads: a scheme added is breaking, one removed is info"},
-	{"type-replaced", "an object field (or body) that became another type is one change: the fields below it, which oasdiff reports removed one by one, go with it"},
+	{"type-replaced", "an object field (or body) that became another type, or another type that became an object (a list wrapped in a page), is one change: the fields below it, which oasdiff reports removed or added one by one, go with it"},
 	{"lax-widening", "a request type or format pydantic fills from every value of the old one (integer to number, date to date-time) accepts every request it did: info"},
 	{"types-listed", "a type generalized inside FastAPI's Optional, which oasdiff also reports as the list of types widened or narrowed, is one change"},
 	{"parameter-ignored", "a query, header or cookie parameter removed is breaking: FastAPI ignores a parameter it does not declare, so a call that still sends it gets a wrong answer without an error"},
@@ -251,8 +251,10 @@ func isUnder(p, q string) bool {
 }
 
 // typeReplaced is the type-replaced rule: where an object field (or body)
-// became another type, oasdiff also reports each field below it removed;
-// they are told once, with the type change.
+// became another type, oasdiff also reports each field below it removed,
+// and where another type became an object (a list wrapped in a page
+// object), each field below it added; they are told once, with the type
+// change.
 func typeReplaced(fs []*finding, old, new *spec.Spec) {
 	for _, f := range fs {
 		if f.dropped || f.claimed || !f.hasProp || !strings.HasSuffix(f.ID, "type-changed") {
@@ -260,22 +262,26 @@ func typeReplaced(fs []*finding, old, new *spec.Spec) {
 		}
 		o, _, ok1 := f.schemaAt(old, f.prop)
 		n, _, ok2 := f.schemaAt(new, f.prop)
-		if !ok1 || !ok2 || !isObject(core(o)) || isObject(core(n)) {
+		if !ok1 || !ok2 || isObject(core(o)) == isObject(core(n)) {
 			continue
 		}
-		var below []string
+		suffix, gone := "property-added", "now in it"
+		if isObject(core(o)) {
+			suffix, gone = "property-removed", "gone with it"
+		}
+		n2 := 0
 		for _, g := range fs {
 			if g.dropped || g.claimed || g == f || !g.hasProp || g.Method != f.Method || g.Path != f.Path || g.side != f.side || g.status != f.status ||
-				!isUnder(g.prop, f.prop) || !fieldArtifact(g.ID) {
+				!isUnder(g.prop, f.prop) || !strings.HasSuffix(g.ID, suffix) {
 				continue
 			}
 			g.claimed = true
-			below = append(below, g.prop[len(f.prop):])
+			n2++
 			f.Engine = appendNew(f.Engine, g.ID)
 		}
-		if len(below) > 0 {
+		if n2 > 0 {
 			f.Engine = appendNew(f.Engine, f.ID)
-			f.Text += fmt.Sprintf(" (and the %d %s below it, gone with it)", len(below), plural(len(below), "field", "fields"))
+			f.Text += fmt.Sprintf(" (and the %d %s below it, %s)", n2, plural(n2, "field", "fields"), gone)
 		}
 	}
 }
