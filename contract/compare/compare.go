@@ -256,7 +256,7 @@ func CompareSpecs(old, new *spec.Spec) (r *Report, err error) {
 	}()
 	s1 := &load.SpecInfo{Spec: old.Doc, Url: old.Source(), Version: version(old)}
 	s2 := &load.SpecInfo{Spec: new.Doc, Url: new.Source(), Version: version(new)}
-	d, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(), s1, s2)
+	d, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(diff.WithExcludeElements(notSeen)), s1, s2)
 	if err != nil {
 		return nil, fmt.Errorf("compare %s and %s: %w", old.Source(), new.Source(), err)
 	}
@@ -266,6 +266,11 @@ func CompareSpecs(old, new *spec.Spec) (r *Report, err error) {
 	sortChanges(r.Changes)
 	return r, nil
 }
+
+// notSeen are the parts of a document oasdiff need not compare: no client
+// sees a change to a description, a title (FastAPI titles every field), a
+// summary or an example, and comparing them is work on every schema.
+var notSeen = []string{diff.ExcludeDescriptionOption, diff.ExcludeTitleOption, diff.ExcludeSummaryOption, diff.ExcludeExamplesOption}
 
 func version(s *spec.Spec) string {
 	if s.Doc.Info == nil {
