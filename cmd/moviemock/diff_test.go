@@ -48,6 +48,8 @@ func TestDiff(t *testing.T) {
 	}{
 		{name: "the same document", args: []string{old, srv.URL + "/openapi.json"}, code: 0,
 			stdout: []string{"No change a client can see.", "moviemock diff: PASSED 0 breaking, 0 warnings, 0 info"}},
+		{name: "YAML, the embedded contract's source, against itself", args: []string{"../../openapi.yaml", "../../openapi.yaml"}, code: 0,
+			stdout: []string{"No change a client can see."}},
 		{name: "breaking changes fail by default", args: []string{old, movies2}, code: 1,
 			stdout: []string{"BREAKING (", "WARNING (", "INFO (", "  GET /movies\n", "query parameter limit", "why: ", "moviemock diff: FAILED"}},
 		{name: "--fail-on never", args: []string{old, movies2, "--fail-on", "never"}, code: 0,

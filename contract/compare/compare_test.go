@@ -407,3 +407,52 @@ paths:
 		}
 	})
 }
+
+// OpenAPI 3.0's nullable: true, in YAML, reads as 3.1's anyOf with null.
+func TestCompareReadsOpenAPI30Nullable(t *testing.T) {
+	t.Parallel()
+	doc30 := func(title string) []byte {
+		return []byte(`openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /items/{item_id}:
+    get:
+      parameters:
+        - {name: item_id, in: path, required: true, schema: {type: integer}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [id, title]
+                properties:
+                  id: {type: integer}
+                  title: ` + title + `
+`)
+	}
+	tests := []struct {
+		name, old, new string
+		want           string
+	}{
+		{"made nullable", "{type: string}", "{type: string, nullable: true}", "breaking response-property-became-nullable GET /items/{item_id} | response 200 body: title"},
+		{"no longer nullable", "{type: string, nullable: true}", "{type: string}", "info response-property-became-not-nullable GET /items/{item_id} | response 200 body: title"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := compare.Compare(doc30(tc.old), doc30(tc.new), "old.yaml", "new.yaml", compare.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range r.Changes {
+				got = append(got, line(c))
+			}
+			if len(got) != 1 || got[0] != tc.want {
+				t.Errorf("changes %q, want [%q]", got, tc.want)
+			}
+		})
+	}
+}
