@@ -355,15 +355,19 @@ func laxWidening(f *finding) bool {
 	if f.side != "request" || !strings.Contains(f.ID, "type-changed") {
 		return false
 	}
+	what, from, to, ok := changedFromTo(f)
+	return ok && (what == "type" && from == "integer" && to == "number" || what == "format" && from == "date" && to == "date-time")
+}
+
+// changedFromTo is a type-changed finding's change: "type" or "format",
+// from what, to what.
+func changedFromTo(f *finding) (what, from, to string, ok bool) {
 	for i := 0; i+2 < len(f.args); i++ {
-		what, from, to := argString(f.args[i]), argString(f.args[i+1]), argString(f.args[i+2])
-		switch {
-		case what == "type" && from == "integer" && to == "number",
-			what == "format" && from == "date" && to == "date-time":
-			return true
+		if w := argString(f.args[i]); w == "type" || w == "format" {
+			return w, argString(f.args[i+1]), argString(f.args[i+2]), true
 		}
 	}
-	return false
+	return "", "", "", false
 }
 
 // nullInParameter reports whether a finding is about null in a parameter's
@@ -464,6 +468,12 @@ func why(f *finding) string {
 	case strings.HasSuffix(id, "enum-value-removed") && f.side == "request":
 		return "a request with the removed value, valid before, is now refused with 422"
 	case strings.Contains(id, "type-changed") && f.side == "response":
+		if what, from, to, ok := changedFromTo(f); ok {
+			if what == "format" {
+				return fmt.Sprintf("a client that expects the format %s there gets %s", from, to)
+			}
+			return fmt.Sprintf("a client that expects %s there gets %s", from, to)
+		}
 		return "a client that parses it as its old type fails on the new one"
 	case strings.Contains(id, "type-generalized") && f.side == "response":
 		return "a client that parses it as its old, narrower type may fail on a value of the wider one"
