@@ -47,6 +47,8 @@ or "moviemock diff: FAILED …".
 Exit code: 0 no change at or above --fail-on, 1 such a change, 2 bad usage
 or a document that cannot be read (the message says whether OLD or NEW).
 
+How FastAPI's documents are read:
+%s
 Examples:
   moviemock diff main/openapi.json openapi.json
   moviemock diff https://api.example.com/openapi.json http://127.0.0.1:8000/openapi.json --fail-on warning
@@ -55,6 +57,16 @@ Examples:
 
 Flags:
 `
+
+// diffHelp is diff's usage text, with the rules of its FastAPI-aware
+// reading.
+func diffHelp() string {
+	var list strings.Builder
+	for _, r := range compare.Rules {
+		fmt.Fprintf(&list, "  %-24s %s\n", r.Name, r.About)
+	}
+	return fmt.Sprintf(diffUsage, list.String())
+}
 
 // defaultDiffTimeout is how long diff waits for a document named by URL.
 const defaultDiffTimeout = 30 * time.Second
@@ -94,7 +106,7 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	fs, o := diffFlags()
 	docs, help, err := parseFlagsArgs(fs, args)
 	if help {
-		printUsage(fs, false, stdout, diffUsage)
+		printUsage(fs, false, stdout, diffHelp())
 		return nil
 	}
 	if err != nil {

@@ -107,7 +107,7 @@ var commands = []command{
 	{name: "fixtures", usage: text(fixturesUsage), subs: fixturesCommands},
 	{name: "scenarios", usage: text(scenariosUsage), subs: scenariosCommands},
 	{name: "contract", usage: contractHelp, run: runContract, flags: flagsOf(contractFlags)},
-	{name: "diff", usage: text(diffUsage), run: runDiff, flags: flagsOf(diffFlags)},
+	{name: "diff", usage: diffHelp, run: runDiff, flags: flagsOf(diffFlags)},
 	{name: "replay", usage: text(replayUsage), run: runReplay, flags: flagsOf(replayFlags)},
 	{name: "version", usage: text(versionUsage), run: runVersion, flags: versionFlags},
 }
