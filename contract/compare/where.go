@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -201,7 +202,66 @@ func (f *finding) fieldName(old, new *spec.Spec) string {
 			parts = append(parts, seg)
 		}
 	}
+	// oasdiff names some fields by their own name only (a default changed
+	// in "color", where the field is items[].color): the one field of
+	// that name in the body, if only one.
+	if len(parts) == 1 {
+		for _, s := range docs {
+			if name, ok := findField(f.bodySchema(s), parts[0]); ok {
+				return name
+			}
+		}
+	}
 	return strings.Join(parts, ".")
+}
+
+// maxFieldSearch bounds findField's walk: the schemas it visits.
+const maxFieldSearch = 10_000
+
+// findField is the path, as fieldName writes it, of the one property
+// named name in the schema under ref; false when there is none or more
+// than one.
+func findField(ref *openapi3.SchemaRef, name string) (string, bool) {
+	type node struct {
+		ref  *openapi3.SchemaRef
+		path string
+	}
+	seen := map[*openapi3.Schema]bool{}
+	queue := []node{{ref, ""}}
+	found := ""
+	n := 0
+	for len(queue) > 0 && n < maxFieldSearch {
+		cur := queue[0]
+		queue = queue[1:]
+		if cur.ref == nil || cur.ref.Value == nil || seen[cur.ref.Value] {
+			continue
+		}
+		seen[cur.ref.Value] = true
+		n++
+		v := cur.ref.Value
+		for _, k := range slices.Sorted(maps.Keys(v.Properties)) {
+			p := k
+			if cur.path != "" {
+				p = cur.path + "." + k
+			}
+			if k == name {
+				if found != "" && found != p {
+					return "", false
+				}
+				found = p
+			}
+			queue = append(queue, node{v.Properties[k], p})
+		}
+		if v.Items != nil {
+			queue = append(queue, node{v.Items, cur.path + "[]"})
+		}
+		for _, alts := range []openapi3.SchemaRefs{v.AnyOf, v.OneOf, v.AllOf} {
+			for _, a := range alts {
+				queue = append(queue, node{a, cur.path})
+			}
+		}
+	}
+	return found, found != ""
 }
 
 // schemaAt is the schema of the finding's body in s at the oasdiff
