@@ -74,7 +74,7 @@ const defaultDiffTimeout = 30 * time.Second
 // diffOptions are where diff's flags put their values.
 type diffOptions struct {
 	format, output, failOn *string
-	traffic                *string
+	traffic, trafficPrefix *string
 	maxSpecBytes           int64
 	timeout                time.Duration
 }
@@ -91,6 +91,7 @@ func diffFlags() (*flag.FlagSet, *diffOptions) {
 	}
 	o.failOn = fs.String("fail-on", string(compare.FailOnBreaking), "exit 1 when a change at this `level` or above is found: "+strings.Join(failOns, ", "))
 	o.traffic = fs.String("traffic", "", "mark each change with the recorded calls it hits: a HAR `file` (Chromium's \"Save all as HAR\", Playwright's recordHar) or a saved journal (GET /__mock/journal)")
+	o.trafficPrefix = fs.String("traffic-prefix", "", "a `path` the recorded calls have before the contract's paths (a dev server's proxy: /api), taken off to match them")
 	fs.Func("max-spec-bytes", "largest document OLD or NEW may be, file or URL, e.g. 64MiB; a larger one is refused (default 16MiB)", func(v string) (err error) {
 		o.maxSpecBytes, err = parseSize(v)
 		return err
@@ -130,6 +131,7 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 		if src, err = traffic.LoadFile(*o.traffic, traffic.DefaultLimits); err != nil {
 			return usagef("diff: --traffic: %v", err)
 		}
+		traffic.TrimPrefix(src, *o.trafficPrefix)
 	}
 	var data [2][]byte
 	for i, side := range []string{"OLD", "NEW"} {
@@ -153,6 +155,13 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	report.FailOn = failOn
 	if src != nil {
 		report.MarkTraffic(src, old)
+		// Most calls matching nothing: the recording is of another API,
+		// or its paths carry a prefix the contract does not name. Then
+		// no change is used, and breaking-used passes for nothing.
+		if t := report.Traffic; len(t.Unmatched) > 0 && 2*len(t.Unmatched) >= t.Calls {
+			fmt.Fprintf(stderr, "moviemock: diff: warning: %d of %d recorded calls match no operation of OLD (first: %s %s); if the frontend calls the API under a prefix, give it with --traffic-prefix\n",
+				len(t.Unmatched), t.Calls, t.Unmatched[0].Method, t.Unmatched[0].Path)
+		}
 	}
 	write := func(w io.Writer) error { return writeDiffReport(report, *o.format, w) }
 	if *o.output != "" {

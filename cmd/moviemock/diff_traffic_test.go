@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,14 @@ func TestDiffTraffic(t *testing.T) {
 	har := "../../testdata/traffic/movies-page.har"
 	bad := filepath.Join(t.TempDir(), "bad.har")
 	os.WriteFile(bad, []byte(`{"log":{"entries":[{"request":{"method":"GET","url":7}}]}}`), 0o644)
+	// The page's recording as a dev server's proxy would have it: the API
+	// under /api.
+	page, err := os.ReadFile(har)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefixed := filepath.Join(t.TempDir(), "prefixed.har")
+	os.WriteFile(prefixed, regexp.MustCompile(`(http://127\.0\.0\.1:\d+)/(auth|movies|users|reviews)`).ReplaceAll(page, []byte("$1/api/$2")), 0o644)
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -33,6 +42,11 @@ func TestDiffTraffic(t *testing.T) {
 			[]string{"moviemock diff: FAILED 1 breaking"}, ""},
 		{"every format", []string{old, changes + "login_201.json", "--traffic", har, "--format", "json"}, 1,
 			[]string{`"hit_count": 1`, `"breaking_used": 1`, `"traffic": {`, `"unmatched": []`}, ""},
+		{"calls under a prefix, unmatched", []string{old, changes + "login_201.json", "--traffic", prefixed}, 1,
+			[]string{"6 match no operation of OLD", "no operation: POST /api/auth/login (#3): no path of the contract matches"},
+			"warning: 6 of 6 recorded calls match no operation of OLD (first: POST /api/auth/login); if the frontend calls the API under a prefix, give it with --traffic-prefix"},
+		{"calls under a prefix, --traffic-prefix", []string{old, changes + "login_201.json", "--traffic", prefixed, "--traffic-prefix", "/api", "--fail-on", "breaking-used"}, 1,
+			[]string{"hits 1 recorded call: POST /auth/login (#3)", "0 match no operation of OLD"}, ""},
 		{"breaking-used without --traffic", []string{old, changes + "login_201.json", "--fail-on", "breaking-used"}, 2, nil, "--fail-on breaking-used needs --traffic"},
 		{"a recording that cannot be read", []string{old, changes + "login_201.json", "--traffic", bad}, 2, nil, "diff: --traffic: " + bad + ": entry 1: request.url: want string, got a JSON number"},
 		{"a recording that is not there", []string{old, changes + "login_201.json", "--traffic", bad + ".none"}, 2, nil, "diff: --traffic: read traffic: open " + bad + ".none"},

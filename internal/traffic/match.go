@@ -143,3 +143,23 @@ func (rt *router) candidates(path string) []string {
 	}
 	return []string{path}
 }
+
+// TrimPrefix takes prefix ("/api": where a dev server's proxy forwards
+// the frontend's calls) off the path of each call under it, for matching
+// them to a contract that does not name it, and reports how many it
+// changed.
+func TrimPrefix(src *Source, prefix string) int {
+	prefix = strings.TrimRight(prefix, "/")
+	if prefix == "" {
+		return 0
+	}
+	n := 0
+	for i := range src.Calls {
+		c := &src.Calls[i]
+		if strings.HasPrefix(c.Path, prefix+"/") {
+			c.Path = c.Path[len(prefix):]
+			n++
+		}
+	}
+	return n
+}

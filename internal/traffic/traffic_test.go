@@ -305,3 +305,18 @@ func TestLoadMoviesPageHAR(t *testing.T) {
 		t.Errorf("skipped %q, want %q", skipped, want)
 	}
 }
+
+// A dev server's prefix comes off the calls under it, and they match.
+func TestTrimPrefix(t *testing.T) {
+	t.Parallel()
+	src := &traffic.Source{Calls: []traffic.Call{{Method: "GET", Path: "/api/movies"}, {Method: "GET", Path: "/apimovies"}, {Method: "GET", Path: "/movies"}}}
+	if n := traffic.TrimPrefix(src, "/api/"); n != 1 {
+		t.Errorf("trimmed %d", n)
+	}
+	got := traffic.Match(src, movies(t))
+	for i, want := range []bool{true, false, true} {
+		if (got[i].Op != nil) != want {
+			t.Errorf("%s: op %v", src.Calls[i].Path, got[i].Op)
+		}
+	}
+}
