@@ -21,6 +21,7 @@ type doc struct {
 	params             string // GET /items' parameters
 	listID             string // GET /items' operationId
 	security           string // GET /items' security requirements (JSON list)
+	createStatus       string // POST /items' success status (default 200)
 	noDelete           bool
 	extraSchemas       string
 }
@@ -48,9 +49,13 @@ func (d doc) bytes() []byte {
 		security = `"security": ` + d.security + `, `
 	}
 	ref := func(name string) string { return `{"$ref": "#/components/schemas/` + name + `"}` }
-	ok := func(schema string) string {
-		return `{"200": {"description": "Successful Response", "content": {"application/json": {"schema": ` + schema + `}}}}`
+	if d.createStatus == "" {
+		d.createStatus = "200"
 	}
+	okWith := func(status, schema string) string {
+		return `{"` + status + `": {"description": "Successful Response", "content": {"application/json": {"schema": ` + schema + `}}}}`
+	}
+	ok := func(schema string) string { return okWith("200", schema) }
 	del := `"delete": {"operationId": "delete_item", "parameters": [{"name": "item_id", "in": "path", "required": true, "schema": {"type": "integer"}}], "responses": {"200": {"description": "Successful Response"}}},`
 	if d.noDelete {
 		del = ""
@@ -59,7 +64,7 @@ func (d doc) bytes() []byte {
 "paths": {
  "/items": {
   "get": {` + security + `"operationId": "` + d.listID + `", "parameters": [` + d.params + `], "responses": ` + ok(`{"type": "array", "items": `+ref("Item")+`}`) + `},
-  "post": {"operationId": "create_item", "requestBody": {"required": true, "content": {"application/json": {"schema": ` + ref("ItemIn") + `}}}, "responses": ` + ok(ref("Item")) + `}
+  "post": {"operationId": "create_item", "requestBody": {"required": true, "content": {"application/json": {"schema": ` + ref("ItemIn") + `}}}, "responses": ` + okWith(d.createStatus, ref("Item")) + `}
  },
  "/items/{item_id}": {` + del + `
   "get": {"operationId": "get_item", "parameters": [{"name": "item_id", "in": "path", "required": true, "schema": {"type": "integer"}}], "responses": ` + ok(ref("Item")) + `}
@@ -292,6 +297,17 @@ func TestCompareReadsFastAPI(t *testing.T) {
 			want:    []string{"info request-property-type-changed POST /items | request body: due"},
 			dropped: 1,
 			why:     "pydantic",
+		},
+		{
+			name: "status_code=201 where it was 200",
+			old:  base,
+			new:  doc{createStatus: "201"},
+			want: []string{
+				"breaking response-success-status-removed POST /items | response 200",
+				"info response-success-status-added POST /items | response 201",
+			},
+			dropped: 1,
+			why:     "the answer is now 201",
 		},
 		{
 			name: "the version alone is no change",

@@ -107,6 +107,7 @@ func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 		reread(f, new)
 	}
 	renamedParameters(fs)
+	statusReplaced(fs)
 	var out []Change
 	for _, f := range fs {
 		if f.dropped || f.claimed {
@@ -443,6 +444,26 @@ func renamedParameters(fs []*finding) {
 				add.Why = fmt.Sprintf("renamed from %s? A client must send the new name to keep what %s did", rm.paramName, rm.paramName)
 			}
 			break
+		}
+	}
+}
+
+// statusReplaced tells a success status removed and another added in one
+// operation (FastAPI's status_code=201 where it was 200) as the answer's
+// new status.
+func statusReplaced(fs []*finding) {
+	for _, rm := range fs {
+		if rm.dropped || rm.claimed || rm.ID != "response-success-status-removed" {
+			continue
+		}
+		var added []string
+		for _, add := range fs {
+			if !add.dropped && !add.claimed && add.ID == "response-success-status-added" && add.Method == rm.Method && add.Path == rm.Path {
+				added = append(added, add.status)
+			}
+		}
+		if len(added) > 0 {
+			rm.Why = fmt.Sprintf("the answer is now %s: a client that checks for the status %s treats every answer as a failure", strings.Join(added, " or "), rm.status)
 		}
 	}
 }
