@@ -88,7 +88,8 @@ type Change struct {
 	Why string `json:"why"`
 	// Text is the change itself, as oasdiff words it.
 	Text string `json:"text"`
-	// Engine is oasdiff's id when ID is this package's reading of it.
+	// Engine lists the ids of oasdiff's findings the change stands for,
+	// when it replaces oasdiff's id or tells several findings as one.
 	Engine []string `json:"engine_ids,omitempty"`
 	// Hits are the recorded calls the change touches (diff --traffic), in
 	// the recording's order, the first 100; HitCount counts them all.

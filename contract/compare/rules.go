@@ -40,8 +40,8 @@ const (
 	IDRequestBodyNotNullable      = "request-body-became-not-nullable"
 )
 
-// Rules describe the FastAPI-aware reading of oasdiff's findings, in the
-// order they apply, for the documentation and the reports' readers.
+// Rules describe the FastAPI-aware reading of oasdiff's findings, as diff
+// --help and docs/contract-changes.md list them.
 var Rules = []struct{ Name, About string }{
 	{"no-version-policy", "oasdiff's versioning-policy findings (api-version-not-bumped and the like) judge the document's info.version, which no client sees: left out"},
 	{"made-nullable", "FastAPI's Optional (anyOf [T, {type: null}], or nullable: true) added to or taken from a field or a body is one change, \"became nullable\", not oasdiff's type change, anyOf added and fields below removed: breaking in a response, info in a request (and the reverse)"},
