@@ -57,6 +57,7 @@ var pageHits = map[string][]string{
 	"person_path_renamed":     nil,
 	"persons_list_added":      nil,
 	"reaction_emoji_narrowed": nil,
+	"reaction_emoji_added":    nil,
 	"reactions_emoji_filter":  nil,
 	// The movie's reviews (200) and the review it wrote (201) lost author.
 	"review_author_removed": {"GET /movies/{movie_id}/reviews | response 200 body: [].author", "POST /reviews | response 201 body: author"},

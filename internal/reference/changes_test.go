@@ -139,6 +139,9 @@ func TestChangesOnTheWire(t *testing.T) {
 			{change: "movie_delete_removed", method: "DELETE", path: "/movies/nope", auth: true,
 				differ: func(t *testing.T, old, new reply) { statuses(t, old, new, 404, 405) }},
 			{change: "person_id_string", method: "GET", path: "/person/1", differ: same},
+			// A value a client of OLD never met can now be in the answers.
+			{change: "reaction_emoji_added", method: "POST", path: review + "/reactions", body: `{"emoji":"❤️"}`, auth: true,
+				differ: func(t *testing.T, old, new reply) { statuses(t, old, new, 422, 201) }},
 		},
 		reference.AppTasks: {
 			{change: "task_tags_removed", method: "GET", path: task, differ: fieldGone("tags")},
@@ -173,6 +176,8 @@ func TestChangesOnTheWire(t *testing.T) {
 			{change: "project_create_secured", method: "POST", path: "/projects", body: `{"name":"Keyless"}`,
 				differ: func(t *testing.T, old, new reply) { statuses(t, old, new, 201, 401) }},
 			{change: "priority_narrowed", method: "GET", path: "/tasks?priority=urgent", differ: func(t *testing.T, old, new reply) { statuses(t, old, new, 200, 422) }},
+			{change: "priority_added", method: "POST", path: project + "/tasks", body: `{"title":"Fire","priority":"critical"}`,
+				differ: func(t *testing.T, old, new reply) { statuses(t, old, new, 422, 201) }},
 		},
 	}
 	for _, app := range reference.ChangeApps() {

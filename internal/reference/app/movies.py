@@ -134,6 +134,7 @@ CHANGES = {
     "username_max_length": "usernames are at most 20 characters, not 32",
     "limit_max_lowered": "the lists take limit up to 100, not 1000",
     "limit_default_changed": "the lists answer 20 records unless told otherwise, not 100",
+    "reaction_emoji_added": "a reaction can also be ❤️, in answers and requests",
     # operations
     "movie_delete_removed": "DELETE /movies/{movie_id} is gone",
     "reviews_list_secured": "GET /reviews needs a signed-in user",
@@ -315,6 +316,8 @@ class StrictReviewCreate(ReviewCreate):
 
 
 Emoji = Literal["👍", "👎", "😂", "😮", "😢", "🔥"]
+if "reaction_emoji_added" in CHANGE:
+    Emoji = Literal["👍", "👎", "😂", "😮", "😢", "🔥", "❤️"]  # CHANGE reaction_emoji_added
 
 
 class Reaction(BaseModel):

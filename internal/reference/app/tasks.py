@@ -77,6 +77,7 @@ CHANGES = {
     "project_name_max_length": "project names are at most 50 characters, not 100",
     "projects_size_max_lowered": "GET /projects takes size up to 50, not 100",
     "tasks_limit_default": "GET /tasks answers 20 tasks unless told otherwise, not 50",
+    "priority_added": "a new priority, critical, in answers and requests",
     # operations
     "task_delete_removed": "DELETE /tasks/{task_id} is gone",
     "project_create_secured": "POST /projects needs an API key (X-API-Key)",
@@ -86,6 +87,7 @@ CHANGES = {
     "project_tasks_done_filter": "GET /projects/{project_id}/tasks takes an optional done filter",
     "project_archive_added": "a new operation, POST /projects/{project_id}/archive",
     "health_description_changed": "GET /health is described differently",
+    "task_delete_deprecated": "DELETE /tasks/{task_id} is deprecated (tasks are to be marked done instead)",
 }
 CHANGE = frozenset(name.strip() for name in os.environ.get("MOVIEMOCK_REFERENCE_CHANGE", "").split(",") if name.strip())
 for _name in sorted(CHANGE - CHANGES.keys()):
@@ -112,6 +114,8 @@ class Priority(str, Enum):
     high = "high"
     if "priority_narrowed" not in CHANGE:  # CHANGE priority_narrowed
         urgent = "urgent"
+    if "priority_added" in CHANGE:
+        critical = "critical"  # CHANGE priority_added
 
 
 class Project(BaseModel):
@@ -586,7 +590,15 @@ async def update_task(task_id: TaskID, task_in: TaskPatch) -> Task:
     return task
 
 
-@unless("task_delete_removed", app.delete("/tasks/{task_id}", status_code=status.HTTP_204_NO_CONTENT, tags=["tasks"]))
+@unless(
+    "task_delete_removed",
+    app.delete(
+        "/tasks/{task_id}",
+        status_code=status.HTTP_204_NO_CONTENT,
+        tags=["tasks"],
+        deprecated=True if "task_delete_deprecated" in CHANGE else None,  # CHANGE task_delete_deprecated
+    ),
+)
 async def delete_task(task_id: TaskID) -> None:
     """Delete a task."""
     find_task(task_id)
