@@ -76,6 +76,7 @@ func (r *Report) MarkTraffic(src *traffic.Source, old *spec.Spec) {
 		byOp[[2]string{m.Method, m.Path}] = append(byOp[[2]string{m.Method, m.Path}], m)
 	}
 	hit := map[int]bool{}
+	fields := bodyFields{}
 	for i := range r.Changes {
 		c := &r.Changes[i]
 		c.Hits, c.HitCount = nil, 0
@@ -92,7 +93,7 @@ func (r *Report) MarkTraffic(src *traffic.Source, old *spec.Spec) {
 			}
 		}
 		for _, m := range calls {
-			field, ok := c.hits(m.Call, old)
+			field, ok := c.hits(m.Call, old, fields)
 			if !ok {
 				continue
 			}
@@ -150,7 +151,7 @@ func (p *place) hitRule(id string) {
 
 // hits reports whether c hits call, and the field involved ("" for the
 // operation as a whole).
-func (c *Change) hits(call *traffic.Call, old *spec.Spec) (string, bool) {
+func (c *Change) hits(call *traffic.Call, old *spec.Spec, fields bodyFields) (string, bool) {
 	p := &c.at
 	switch {
 	case p.everyCall:
@@ -163,7 +164,7 @@ func (c *Change) hits(call *traffic.Call, old *spec.Spec) (string, bool) {
 	case p.side == "request" && p.prop == "":
 		return "", len(call.Body) > 0
 	case p.side == "request":
-		return p.field, sentField(call, p.prop) != p.unsent
+		return p.field, fields.sent(call, p.prop) != p.unsent
 	case p.status != "":
 		return p.field, statusIs(p.status, call.Status, declared(old, c.Method, c.Path))
 	}
@@ -189,57 +190,103 @@ func sentParam(call *traffic.Call, in, name string) bool {
 	return false
 }
 
-// sentField reports whether call's body has the field at oasdiff's
-// property path prop ("tags/items/name": items are an array's elements):
-// in a JSON body, at any element of the arrays on the way; in a form, the
-// first name. A segment that names no property (an anyOf's subschema)
-// ends the path: the field above it was sent.
-func sentField(call *traffic.Call, prop string) bool {
-	if len(call.Body) == 0 {
-		return false
+// bodyFields are the fields each call's body has, read once a call: a
+// recording may hold many megabytes of bodies, and a comparison hundreds
+// of changes to body fields.
+type bodyFields map[*traffic.Call]map[string]bool
+
+// maxBodyFields bounds the field paths kept of one body, and their depth.
+const (
+	maxBodyFields = 10_000
+	maxFieldDepth = 32
+)
+
+// sent reports whether call's body has the field at oasdiff's property
+// path prop ("tags/items/name": items are an array's elements): in a JSON
+// body, at any element of the arrays on the way; in a form, the first
+// name. A segment that names no property (an anyOf's subschema) ends the
+// path: the field above it was sent.
+func (f bodyFields) sent(call *traffic.Call, prop string) bool {
+	have, ok := f[call]
+	if !ok {
+		have = fieldsOf(call)
+		f[call] = have
 	}
-	segs := strings.Split(strings.Trim(prop, "/"), "/")
+	var segs []string
+	for _, seg := range strings.Split(strings.Trim(prop, "/"), "/") {
+		if seg == "" || strings.ContainsAny(seg, "[ #") {
+			break
+		}
+		segs = append(segs, seg)
+	}
+	if len(segs) == 0 {
+		return len(call.Body) > 0
+	}
+	return have[strings.Join(segs, "/")]
+}
+
+// fieldsOf lists the field paths of a call's body, as oasdiff writes them
+// ("tags", "tags/items", "tags/items/name"), the first maxBodyFields.
+func fieldsOf(call *traffic.Call) map[string]bool {
+	out := map[string]bool{}
+	if len(call.Body) == 0 {
+		return out
+	}
 	mt, params, _ := mime.ParseMediaType(call.BodyType)
-	switch {
-	case mt == "application/x-www-form-urlencoded":
-		q, _ := url.ParseQuery(string(call.Body))
-		_, ok := q[segs[0]]
-		return ok
-	case mt == "multipart/form-data":
+	switch mt {
+	case "application/x-www-form-urlencoded":
+		q, _ := url.ParseQuery(string(call.Body)) // what it could read of a broken one
+		for k := range q {
+			if len(out) < maxBodyFields {
+				out[k] = true
+			}
+		}
+		return out
+	case "multipart/form-data":
 		mr := multipart.NewReader(bytes.NewReader(call.Body), params["boundary"])
-		for {
+		for len(out) < maxBodyFields {
 			part, err := mr.NextPart()
 			if err != nil {
-				return false
+				break
 			}
-			if part.FormName() == segs[0] {
-				return true
-			}
+			out[part.FormName()] = true
 			io.Copy(io.Discard, part)
 		}
+		return out
 	}
 	var v any
 	if json.Unmarshal(call.Body, &v) != nil {
-		return false
+		return out
 	}
-	return jsonHas(v, segs)
-}
-
-func jsonHas(v any, segs []string) bool {
-	if len(segs) == 0 || strings.ContainsAny(segs[0], "[ #") {
-		return true
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		child, ok := x[segs[0]]
-		return ok && jsonHas(child, segs[1:])
-	case []any:
-		if segs[0] != "items" {
-			return false
+	var walk func(v any, path string, depth int)
+	walk = func(v any, path string, depth int) {
+		if depth > maxFieldDepth || len(out) >= maxBodyFields {
+			return
 		}
-		return slices.ContainsFunc(x, func(e any) bool { return jsonHas(e, segs[1:]) })
+		join := func(seg string) string {
+			if path == "" {
+				return seg
+			}
+			return path + "/" + seg
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, child := range x {
+				if len(out) >= maxBodyFields {
+					return
+				}
+				out[join(k)] = true
+				walk(child, join(k), depth+1)
+			}
+		case []any:
+			for _, e := range x {
+				out[join("items")] = true
+				walk(e, join("items"), depth+1)
+			}
+		}
 	}
-	return false
+	walk(v, "", 0)
+	return out
 }
 
 // statusIs reports whether a recorded status falls under a response's
