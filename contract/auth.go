@@ -109,7 +109,7 @@ func (r *runner) logInTokenURL(ctx context.Context, b *builder, report *Report) 
 		var tok struct {
 			AccessToken string `json:"access_token"`
 		}
-		if resp.Status == http.StatusOK && json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
+		if resp.Status/100 == 2 && json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
 			if b.headers == nil {
 				b.headers = http.Header{}
 			}

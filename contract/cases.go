@@ -88,7 +88,7 @@ type operation struct {
 	op               *openapi3.Operation
 	item             *openapi3.PathItem
 	inputs           fastapi.Inputs
-	tokenEndpoint    bool // its 200 carries an access_token, or it is the tokenUrl
+	tokenEndpoint    bool // its success answer carries an access_token, or it is the tokenUrl
 	secured          bool // declares an OAuth2 or bearer requirement
 	basic            bool // declares an HTTP basic requirement
 	listOf           *operation
@@ -140,7 +140,7 @@ func operations(sp *spec.Spec, notes *[]string) []*operation {
 				continue
 			}
 			o := &operation{id: id, method: method, path: path, op: op, item: item, inputs: ins}
-			o.tokenEndpoint = responseHasProperty(op, "200", "access_token") || isTokenURL(sp, method, path)
+			o.tokenEndpoint = issuesTokens(op) || isTokenURL(sp, method, path)
 			o.secured = securedBy(sp.Doc, op)
 			o.basic = !o.secured && model.BasicAuth(sp.Doc, op)
 			if method == "PUT" || method == "PATCH" || method == "DELETE" {
@@ -183,6 +183,13 @@ func responseSchema(op *openapi3.Operation, status string) *openapi3.Schema {
 		return nil
 	}
 	return mt.Schema.Value
+}
+
+// issuesTokens reports whether op's success answer carries an
+// access_token: whatever status it declares for it (200, or a route's
+// status_code=201).
+func issuesTokens(op *openapi3.Operation) bool {
+	return responseHasProperty(op, strconv.Itoa(model.SuccessStatus(op)), "access_token")
 }
 
 func responseHasProperty(op *openapi3.Operation, status, prop string) bool {

@@ -95,6 +95,14 @@ type Paging struct {
 
 func (o *Operation) String() string { return o.Method + " " + o.Path }
 
+// SuccessStatus is the status an operation answers when it succeeds: the
+// lowest 2xx it declares (a route's status_code=201), else its redirect
+// (see redirectStatus), else 200.
+func SuccessStatus(op *openapi3.Operation) int {
+	status, _ := successResponse(op)
+	return status
+}
+
 // successResponse is the lowest 2xx status an operation declares (else
 // its redirect, see redirectStatus) and its JSON schema.
 func successResponse(op *openapi3.Operation) (int, *openapi3.SchemaRef) {
