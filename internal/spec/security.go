@@ -50,7 +50,7 @@ func OAuth2PasswordBearer(tokenURL string) SecurityScheme {
 // Parameter's "in" is an enum, which a plain string never is in strict
 // mode, so a path item with parameters stays the dict, in the order built.
 func (s *Spec) WithSecurity(scheme SecurityScheme, protect func(op *openapi3.Operation) bool) (*Spec, error) {
-	root := clone(s.root)
+	root := clone(s.root())
 	requirement := seq(mapping(str(scheme.Name), flow(yaml.SequenceNode)))
 	if paths := lookup(root, "paths"); paths != nil && paths.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(paths.Content); i += 2 {

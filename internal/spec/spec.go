@@ -31,9 +31,9 @@ type Spec struct {
 	Doc *openapi3.T
 
 	source string
-	json   []byte
+	json   func() []byte
 	yaml   func() []byte
-	root   *yaml.Node // the document as written, for key order
+	root   func() *yaml.Node // the document as written, for key order
 
 	warnings []string
 
@@ -92,6 +92,23 @@ func TooLarge(size, max int64) *LimitError {
 }
 
 func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
+	if isJSON(data) {
+		if compact, ok := scanJSON(data); ok {
+			if s, err := loadScanned(data, compact, source, opts...); err == nil {
+				return s, nil
+			}
+			// Refused: the tree's route says why, in the words it
+			// always used (kin-openapi's own name lines of the text it
+			// was given).
+		}
+	}
+	return loadTree(data, source, opts...)
+}
+
+// loadTree loads data through its node tree: parsed (as YAML, or as JSON
+// by parseJSONNode), held to the budgets by checkTree, rendered as JSON for
+// kin-openapi.
+func loadTree(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
 	root := &yaml.Node{}
 	var err error
 	if isJSON(data) {
@@ -112,32 +129,21 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", source, err)
 	}
-
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(jsonDoc)
+	doc, warnings, err := loadDoc(jsonDoc, source, false, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", source, err)
-	}
-	if !strings.HasPrefix(doc.OpenAPI, "3.") {
-		return nil, fmt.Errorf("load %s: openapi version %q is not 3.x", source, doc.OpenAPI)
-	}
-	warnings, err := validateLenient(doc, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("validate %s: %w", source, err)
-	}
-	if doc.IsOpenAPI31OrLater() {
-		permitNullWhereUntyped(doc)
+		return nil, err
 	}
 
-	yamlDoc := func() []byte { return data }
+	top := root.Content[0]
+	s := &Spec{Doc: doc, source: source, json: func() []byte { return jsonDoc }, yaml: func() []byte { return data },
+		root: func() *yaml.Node { return top }, warnings: warnings}
 	if isJSON(data) {
 		// A JSON document: served as YAML in block style, rendered when
 		// first asked for: a reader that never serves it (diff, the
 		// runner) does not pay for it, a third of loading a large one.
 		// Marshal only reads the nodes, so Root's readers may run beside it.
-		top := root.Content[0]
 		blockStyle(top)
-		yamlDoc = sync.OnceValue(func() []byte {
+		s.yaml = sync.OnceValue(func() []byte {
 			out, err := yaml.Marshal(top)
 			if err != nil {
 				return jsonDoc // JSON is YAML too
@@ -145,7 +151,71 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 			return out
 		})
 	}
-	return &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root.Content[0], warnings: warnings}, nil
+	return s, nil
+}
+
+// loadScanned loads a JSON document scanJSON took, compact its compact
+// text: kin-openapi reads the text, and the node tree (Root), the JSON
+// rendered from it and the YAML are made when first asked for, as
+// loadTree would have made them.
+func loadScanned(data, compact []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
+	doc, warnings, err := loadDoc(compact, source, true, opts...)
+	if err != nil {
+		return nil, err
+	}
+	root := sync.OnceValue(func() *yaml.Node {
+		root, err := parseJSONNode(data)
+		if err != nil || len(root.Content) != 1 {
+			// Not met: scanJSON takes only what parseJSONNode takes.
+			return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		}
+		top := root.Content[0]
+		blockStyle(top)
+		return top
+	})
+	jsonDoc := sync.OnceValue(func() []byte {
+		out, err := NodeJSON(root())
+		if err != nil {
+			return compact // not met either: the numbers scanJSON takes are JSON's
+		}
+		return out
+	})
+	yamlDoc := sync.OnceValue(func() []byte {
+		out, err := yaml.Marshal(root())
+		if err != nil {
+			return jsonDoc()
+		}
+		return out
+	})
+	return &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root, warnings: warnings}, nil
+}
+
+// loadDoc reads a document's JSON with kin-openapi and validates it;
+// scanned: JSON scanJSON took, which decodeScanned reads.
+func loadDoc(jsonDoc []byte, source string, scanned bool, opts ...openapi3.ValidationOption) (*openapi3.T, []string, error) {
+	var doc *openapi3.T
+	if scanned {
+		var ok bool
+		if doc, ok = decodeScanned(jsonDoc); !ok {
+			return nil, nil, errors.New("not decoded")
+		}
+	} else {
+		var err error
+		if doc, err = openapi3.NewLoader().LoadFromData(jsonDoc); err != nil {
+			return nil, nil, fmt.Errorf("load %s: %w", source, err)
+		}
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.") {
+		return nil, nil, fmt.Errorf("load %s: openapi version %q is not 3.x", source, doc.OpenAPI)
+	}
+	warnings, err := validateLenient(doc, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("validate %s: %w", source, err)
+	}
+	if doc.IsOpenAPI31OrLater() {
+		permitNullWhereUntyped(doc)
+	}
+	return doc, warnings, nil
 }
 
 // maxIgnoredFields bounds how many distinct unknown field names a document
@@ -306,7 +376,7 @@ func blockStyle(n *yaml.Node) {
 func (s *Spec) Source() string { return s.source }
 
 // JSON is the document as compact JSON, keys in the order they were written.
-func (s *Spec) JSON() []byte { return s.json }
+func (s *Spec) JSON() []byte { return s.json() }
 
 // YAML is the document as YAML.
 func (s *Spec) YAML() []byte { return s.yaml() }
@@ -316,7 +386,7 @@ func (s *Spec) YAML() []byte { return s.yaml() }
 // itself, aliases expand within budget, nothing nests past MaxDepth. Every
 // reader of the document as written reads this tree, never the bytes
 // again. It must not be changed.
-func (s *Spec) Root() *yaml.Node { return s.root }
+func (s *Spec) Root() *yaml.Node { return s.root() }
 
 // Schema returns the component schema called name, or nil.
 func (s *Spec) Schema(name string) *openapi3.Schema {
@@ -367,7 +437,7 @@ func (s *Spec) Paths() []string {
 // written order, which kin-openapi's maps lose), or false when there is
 // none.
 func (s *Spec) RawJSON(path ...string) ([]byte, bool) {
-	node := lookup(s.root, path...)
+	node := lookup(s.root(), path...)
 	if node == nil {
 		return nil, false
 	}
@@ -378,7 +448,7 @@ func (s *Spec) RawJSON(path ...string) ([]byte, bool) {
 // KeyOrder lists the keys of the mapping at path in the document as written,
 // or nil when there is none.
 func (s *Spec) KeyOrder(path ...string) []string {
-	node := lookup(s.root, path...)
+	node := lookup(s.root(), path...)
 	if node == nil || node.Kind != yaml.MappingNode {
 		return nil
 	}
