@@ -1,8 +1,8 @@
 package spec
 
 import (
-	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -23,16 +23,12 @@ import (
 // something), left to the loader's full route.
 func decodeScanned(data []byte) (*openapi3.T, bool) {
 	var paths, components []byte
-	reduced := cutMembers(data, func(name string, value []byte) bool {
-		switch name {
-		case "paths":
+	reduced := cutMembers(data, map[string]byte{"paths": '{', "components": '{'}, func(name string, value []byte) {
+		if name == "paths" {
 			paths = value
-		case "components":
+		} else {
 			components = value
-		default:
-			return false
 		}
-		return true
 	})
 	doc := &openapi3.T{}
 	if reduced == nil || doc.UnmarshalJSON(reduced) != nil {
@@ -58,25 +54,43 @@ func decodeScanned(data []byte) (*openapi3.T, bool) {
 	return doc, true
 }
 
-// cutMembers returns the object obj with the value of each member cut
-// returns true for replaced by {} (a member whose value is not an object is
-// not cut), or nil when obj is not an object.
-func cutMembers(obj []byte, cut func(name string, value []byte) bool) []byte {
+// cutMembers returns the object obj with the value of each member named
+// in cut (with the kind of value it says: '{' an object, '[' an array)
+// replaced by an empty one, calling found with each; nil when obj is not
+// an object, or when another of its names is one of cut's but for case,
+// which encoding/json would read into the same field.
+func cutMembers(obj []byte, cut map[string]byte, found func(name string, value []byte)) []byte {
 	var out []byte
 	last := 0
 	end := jsonscan.Members(obj, 0, func(raw []byte, escaped bool, v int) int {
 		vEnd := jsonscan.End(obj, v)
-		if vEnd < 0 || escaped || obj[v] != '{' {
+		name, ok := jsonscan.Str(raw, escaped)
+		if vEnd < 0 || !ok {
+			return -1
+		}
+		kind, named := cut[name]
+		if !named {
+			for c := range cut {
+				if strings.EqualFold(c, name) {
+					return -1
+				}
+			}
 			return vEnd
 		}
-		if cut(string(raw[1:len(raw)-1]), obj[v:vEnd]) {
-			if out == nil {
-				out = make([]byte, 0, 256)
-			}
-			out = append(out, obj[last:v]...)
-			out = append(out, "{}"...)
-			last = vEnd
+		if obj[v] != kind {
+			return vEnd
 		}
+		found(name, obj[v:vEnd])
+		if out == nil {
+			out = make([]byte, 0, 256)
+		}
+		out = append(out, obj[last:v]...)
+		if kind == '{' {
+			out = append(out, "{}"...)
+		} else {
+			out = append(out, "[]"...)
+		}
+		last = vEnd
 		return vEnd
 	})
 	if end < 0 {
@@ -102,7 +116,7 @@ func decodePaths(obj []byte) (*openapi3.Paths, bool) {
 			return -1
 		}
 		value := obj[v:vEnd]
-		if bytes.HasPrefix([]byte(name), []byte("x-")) {
+		if strings.HasPrefix(name, "x-") {
 			var x any
 			if json.Unmarshal(value, &x) != nil {
 				return -1
@@ -123,8 +137,8 @@ func decodePaths(obj []byte) (*openapi3.Paths, bool) {
 				return -1
 			}
 		}
-		item := &openapi3.PathItem{}
-		if item.UnmarshalJSON(value) != nil {
+		item, okItem := decodePathItem(value)
+		if !okItem {
 			ok = false
 			return -1
 		}
@@ -134,17 +148,88 @@ func decodePaths(obj []byte) (*openapi3.Paths, bool) {
 	return p, ok && end >= 0
 }
 
+// methods are the operations of a path item decodePathItem decodes itself.
+var methods = map[string]byte{"get": '{', "put": '{', "post": '{', "delete": '{', "options": '{', "head": '{',
+	"patch": '{', "trace": '{', "connect": '{', "query": '{'}
+
+// decodePathItem is (*openapi3.PathItem).UnmarshalJSON of a path item
+// without a $ref, its operations decoded by decodeOperation; anything else
+// is kin-openapi's.
+func decodePathItem(value []byte) (*openapi3.PathItem, bool) {
+	item := &openapi3.PathItem{}
+	if value[0] != '{' || hasRef(value) {
+		return item, item.UnmarshalJSON(value) == nil
+	}
+	ops := map[string][]byte{}
+	reduced := cutMembers(value, methods, func(name string, v []byte) { ops[name] = v })
+	if reduced == nil {
+		return item, item.UnmarshalJSON(value) == nil
+	}
+	if item.UnmarshalJSON(reduced) != nil {
+		return nil, false
+	}
+	for method, text := range ops {
+		op, ok := decodeOperation(text)
+		if !ok {
+			return nil, false
+		}
+		item.SetOperation(strings.ToUpper(method), op)
+	}
+	return item, true
+}
+
+// decodeOperation is (*openapi3.Operation).UnmarshalJSON, its responses
+// decoded one by one as (*openapi3.Responses).UnmarshalJSON decodes them,
+// less its round trip through maps.
+func decodeOperation(value []byte) (*openapi3.Operation, bool) {
+	op := &openapi3.Operation{}
+	var responses []byte
+	reduced := cutMembers(value, map[string]byte{"responses": '{'}, func(_ string, v []byte) { responses = v })
+	if reduced == nil {
+		return op, op.UnmarshalJSON(value) == nil
+	}
+	if op.UnmarshalJSON(reduced) != nil {
+		return nil, false
+	}
+	if responses == nil {
+		return op, true
+	}
+	rs := openapi3.NewResponsesWithCapacity(0)
+	rs.Extensions = map[string]any{}
+	end := jsonscan.Members(responses, 0, func(raw []byte, escaped bool, v int) int {
+		vEnd := jsonscan.End(responses, v)
+		name, okName := jsonscan.Str(raw, escaped)
+		if vEnd < 0 || !okName {
+			return -1
+		}
+		text := responses[v:vEnd]
+		if strings.HasPrefix(name, "x-") {
+			var x any
+			if json.Unmarshal(text, &x) != nil {
+				return -1
+			}
+			rs.Extensions[name] = x
+			return vEnd
+		}
+		r := &openapi3.ResponseRef{}
+		if r.UnmarshalJSON(text) != nil {
+			return -1
+		}
+		rs.Set(name, r)
+		return vEnd
+	})
+	if end < 0 {
+		return nil, false
+	}
+	op.Responses = rs
+	return op, true
+}
+
 // decodeComponents is (*openapi3.Components).UnmarshalJSON, its schemas
 // decoded one by one as encoding/json decodes a map of them.
 func decodeComponents(obj []byte) (*openapi3.Components, bool) {
 	var schemas []byte
-	reduced := cutMembers(obj, func(name string, value []byte) bool {
-		if name == "schemas" {
-			schemas = value
-			return true
-		}
-		return false
-	})
+	reduced := cutMembers(obj, map[string]byte{"schemas": '{'}, func(_ string, value []byte) { schemas = value })
 	c := &openapi3.Components{}
 	if reduced == nil || c.UnmarshalJSON(reduced) != nil {
 		return nil, false
@@ -164,12 +249,120 @@ func decodeComponents(obj []byte) (*openapi3.Components, bool) {
 			c.Schemas[name] = nil // as encoding/json sets a pointer
 			return vEnd
 		}
-		ref := &openapi3.SchemaRef{}
-		if ref.UnmarshalJSON(value) != nil {
+		ref, ok := decodeSchemaRef(value)
+		if !ok {
 			return -1
 		}
 		c.Schemas[name] = ref
 		return vEnd
 	})
 	return c, end >= 0
+}
+
+// subschemas are the members of a schema decodeSchemaRef decodes itself,
+// with the kind of value each takes.
+var subschemas = map[string]byte{"properties": '{', "items": '{', "anyOf": '[', "allOf": '[', "oneOf": '['}
+
+// decodeSchemaRef is (*openapi3.SchemaRef).UnmarshalJSON of a schema that
+// is not a reference, its properties, items and alternatives decoded the
+// same way, one by one: kin-openapi decodes each schema whole into a map
+// for its extensions, so a schema nested n deep was decoded n times over.
+// A reference, and anything else, is kin-openapi's.
+func decodeSchemaRef(value []byte) (*openapi3.SchemaRef, bool) {
+	ref := &openapi3.SchemaRef{}
+	if value[0] != '{' || hasRef(value) {
+		return ref, ref.UnmarshalJSON(value) == nil
+	}
+	var props, items, anyOf, allOf, oneOf []byte
+	reduced := cutMembers(value, subschemas, func(name string, v []byte) {
+		switch name {
+		case "properties":
+			props = v
+		case "items":
+			items = v
+		case "anyOf":
+			anyOf = v
+		case "allOf":
+			allOf = v
+		case "oneOf":
+			oneOf = v
+		}
+	})
+	if reduced == nil {
+		return ref, ref.UnmarshalJSON(value) == nil
+	}
+	sc := &openapi3.Schema{}
+	if sc.UnmarshalJSON(reduced) != nil {
+		return nil, false
+	}
+	ok := true
+	if props != nil {
+		sc.Properties = openapi3.Schemas{}
+		ok = jsonscan.Members(props, 0, func(raw []byte, escaped bool, v int) int {
+			vEnd := jsonscan.End(props, v)
+			name, okName := jsonscan.Str(raw, escaped)
+			if vEnd < 0 || !okName {
+				return -1
+			}
+			if string(props[v:vEnd]) == "null" {
+				sc.Properties[name] = nil
+				return vEnd
+			}
+			p, okP := decodeSchemaRef(props[v:vEnd])
+			if !okP {
+				return -1
+			}
+			sc.Properties[name] = p
+			return vEnd
+		}) >= 0
+	}
+	if ok && items != nil {
+		sc.Items, ok = decodeSchemaRef(items)
+	}
+	for _, list := range []struct {
+		text []byte
+		to   *openapi3.SchemaRefs
+	}{{anyOf, &sc.AnyOf}, {allOf, &sc.AllOf}, {oneOf, &sc.OneOf}} {
+		if !ok || list.text == nil {
+			continue
+		}
+		refs := openapi3.SchemaRefs{}
+		ok = jsonscan.Elements(list.text, 0, func(v int) int {
+			vEnd := jsonscan.End(list.text, v)
+			if vEnd < 0 {
+				return -1
+			}
+			if string(list.text[v:vEnd]) == "null" {
+				refs = append(refs, nil)
+				return vEnd
+			}
+			r, okR := decodeSchemaRef(list.text[v:vEnd])
+			if !okR {
+				return -1
+			}
+			refs = append(refs, r)
+			return vEnd
+		}) >= 0
+		*list.to = refs
+	}
+	if !ok {
+		return nil, false
+	}
+	ref.Value = sc
+	return ref, true
+}
+
+// hasRef reports whether the object obj has a member encoding/json would
+// read as a $ref.
+func hasRef(obj []byte) bool {
+	found := false
+	jsonscan.Members(obj, 0, func(raw []byte, escaped bool, v int) int {
+		name, _ := jsonscan.Str(raw, escaped)
+		if strings.EqualFold(name, "$ref") {
+			found = true
+			return -1
+		}
+		return jsonscan.End(obj, v)
+	})
+	return found
 }
