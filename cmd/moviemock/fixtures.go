@@ -217,13 +217,22 @@ func runFixturesGenerate(ctx context.Context, args []string, _ func(string) stri
 	return nil
 }
 
-func fixturesCheckFlags() (*flag.FlagSet, *string) {
+// checkOpts are fixtures check's flags.
+type checkOpts struct {
+	spec  *string
+	adapt *bool
+}
+
+func fixturesCheckFlags() (*flag.FlagSet, checkOpts) {
 	fs := flag.NewFlagSet("fixtures check", flag.ContinueOnError)
-	return fs, fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)")
+	return fs, checkOpts{
+		spec:  fs.String("spec", "", "the contract: an OpenAPI `file or URL` (default: the embedded openapi.yaml)"),
+		adapt: fs.Bool("adapt-fixtures", false, "check records written for another version of the contract as serve --adapt-fixtures would adapt them, and list the changes"),
+	}
 }
 
 func runFixturesCheck(ctx context.Context, args []string, _ func(string) string, stdout, stderr io.Writer) error {
-	fs, specFlag := fixturesCheckFlags()
+	fs, opts := fixturesCheckFlags()
 	dirs, help, err := parseFlagsArgs(fs, args)
 	if help {
 		printUsage(fs, false, stdout, checkHelp)
@@ -235,13 +244,20 @@ func runFixturesCheck(ctx context.Context, args []string, _ func(string) string,
 	if len(dirs) != 1 {
 		return usagef("fixtures check: give exactly one directory")
 	}
-	m, err := loadModel(ctx, "fixtures check", *specFlag, 0, stderr)
+	m, err := loadModel(ctx, "fixtures check", *opts.spec, 0, stderr)
 	if err != nil {
 		return err
 	}
-	d, err := fixtures.LoadDir(dirs[0], m)
+	d, err := fixtures.LoadDirWith(dirs[0], m, fixtures.LoadOptions{Adapt: *opts.adapt})
 	if err != nil {
 		return err
+	}
+	if len(d.Adapted) > 0 {
+		fmt.Fprintf(stdout, "%s: %s: valid once adapted:\n", dirs[0], d.Counts())
+		for _, a := range d.Adapted {
+			fmt.Fprintf(stdout, "  %s\n", a)
+		}
+		return nil
 	}
 	fmt.Fprintf(stdout, "%s: %s: valid\n", dirs[0], d.Counts())
 	return nil

@@ -107,6 +107,7 @@ type serveOptions struct {
 	addr, specFlag, dir, secret, originRegex      *string
 	scenario, scenarioDir, adminToken             *string
 	readOnly, requireAuth, corsCredentials        *bool
+	adapt                                         *bool
 	corsPrivate, noCORS, quiet, noAdmin           *bool
 	corsMaxAge, maxSessions, journalSize          *int
 	maxWrite, maxBody, journalBytes               int64
@@ -134,6 +135,7 @@ func serveFlags(name string, px *proxyFlags) (*flag.FlagSet, *serveOptions) {
 		return err
 	})
 	o.dir = fs.String("fixtures", "", "serve the fixture `directory` instead of the embedded data")
+	o.adapt = fs.Bool("adapt-fixtures", false, "adapt the --fixtures records written for another version of the contract to this one (fields dropped, values converted or generated); the banner lists every change")
 	o.gen = generateFlags(fs, "serve generated data instead of the embedded data")
 	o.secret = fs.String("jwt-secret", "", "HS256 `secret` for tokens (default: the documented development secret)")
 	o.lifetime = mock.DefaultTokenLifetime
@@ -240,6 +242,9 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	if *o.dir != "" && o.gen.enabled {
 		return usagef("%s: --fixtures and --generate both choose the data: give one", name)
 	}
+	if *o.adapt && *o.dir == "" {
+		return usagef("%s: --adapt-fixtures only applies with --fixtures", name)
+	}
 	cors, err := corsConfig(o.origins, *o.originRegex, o.corsMethods, o.corsHeaders, o.corsExpose, *o.corsCredentials, *o.corsMaxAge, *o.corsPrivate)
 	if err != nil {
 		return err
@@ -272,7 +277,7 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	if err != nil {
 		return err
 	}
-	files := &sources{model: m, fixtures: *o.dir, scenarios: *o.scenarioDir, gen: o.gen}
+	files := &sources{model: m, fixtures: *o.dir, adapt: *o.adapt, scenarios: *o.scenarioDir, gen: o.gen}
 	watching := o.interval > 0 && (*o.dir != "" || *o.scenarioDir != "")
 	var loaded stamps
 	if watching {
@@ -551,6 +556,7 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 	if empty := data.Empty(); len(empty) > 0 {
 		line("", "starting empty (no records): %s", strings.Join(empty, ", "))
 	}
+	adaptedLines(line, data.Adapted)
 	var conv, examples []string
 	for _, o := range m.Operations {
 		if o.Kind == model.Example {
@@ -603,6 +609,25 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 		line("panel", "off (--no-admin)")
 	}
 	return b.String()
+}
+
+// maxAdaptedLines bounds the banner's list of adaptations: a contract of
+// many fields changed everywhere says how many more there are.
+const maxAdaptedLines = 40
+
+// adaptedLines writes what --adapt-fixtures changed, one change a line.
+func adaptedLines(line func(label, format string, args ...any), adapted []fixtures.Adaptation) {
+	if len(adapted) == 0 {
+		return
+	}
+	line("adapted", "%s so that records written for another version fit this contract (--adapt-fixtures):", problems.Plural(len(adapted), "change", "changes"))
+	for i, a := range adapted {
+		if i == maxAdaptedLines {
+			line("", "… and %d more", len(adapted)-i)
+			break
+		}
+		line("", "%s", a)
+	}
 }
 
 // parseDurationOrZero is parseDuration that also takes 0 (with or without a

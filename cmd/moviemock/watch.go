@@ -23,6 +23,7 @@ import (
 type sources struct {
 	model     *model.Model // the contract
 	fixtures  string
+	adapt     bool // --adapt-fixtures
 	scenarios string
 	gen       *generateOpts
 }
@@ -38,7 +39,7 @@ func (s *sources) data() (*fixtures.Dataset, string, error) {
 	}
 	switch {
 	case s.fixtures != "":
-		d, err := fixtures.LoadDir(s.fixtures, s.model)
+		d, err := fixtures.LoadDirWith(s.fixtures, s.model, fixtures.LoadOptions{Adapt: s.adapt})
 		return d, "fixtures from " + s.fixtures, err
 	case s.gen.enabled:
 		opts, err := s.gen.options(s.model)
