@@ -141,14 +141,16 @@ func (g *generateOpts) options(m *model.Model) (fixtures.GenerateOptions, error)
 
 const fixturesUsage = `Usage:
   moviemock fixtures generate --out DIR [--spec FILE|URL] [--seed N] [--records N] [--count COLLECTION=N]…
-  moviemock fixtures check [--spec FILE|URL] DIR
+  moviemock fixtures check [--spec FILE|URL] [--adapt-fixtures] DIR
 
 generate writes one file per collection of the contract (persons.json,
 users.json, reviews.json for the embedded one) to DIR, replacing those
 there: JSON, or YAML when DIR's fixture files are YAML. serve --fixtures DIR
 loads them back unchanged. check validates a fixture directory against the
 contract (openapi.yaml unless --spec names another) and reports every bad
-record with file, line, record and field.
+record with file, line, record and field; with --adapt-fixtures it lists
+instead what serve --adapt-fixtures would change in records written for
+another version of the contract.
 
 Examples:
   moviemock fixtures generate --seed 7 --count reviews=100000 --out ./big
