@@ -22,8 +22,9 @@ import (
 // from the document without them. false: not read (kin-openapi refused
 // something), left to the loader's full route.
 func decodeScanned(data []byte) (*openapi3.T, bool) {
+	d := &kinDecoder{}
 	var paths, components []byte
-	reduced := cutMembers(data, map[string]byte{"paths": '{', "components": '{'}, func(name string, value []byte) {
+	reduced := d.cutMembers(data, map[string]byte{"paths": '{', "components": '{'}, func(name string, value []byte) {
 		if name == "paths" {
 			paths = value
 		} else {
@@ -35,14 +36,14 @@ func decodeScanned(data []byte) (*openapi3.T, bool) {
 		return nil, false
 	}
 	if paths != nil {
-		p, ok := decodePaths(paths)
+		p, ok := d.decodePaths(paths)
 		if !ok {
 			return nil, false
 		}
 		doc.Paths = p
 	}
 	if components != nil {
-		c, ok := decodeComponents(components)
+		c, ok := d.decodeComponents(components)
 		if !ok {
 			return nil, false
 		}
@@ -54,12 +55,19 @@ func decodeScanned(data []byte) (*openapi3.T, bool) {
 	return doc, true
 }
 
+// kinDecoder holds what decodeScanned reuses from one piece to the next.
+type kinDecoder struct {
+	// scratch holds the object cutMembers returns, valid until its next
+	// call: each piece is decoded before the pieces cut from it.
+	scratch []byte
+}
+
 // cutMembers returns the object obj with the value of each member named
 // in cut (with the kind of value it says: '{' an object, '[' an array)
 // replaced by an empty one, calling found with each; nil when obj is not
 // an object, or when another of its names is one of cut's but for case,
 // which encoding/json would read into the same field.
-func cutMembers(obj []byte, cut map[string]byte, found func(name string, value []byte)) []byte {
+func (d *kinDecoder) cutMembers(obj []byte, cut map[string]byte, found func(name string, value []byte)) []byte {
 	var out []byte
 	last := 0
 	end := jsonscan.Members(obj, 0, func(raw []byte, escaped bool, v int) int {
@@ -82,7 +90,7 @@ func cutMembers(obj []byte, cut map[string]byte, found func(name string, value [
 		}
 		found(name, obj[v:vEnd])
 		if out == nil {
-			out = make([]byte, 0, 256)
+			out = d.scratch[:0]
 		}
 		out = append(out, obj[last:v]...)
 		if kind == '{' {
@@ -99,13 +107,15 @@ func cutMembers(obj []byte, cut map[string]byte, found func(name string, value [
 	if out == nil {
 		return obj
 	}
-	return append(out, obj[last:]...)
+	out = append(out, obj[last:]...)
+	d.scratch = out
+	return out
 }
 
 // decodePaths is (*openapi3.Paths).UnmarshalJSON without its round trip
 // through maps: every "x-" member is an extension (decoded into Go
 // values), every other member a path item decoded by kin-openapi.
-func decodePaths(obj []byte) (*openapi3.Paths, bool) {
+func (d *kinDecoder) decodePaths(obj []byte) (*openapi3.Paths, bool) {
 	p := openapi3.NewPathsWithCapacity(0)
 	p.Extensions = map[string]any{}
 	ok := true
@@ -137,7 +147,7 @@ func decodePaths(obj []byte) (*openapi3.Paths, bool) {
 				return -1
 			}
 		}
-		item, okItem := decodePathItem(value)
+		item, okItem := d.decodePathItem(value)
 		if !okItem {
 			ok = false
 			return -1
@@ -155,13 +165,13 @@ var methods = map[string]byte{"get": '{', "put": '{', "post": '{', "delete": '{'
 // decodePathItem is (*openapi3.PathItem).UnmarshalJSON of a path item
 // without a $ref, its operations decoded by decodeOperation; anything else
 // is kin-openapi's.
-func decodePathItem(value []byte) (*openapi3.PathItem, bool) {
+func (d *kinDecoder) decodePathItem(value []byte) (*openapi3.PathItem, bool) {
 	item := &openapi3.PathItem{}
 	if value[0] != '{' || hasRef(value) {
 		return item, item.UnmarshalJSON(value) == nil
 	}
 	ops := map[string][]byte{}
-	reduced := cutMembers(value, methods, func(name string, v []byte) { ops[name] = v })
+	reduced := d.cutMembers(value, methods, func(name string, v []byte) { ops[name] = v })
 	if reduced == nil {
 		return item, item.UnmarshalJSON(value) == nil
 	}
@@ -169,7 +179,7 @@ func decodePathItem(value []byte) (*openapi3.PathItem, bool) {
 		return nil, false
 	}
 	for method, text := range ops {
-		op, ok := decodeOperation(text)
+		op, ok := d.decodeOperation(text)
 		if !ok {
 			return nil, false
 		}
@@ -181,10 +191,10 @@ func decodePathItem(value []byte) (*openapi3.PathItem, bool) {
 // decodeOperation is (*openapi3.Operation).UnmarshalJSON, its responses
 // decoded one by one as (*openapi3.Responses).UnmarshalJSON decodes them,
 // less its round trip through maps.
-func decodeOperation(value []byte) (*openapi3.Operation, bool) {
+func (d *kinDecoder) decodeOperation(value []byte) (*openapi3.Operation, bool) {
 	op := &openapi3.Operation{}
 	var responses []byte
-	reduced := cutMembers(value, map[string]byte{"responses": '{'}, func(_ string, v []byte) { responses = v })
+	reduced := d.cutMembers(value, map[string]byte{"responses": '{'}, func(_ string, v []byte) { responses = v })
 	if reduced == nil {
 		return op, op.UnmarshalJSON(value) == nil
 	}
@@ -227,9 +237,9 @@ func decodeOperation(value []byte) (*openapi3.Operation, bool) {
 
 // decodeComponents is (*openapi3.Components).UnmarshalJSON, its schemas
 // decoded one by one as encoding/json decodes a map of them.
-func decodeComponents(obj []byte) (*openapi3.Components, bool) {
+func (d *kinDecoder) decodeComponents(obj []byte) (*openapi3.Components, bool) {
 	var schemas []byte
-	reduced := cutMembers(obj, map[string]byte{"schemas": '{'}, func(_ string, value []byte) { schemas = value })
+	reduced := d.cutMembers(obj, map[string]byte{"schemas": '{'}, func(_ string, value []byte) { schemas = value })
 	c := &openapi3.Components{}
 	if reduced == nil || c.UnmarshalJSON(reduced) != nil {
 		return nil, false
@@ -249,7 +259,7 @@ func decodeComponents(obj []byte) (*openapi3.Components, bool) {
 			c.Schemas[name] = nil // as encoding/json sets a pointer
 			return vEnd
 		}
-		ref, ok := decodeSchemaRef(value)
+		ref, ok := d.decodeSchemaRef(value)
 		if !ok {
 			return -1
 		}
@@ -268,13 +278,13 @@ var subschemas = map[string]byte{"properties": '{', "items": '{', "anyOf": '[', 
 // same way, one by one: kin-openapi decodes each schema whole into a map
 // for its extensions, so a schema nested n deep was decoded n times over.
 // A reference, and anything else, is kin-openapi's.
-func decodeSchemaRef(value []byte) (*openapi3.SchemaRef, bool) {
+func (d *kinDecoder) decodeSchemaRef(value []byte) (*openapi3.SchemaRef, bool) {
 	ref := &openapi3.SchemaRef{}
 	if value[0] != '{' || hasRef(value) {
 		return ref, ref.UnmarshalJSON(value) == nil
 	}
 	var props, items, anyOf, allOf, oneOf []byte
-	reduced := cutMembers(value, subschemas, func(name string, v []byte) {
+	reduced := d.cutMembers(value, subschemas, func(name string, v []byte) {
 		switch name {
 		case "properties":
 			props = v
@@ -308,7 +318,7 @@ func decodeSchemaRef(value []byte) (*openapi3.SchemaRef, bool) {
 				sc.Properties[name] = nil
 				return vEnd
 			}
-			p, okP := decodeSchemaRef(props[v:vEnd])
+			p, okP := d.decodeSchemaRef(props[v:vEnd])
 			if !okP {
 				return -1
 			}
@@ -317,7 +327,7 @@ func decodeSchemaRef(value []byte) (*openapi3.SchemaRef, bool) {
 		}) >= 0
 	}
 	if ok && items != nil {
-		sc.Items, ok = decodeSchemaRef(items)
+		sc.Items, ok = d.decodeSchemaRef(items)
 	}
 	for _, list := range []struct {
 		text []byte
@@ -336,7 +346,7 @@ func decodeSchemaRef(value []byte) (*openapi3.SchemaRef, bool) {
 				refs = append(refs, nil)
 				return vEnd
 			}
-			r, okR := decodeSchemaRef(list.text[v:vEnd])
+			r, okR := d.decodeSchemaRef(list.text[v:vEnd])
 			if !okR {
 				return -1
 			}

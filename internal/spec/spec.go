@@ -176,7 +176,7 @@ func loadScanned(data, compact []byte, source string, opts ...openapi3.Validatio
 	jsonDoc := sync.OnceValue(func() []byte {
 		out, err := NodeJSON(root())
 		if err != nil {
-			return compact // not met either: the numbers scanJSON takes are JSON's
+			return data // not met either: the numbers scanJSON takes are JSON's
 		}
 		return out
 	})
