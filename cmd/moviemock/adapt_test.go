@@ -5,15 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
 )
 
 // changedContracts lists every changed document of testdata/changes/<c>
@@ -223,4 +227,65 @@ func TestServeAdaptBanner(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--adapt-fixtures only applies with --fixtures") {
 		t.Errorf("serve --adapt-fixtures without --fixtures: %v", err)
 	}
+}
+
+// syncBuffer is a bytes.Buffer a logger writes to while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// An edited fixture folder reloaded under --adapt-fixtures logs what was
+// adapted, as the banner does at start-up.
+func TestWatchLogsAdapted(t *testing.T) {
+	t.Parallel()
+	doc := filepath.Join(repoRoot, "testdata/changes/tasks/task_tags_removed.json")
+	m, err := loadModel(context.Background(), "serve", doc, 0, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"projects.json", "tasks.json"} {
+		data, err := os.ReadFile(filepath.Join(repoRoot, "testdata/contracts/tasks/fixtures", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := &sources{model: m, fixtures: dir, adapt: true, gen: &generateOpts{}}
+	loaded := files.stamp()
+	data, _, set, err := files.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: m.Spec, Model: m, Data: data, Scenarios: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := filepath.Join(dir, "tasks.json")
+	old, _ := os.ReadFile(tasks)
+	if err := os.WriteFile(tasks, append(old, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go files.watch(ctx, loaded, 5*time.Millisecond, srv, slog.New(slog.NewTextHandler(&log, nil)))
+	eventually(t, "the adaptations logged", func() bool {
+		return strings.Contains(log.String(), "tasks: tags dropped in 40 records (no longer in Task)")
+	})
 }

@@ -179,6 +179,18 @@ func (w *watcher) look() bool {
 	}
 	w.srv.Reload(data, set)
 	w.log.Info("reloaded", "fixtures", data != nil, "scenarios", set != nil)
+	if data != nil && len(data.Adapted) > 0 {
+		// As the banner says at start-up: nothing is adapted silently.
+		changes := make([]string, 0, min(len(data.Adapted), maxAdaptedLines+1))
+		for i, a := range data.Adapted {
+			if i == maxAdaptedLines {
+				changes = append(changes, fmt.Sprintf("… and %d more", len(data.Adapted)-i))
+				break
+			}
+			changes = append(changes, a.String())
+		}
+		w.log.Info("fixtures adapted to this contract (--adapt-fixtures)", "changes", strings.Join(changes, "; "))
+	}
 	return true
 }
 
