@@ -24,7 +24,7 @@ import (
 func decodeScanned(data []byte) (*openapi3.T, bool) {
 	d := &kinDecoder{}
 	var paths, components []byte
-	reduced := d.cutMembers(data, map[string]byte{"paths": '{', "components": '{'}, func(name string, value []byte) {
+	reduced := d.cutMembers(data, map[string]byte{"paths": '{', "components": '{'}, false, func(name string, value []byte) {
 		if name == "paths" {
 			paths = value
 		} else {
@@ -66,14 +66,15 @@ type kinDecoder struct {
 // in cut (with the kind of value it says: '{' an object, '[' an array)
 // replaced by an empty one, calling found with each; nil when obj is not
 // an object, or when another of its names is one of cut's but for case,
-// which encoding/json would read into the same field.
-func (d *kinDecoder) cutMembers(obj []byte, cut map[string]byte, found func(name string, value []byte)) []byte {
+// which encoding/json would read into the same field, or when noRef is
+// set and obj has a member encoding/json would read as a $ref.
+func (d *kinDecoder) cutMembers(obj []byte, cut map[string]byte, noRef bool, found func(name string, value []byte)) []byte {
 	var out []byte
 	last := 0
 	end := jsonscan.Members(obj, 0, func(raw []byte, escaped bool, v int) int {
 		vEnd := jsonscan.End(obj, v)
 		name, ok := jsonscan.Str(raw, escaped)
-		if vEnd < 0 || !ok {
+		if vEnd < 0 || !ok || noRef && strings.EqualFold(name, "$ref") {
 			return -1
 		}
 		kind, named := cut[name]
@@ -167,11 +168,11 @@ var methods = map[string]byte{"get": '{', "put": '{', "post": '{', "delete": '{'
 // is kin-openapi's.
 func (d *kinDecoder) decodePathItem(value []byte) (*openapi3.PathItem, bool) {
 	item := &openapi3.PathItem{}
-	if value[0] != '{' || hasRef(value) {
+	if value[0] != '{' {
 		return item, item.UnmarshalJSON(value) == nil
 	}
 	ops := map[string][]byte{}
-	reduced := d.cutMembers(value, methods, func(name string, v []byte) { ops[name] = v })
+	reduced := d.cutMembers(value, methods, true, func(name string, v []byte) { ops[name] = v })
 	if reduced == nil {
 		return item, item.UnmarshalJSON(value) == nil
 	}
@@ -194,7 +195,7 @@ func (d *kinDecoder) decodePathItem(value []byte) (*openapi3.PathItem, bool) {
 func (d *kinDecoder) decodeOperation(value []byte) (*openapi3.Operation, bool) {
 	op := &openapi3.Operation{}
 	var responses []byte
-	reduced := d.cutMembers(value, map[string]byte{"responses": '{'}, func(_ string, v []byte) { responses = v })
+	reduced := d.cutMembers(value, map[string]byte{"responses": '{'}, false, func(_ string, v []byte) { responses = v })
 	if reduced == nil {
 		return op, op.UnmarshalJSON(value) == nil
 	}
@@ -239,7 +240,7 @@ func (d *kinDecoder) decodeOperation(value []byte) (*openapi3.Operation, bool) {
 // decoded one by one as encoding/json decodes a map of them.
 func (d *kinDecoder) decodeComponents(obj []byte) (*openapi3.Components, bool) {
 	var schemas []byte
-	reduced := d.cutMembers(obj, map[string]byte{"schemas": '{'}, func(_ string, value []byte) { schemas = value })
+	reduced := d.cutMembers(obj, map[string]byte{"schemas": '{'}, false, func(_ string, value []byte) { schemas = value })
 	c := &openapi3.Components{}
 	if reduced == nil || c.UnmarshalJSON(reduced) != nil {
 		return nil, false
@@ -280,11 +281,11 @@ var subschemas = map[string]byte{"properties": '{', "items": '{', "anyOf": '[', 
 // A reference, and anything else, is kin-openapi's.
 func (d *kinDecoder) decodeSchemaRef(value []byte) (*openapi3.SchemaRef, bool) {
 	ref := &openapi3.SchemaRef{}
-	if value[0] != '{' || hasRef(value) {
+	if value[0] != '{' {
 		return ref, ref.UnmarshalJSON(value) == nil
 	}
 	var props, items, anyOf, allOf, oneOf []byte
-	reduced := d.cutMembers(value, subschemas, func(name string, v []byte) {
+	reduced := d.cutMembers(value, subschemas, true, func(name string, v []byte) {
 		switch name {
 		case "properties":
 			props = v
@@ -360,19 +361,4 @@ func (d *kinDecoder) decodeSchemaRef(value []byte) (*openapi3.SchemaRef, bool) {
 	}
 	ref.Value = sc
 	return ref, true
-}
-
-// hasRef reports whether the object obj has a member encoding/json would
-// read as a $ref.
-func hasRef(obj []byte) bool {
-	found := false
-	jsonscan.Members(obj, 0, func(raw []byte, escaped bool, v int) int {
-		name, _ := jsonscan.Str(raw, escaped)
-		if strings.EqualFold(name, "$ref") {
-			found = true
-			return -1
-		}
-		return jsonscan.End(obj, v)
-	})
-	return found
 }
