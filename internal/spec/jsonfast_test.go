@@ -181,3 +181,30 @@ func FuzzLoadRoutes(f *testing.F) {
 		routesAgree(t, data)
 	})
 }
+
+// BenchmarkLoadJSON loads a FastAPI document as diff does (the kin-openapi
+// document only) and as serve does (the tree, its JSON and YAML too).
+func BenchmarkLoadJSON(b *testing.B) {
+	data, err := os.ReadFile("../../testdata/contracts/movies/openapi.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("doc", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := Load(data, "doc"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("served", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			s, err := Load(data, "doc")
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, _, _ = s.Root(), s.JSON(), s.YAML()
+		}
+	})
+}
