@@ -192,6 +192,20 @@ func issuesTokens(op *openapi3.Operation) bool {
 	return responseHasProperty(op, strconv.Itoa(model.SuccessStatus(op)), "access_token")
 }
 
+// successSchema is the JSON schema of the answer op declares for its
+// success (its status_code: 200, 201, 203 …), or nil.
+func successSchema(op *openapi3.Operation) *openapi3.Schema {
+	return responseSchema(op, strconv.Itoa(model.SuccessStatus(op)))
+}
+
+// success is the status o answers when it succeeds (model.SuccessStatus).
+func (o *operation) success() int {
+	if o == nil || o.op == nil {
+		return http.StatusOK
+	}
+	return model.SuccessStatus(o.op)
+}
+
 func responseHasProperty(op *openapi3.Operation, status, prop string) bool {
 	s := responseSchema(op, status)
 	return s != nil && s.Properties[prop] != nil
@@ -227,7 +241,7 @@ func unsatisfiable(g *fake.Generator, op *openapi3.Operation) string {
 }
 
 func responseIsArrayWithID(op *openapi3.Operation) bool {
-	s := responseSchema(op, "200")
+	s := successSchema(op)
 	if s != nil && s.Type.Is("object") && s.Properties["items"] != nil {
 		s = s.Properties["items"].Value // a page: {items: [...], ...}
 	}
@@ -966,7 +980,7 @@ func (b *builder) owesNotFound(o *operation, param string) bool {
 // responseIsList reports whether o's success answer is a list of records:
 // an array, or a page object holding one under "items".
 func responseIsList(op *openapi3.Operation) bool {
-	s := responseSchema(op, "200")
+	s := successSchema(op)
 	if s != nil && s.Type.Is("object") && s.Properties["items"] != nil {
 		s = s.Properties["items"].Value
 	}

@@ -200,7 +200,7 @@ func dig(t *testing.T, doc map[string]any, keys ...string) map[string]any {
 }
 
 // The sequences take from the contract what a step owes: the status a
-// login declares, and, for a list that must show the record just created,
+// login or a read declares, and, for a list that must show the record just created,
 // the record's own value for a filter the list requires. Where the
 // record has no value for a required query parameter, its absence from
 // the list is not held against the target.
@@ -221,6 +221,13 @@ func TestSequencesFollowTheContract(t *testing.T) {
 	}{
 		{"a login declares 201", reference.AppMovies, "login_201", nil,
 			"registration_login", "login with the new account's credentials", "201", ""},
+		{"reads declare 203", reference.AppTasks, "health_description_changed", func(doc map[string]any) {
+			for _, path := range []string{"/projects", "/projects/{project_id}"} {
+				responses := dig(t, doc, "paths", path, "get", "responses")
+				responses["203"] = responses["200"]
+				delete(responses, "200")
+			}
+		}, "stateful_create_read", "read back equals the create answer", "203", ""},
 		{"a required boolean filter, the record false", reference.AppTasks, "projects_archived_required", projectIn("archived"),
 			"stateful_create_read", "the record is in the list", "archived=false", ""},
 		{"a required filter the record has null for", reference.AppTasks, "projects_archived_required", func(doc map[string]any) {
@@ -259,5 +266,41 @@ func TestSequencesFollowTheContract(t *testing.T) {
 				t.Errorf("no note %q in %q", tc.note, report.Notes)
 			}
 		})
+	}
+}
+
+// A contract whose reads declare another success status than 200 (a
+// route's status_code=203) is tested as fully as with 200: its lists feed
+// the item reads, its examples and probes find ids, its answers are kept
+// for list_item_consistency, and no check expects a 200.
+func TestReadsDeclaringAnotherStatus(t *testing.T) {
+	t.Parallel()
+	reads203 := func(doc map[string]any) {
+		for path, item := range dig(t, doc, "paths") {
+			get, ok := item.(map[string]any)["get"].(map[string]any)
+			if !ok || path == "/health" {
+				continue
+			}
+			responses := get["responses"].(map[string]any)
+			responses["203"] = responses["200"]
+			delete(responses, "200")
+		}
+	}
+	applied := map[string]map[string]int{}
+	for name, edit := range map[string]func(map[string]any){"200": nil, "203": reads203} {
+		h, sp := changedMock(t, reference.AppTasks, "health_description_changed", edit)
+		report := run(t, h, contract.Config{Spec: sp, Seed: 23, Examples: 2})
+		if f := failed(report); len(f) > 0 {
+			t.Errorf("reads answering %s: %d failures on a correct target:\n%s", name, len(f), strings.Join(f, "\n"))
+		}
+		applied[name] = map[string]int{}
+		for _, c := range report.ByCheck() {
+			applied[name][c.Name] = c.Passed + c.Failed
+		}
+	}
+	for check, n := range applied["200"] {
+		if applied["203"][check] < n {
+			t.Errorf("%s: %d verdicts with reads answering 203, %d with 200", check, applied["203"][check], n)
+		}
 	}
 }

@@ -849,7 +849,7 @@ func quoteAny(v any) string {
 }
 
 func checkListConsistency(x *checkInput) *verdict {
-	if x.listed == nil || x.itemReads == nil || x.resp().Status != http.StatusOK {
+	if x.listed == nil || x.itemReads == nil || x.resp().Status != x.c().op.success() {
 		return nil
 	}
 	for _, item := range x.listed {
@@ -1060,7 +1060,7 @@ func listsUnderParent(o *operation) bool {
 	if o.model != nil && o.model.Kind == model.NestedList {
 		return true
 	}
-	s := responseSchema(o.op, "200")
+	s := successSchema(o.op)
 	return s != nil && s.Type.Is("array")
 }
 

@@ -729,7 +729,7 @@ func describeRejection(rej *Rejection) string {
 // parent in its path select. What cannot be compared safely is not judged.
 func checkPaging(x *checkInput) *verdict {
 	c := x.c()
-	if c.Kind != Observed || c.obs == nil || x.resp().Status != http.StatusOK || c.op.model == nil {
+	if c.Kind != Observed || c.obs == nil || c.op.model == nil || x.resp().Status != c.op.success() {
 		return nil
 	}
 	mo := c.op.model

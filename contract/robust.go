@@ -430,7 +430,7 @@ func digestOf(v any) ([32]byte, int) {
 func (r *runner) keep(res *Result, x *checkInput, obs *observation) {
 	st := &r.robust
 	o := res.Case.op
-	if o == nil || res.Response.Status != http.StatusOK {
+	if o == nil || res.Response.Status != o.success() {
 		return
 	}
 	st.mu.Lock()

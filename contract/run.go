@@ -541,7 +541,7 @@ func (r *runner) learnExamples(ops []*operation, b *builder) map[string][]string
 					candidates[in.Name] = append(candidates[in.Name], fmt.Sprint(p.Value.Example))
 				}
 			}
-			if resp := o.op.Responses.Value("200"); resp != nil && resp.Value != nil && strings.HasSuffix(o.path, "{"+in.Name+"}") {
+			if resp := o.op.Responses.Value(strconv.Itoa(o.success())); resp != nil && resp.Value != nil && strings.HasSuffix(o.path, "{"+in.Name+"}") {
 				if mt := resp.Value.Content.Get("application/json"); mt != nil {
 					for _, name := range sortedKeys(mt.Examples) {
 						if ex := mt.Examples[name]; ex.Value != nil {
@@ -662,7 +662,7 @@ func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, can
 			for _, id := range try {
 				v := clone(base)
 				v[in.Name] = id
-				if resp := r.send(ctx, b.request(o, v)); resp.Status == http.StatusOK {
+				if resp := r.send(ctx, b.request(o, v)); resp.Status == o.success() {
 					found = append(found, id)
 				}
 			}

@@ -797,7 +797,7 @@ func (s *seqRun) eachListed(o *model.Operation, f func(any) bool) bool {
 			req.Header[k] = vs
 		}
 		resp := s.r.send(s.ctx, req)
-		if resp.Status != http.StatusOK {
+		if resp.Status != o.Status {
 			return true
 		}
 		if s.tooLarge(o, resp.Body) {
@@ -945,7 +945,7 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 	read := s.find(c, model.ReadOne)
 	if read != nil {
 		res, v := s.step(read, fmt.Sprintf("%s → %s: read back equals the create answer", opName(s.createOp(c)), opName(read)), ExpectSuccess, call{path: map[string]string{read.IDParam: pathKey(rec, read.IDParam, id)}})
-		bad := expectStatus(res, http.StatusOK, "the record just created")
+		bad := expectStatus(res, read.Status, "the record just created")
 		if bad == nil && !reflect.DeepEqual(v, any(rec)) {
 			bad = fail("the create answer", "%s", firstDifference(v, any(rec), ""))
 		}
@@ -1124,7 +1124,7 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 		pages++
 		res, v := s.request(o, path, q)
 		last, lastV = res, v
-		if res.Response.Status != http.StatusOK {
+		if res.Response.Status != o.Status {
 			break
 		}
 		items := itemsIn(o, v)
@@ -1158,7 +1158,7 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 	if pages > 1 {
 		last.Case.Name += fmt.Sprintf(" (%d pages read)", pages)
 	}
-	bad := expectStatus(last, http.StatusOK, "the list")
+	bad := expectStatus(last, o.Status, "the list")
 	if bad == nil {
 		switch {
 		case want && !found && narrowed != "":
@@ -1252,7 +1252,7 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 	}
 	if read := s.find(c, model.ReadOne); read != nil {
 		res, v := s.step(read, fmt.Sprintf("%s → %s: read back equals the %s answer", opName(o), opName(read), o.Method), ExpectSuccess, call{path: map[string]string{read.IDParam: pathKey(rec, read.IDParam, id)}})
-		bad := expectStatus(res, http.StatusOK, "the record just changed")
+		bad := expectStatus(res, read.Status, "the record just changed")
 		if bad == nil && !reflect.DeepEqual(v, any(rec)) {
 			bad = fail("the "+o.Method+" answer", "%s", firstDifference(v, any(rec), ""))
 		}
@@ -1642,7 +1642,7 @@ func (s *seqRun) pagingAndFilters(o *model.Operation) {
 	get := func(name string, q url.Values) (*Result, any, []any, bool) {
 		res, v := s.request(o, nil, q)
 		res.Case.Name = name
-		if bad := expectStatus(res, http.StatusOK, "a list"); bad != nil || res.Response.Unchecked != "" {
+		if bad := expectStatus(res, o.Status, "a list"); bad != nil || res.Response.Unchecked != "" {
 			s.verdict(res, checkPagingFilters, bad) // none when not read (tooLarge)
 			return res, v, nil, false
 		}
