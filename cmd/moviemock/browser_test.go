@@ -27,6 +27,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asCommand) == "1" {
+		main() // the test binary standing in for moviemock: see commandDir
+	}
 	code := m.Run()
 	browser.Close() // the one browser every test's tab lived in
 	os.Exit(code)

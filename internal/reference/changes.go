@@ -148,3 +148,31 @@ func ChangedFixtures(t testing.TB, app, change string) map[string][]byte {
 	}
 	return got
 }
+
+// Project writes app (one of ChangeApps) into dir as the backend project a
+// team keeps in its repository (the app's files, nothing else), and returns
+// the interpreter and the environment its code runs with as that team's CI
+// would run it: the FastAPI stack installed (on PYTHONPATH, the project
+// itself imported from the working directory) and the app's own fixtures.
+// It skips or fails the test as Require does.
+func Project(t testing.TB, app, dir string) (python string, env []string) {
+	t.Helper()
+	if !slices.Contains(ChangeApps(), app) {
+		t.Fatalf("reference app %q makes no changes to its contract (want one of %q)", app, ChangeApps())
+	}
+	Require(t)
+	if err := writeApps(dir); err != nil {
+		t.Fatal(err)
+	}
+	fixtures, err := defaultFixtures(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = backendEnv(probeResult.stack, "", fixtures, Options{App: app})
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PYTHONPATH=") {
+			env[i] = "PYTHONPATH=" + probeResult.stack
+		}
+	}
+	return probeResult.python, env
+}
