@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"net"
 	"os"
@@ -244,14 +243,19 @@ func runStep(t *testing.T, s workflowStep, dir string, env []string, want int) {
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	// A file, not a pipe: the mock left in the background holds the step's
+	// output open after the step ends.
+	out, err := os.CreateTemp(t.TempDir(), "step")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var err error
 	select {
 	case err = <-done:
 	case <-time.After(2 * time.Minute):
@@ -262,11 +266,17 @@ func runStep(t *testing.T, s workflowStep, dir string, env []string, want int) {
 	if exit, ok := err.(*exec.ExitError); ok {
 		code = exit.ExitCode()
 	} else if err != nil {
-		t.Fatalf("step %q: %v\n%s", s.Name, err, out.String())
+		t.Fatalf("step %q: %v\n%s", s.Name, err, output(out))
 	}
 	if code != want {
-		t.Fatalf("step %q exited %d, want %d\n%s", s.Name, code, want, out.String())
+		t.Fatalf("step %q exited %d, want %d\n%s", s.Name, code, want, output(out))
 	}
+}
+
+// output is what a step wrote.
+func output(f *os.File) string {
+	data, _ := os.ReadFile(f.Name())
+	return string(data)
 }
 
 // lookup is the value of name in env, the last one set.
