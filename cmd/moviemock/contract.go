@@ -208,20 +208,8 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 		return usagef("%v", strings.TrimPrefix(err.Error(), "contract: ")) // exit 2
 	}
 	report.Verbose = *o.verbose
-	out := stdout
-	if *o.output != "" {
-		f, err := os.Create(*o.output)
-		if err != nil {
-			return fmt.Errorf("contract: %w", err)
-		}
-		defer f.Close()
-		out = f
-	}
-	if err := writeReport(report, *o.format, out); err != nil {
-		return fmt.Errorf("contract: write report: %w", err)
-	}
-	if *o.output != "" {
-		fmt.Fprintf(stderr, "moviemock contract: report written to %s\n", *o.output)
+	if err := emitReport("contract", report, *o.format, *o.output, stdout, stderr); err != nil {
+		return err
 	}
 	if n := report.Failures(); n > 0 {
 		return &failureError{problems.Plural(n, "check", "checks") + " failed"}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/contract/compare"
-	"github.com/moviemock/moviemock/internal/atomicfile"
 	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
@@ -163,30 +161,11 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 				len(t.Unmatched), t.Calls, t.Unmatched[0].Method, t.Unmatched[0].Path)
 		}
 	}
-	write := func(w io.Writer) error { return writeDiffReport(report, *o.format, w) }
-	if *o.output != "" {
-		if err := atomicfile.Write(*o.output, func(w *bufio.Writer) error { return write(w) }); err != nil {
-			return fmt.Errorf("diff: write report: %w", err)
-		}
-		fmt.Fprintf(stderr, "moviemock diff: report written to %s\n%s\n", *o.output, report.SummaryLine())
-	} else if err := write(stdout); err != nil {
-		return fmt.Errorf("diff: write report: %w", err)
+	if err := emitReport("diff", report, *o.format, *o.output, stdout, stderr); err != nil {
+		return err
 	}
 	if failing := report.Verdict(failOn); len(failing) > 0 {
 		return &failureError{fmt.Sprintf("%s at or above --fail-on %s", problems.Plural(len(failing), "change", "changes"), failOn)}
 	}
 	return nil
-}
-
-// writeDiffReport writes report to w in format: text, json, junit or html.
-func writeDiffReport(report *compare.Report, format string, w io.Writer) error {
-	switch format {
-	case "json":
-		return report.WriteJSON(w)
-	case "junit":
-		return report.WriteJUnit(w)
-	case "html":
-		return report.WriteHTML(w)
-	}
-	return report.WriteText(w)
 }

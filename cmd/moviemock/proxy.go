@@ -318,8 +318,35 @@ func writeReportFile(report *contract.Report, format, path string) error {
 	return atomicfile.Write(path, func(w *bufio.Writer) error { return writeReport(report, format, w) })
 }
 
+// report is what contract, diff and replay write: one report, in the four
+// formats --format names, and the line that sums it up.
+type report interface {
+	SummaryLine() string
+	WriteText(io.Writer) error
+	WriteJSON(io.Writer) error
+	WriteJUnit(io.Writer) error
+	WriteHTML(io.Writer) error
+}
+
+// emitReport writes report in format to stdout, or to the file output
+// (whole or not at all) and then its summary line to stderr, for the log
+// of the CI job that ran the command.
+func emitReport(command string, r report, format, output string, stdout, stderr io.Writer) error {
+	if output == "" {
+		if err := writeReport(r, format, stdout); err != nil {
+			return fmt.Errorf("%s: write report: %w", command, err)
+		}
+		return nil
+	}
+	if err := atomicfile.Write(output, func(w *bufio.Writer) error { return writeReport(r, format, w) }); err != nil {
+		return fmt.Errorf("%s: write report: %w", command, err)
+	}
+	fmt.Fprintf(stderr, "moviemock %s: report written to %s\n%s\n", command, output, r.SummaryLine())
+	return nil
+}
+
 // writeReport writes report to w in format: text, json, junit or html.
-func writeReport(report *contract.Report, format string, w io.Writer) error {
+func writeReport(report report, format string, w io.Writer) error {
 	switch format {
 	case "json":
 		return report.WriteJSON(w)

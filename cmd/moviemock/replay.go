@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -137,37 +136,11 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 	if err != nil {
 		return usagef("%v", err) // exit 2
 	}
-	out := stdout
-	if *o.output != "" {
-		f, err := os.Create(*o.output)
-		if err != nil {
-			return fmt.Errorf("replay: %w", err)
-		}
-		defer f.Close()
-		out = f
-	}
-	if err := writeReplayReport(report, *o.format, out); err != nil {
-		return fmt.Errorf("replay: write report: %w", err)
-	}
-	if *o.output != "" {
-		fmt.Fprintf(stderr, "moviemock replay: report written to %s\n", *o.output)
+	if err := emitReport("replay", report, *o.format, *o.output, stdout, stderr); err != nil {
+		return err
 	}
 	if n := report.Failed(); n > 0 {
 		return &failureError{fmt.Sprintf("replay: %d calls changed (--fail-on %s)", n, *o.failOn)}
 	}
 	return nil
-}
-
-// writeReplayReport writes report to w in format: text, json, junit or
-// html.
-func writeReplayReport(report *replay.Report, format string, w io.Writer) error {
-	switch format {
-	case "json":
-		return report.WriteJSON(w)
-	case "junit":
-		return report.WriteJUnit(w)
-	case "html":
-		return report.WriteHTML(w)
-	}
-	return report.WriteText(w)
 }
