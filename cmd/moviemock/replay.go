@@ -34,8 +34,10 @@ password form) are redone with --username and --password; recorded tokens
 and cookies are never sent: a call that carried a token carries the fresh
 login's instead, or is skipped. Writes (POST, PUT, PATCH, DELETE) are sent
 only with --allow-writes, and the ids the target gives the records they
-create replace the recorded ones in later paths. A journal keeps no
-answer bodies: its calls are compared on status and content type only.
+create replace the recorded ones in later paths. A call whose recording
+kept no answer body (a journal keeps JSON bodies up to 16 KiB) is compared
+on status and content type only; a HAR's calls to another server than the
+API's are not sent.
 The report ends with one line a CI log can grep: "moviemock replay: PASSED
 …" or "moviemock replay: FAILED …".
 

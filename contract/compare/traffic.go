@@ -65,8 +65,8 @@ const maxHitsKept = 100
 // them), and lists the calls that match none. The rule (hitRule) is in
 // docs/contract-changes.md.
 func (r *Report) MarkTraffic(src *traffic.Source, old *spec.Spec) {
+	matched := traffic.KeepAPIServers(src, traffic.MatchSpec(src, old))
 	t := &Traffic{Source: contract.Safe(src.Name), Kind: src.Kind, Calls: len(src.Calls), Skipped: len(src.Skipped), Unmatched: []Unmatched{}}
-	matched := traffic.MatchSpec(src, old)
 	byOp := map[[2]string][]traffic.Matched{}
 	for _, m := range matched {
 		if m.Path == "" {

@@ -200,7 +200,7 @@ func newPlayer(cfg *Config) *player {
 					p.logins[o.Path] = true
 				}
 			}
-			for _, mt := range traffic.Match(src, m) {
+			for _, mt := range traffic.KeepAPIServers(src, traffic.Match(src, m)) {
 				p.ops = append(p.ops, mt.Op)
 			}
 		}
@@ -273,8 +273,8 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 		op = p.ops[i]
 		res.Operation = op.Method + " " + op.Path
 	case i < len(p.ops):
-		// A removed operation, or a call to another server (a HAR
-		// records every host the page called).
+		// A removed operation, or a path the target does not serve
+		// (calls to other servers were taken out: KeepAPIServers).
 		res.Notes = append(res.Notes, "it matches no operation of the target's contract")
 	}
 	res.Notes = append(res.Notes, c.Notes...)

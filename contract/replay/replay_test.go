@@ -447,3 +447,44 @@ func TestReplayUnmatched(t *testing.T) {
 		}
 	}
 }
+
+// A page's calls to another server than the API's (an analytics service)
+// are not sent to the target: the report says why.
+func TestReplayOtherServers(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../testdata/contracts/movies/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(data, "movies/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent = append(sent, r.Method+" "+r.URL.Path)
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	api, telemetry := "http://127.0.0.1:8000", "https://telemetry.example"
+	src := &traffic.Source{Kind: "har", Name: "page.har", Calls: []traffic.Call{
+		{Index: 1, Method: "POST", Path: "/collect", Origin: telemetry, Status: 204, ResponseKept: true, Response: []byte{}},
+		{Index: 2, Method: "GET", Path: "/movies/tt1", Origin: api, Status: 404, ResponseType: "text/plain", ResponseKept: true, Response: []byte("404 page not found\n")},
+		{Index: 3, Method: "GET", Path: "/collect", Origin: telemetry, Status: 204, ResponseKept: true, Response: []byte{}},
+	}}
+	report, err := replay.Run(context.Background(), replay.Config{BaseURL: srv.URL, Source: src, Spec: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(sent) != "[GET /movies/tt1]" {
+		t.Errorf("sent %v, want only the API's call", sent)
+	}
+	if len(report.Results) != 1 || report.Failed() != 0 {
+		t.Errorf("%d results, %d failed: want the API's one call, unchanged", len(report.Results), report.Failed())
+	}
+	if !slices.ContainsFunc(report.Notes, func(n string) bool {
+		return strings.Contains(n, "2 entries of the recording not replayed: another server than the API's (https://telemetry.example)")
+	}) {
+		t.Errorf("notes %q: want the calls to the other server counted", report.Notes)
+	}
+}

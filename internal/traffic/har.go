@@ -149,7 +149,7 @@ func (l *loader) harEntry(n int, e *harEntry) error {
 	if e.Response.Status > 999 {
 		return fmt.Errorf("entry %d: response.status: %d is no HTTP status", n, e.Response.Status)
 	}
-	c := Call{Index: n, Method: method, Path: path, Query: u.RawQuery, Header: reqH, Status: e.Response.Status}
+	c := Call{Index: n, Method: method, Path: path, Query: u.RawQuery, Header: reqH, Status: e.Response.Status, Origin: u.Scheme + "://" + u.Host}
 	if pd := e.Request.PostData; pd != nil {
 		c.BodyType = pd.MimeType
 		if t := reqH.Get("Content-Type"); t != "" {

@@ -1,8 +1,10 @@
 package traffic
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/gorilla/mux"
@@ -41,6 +43,56 @@ func Match(src *Source, m *model.Model) []Matched {
 		out[i].Op = ops[[2]string{out[i].Method, out[i].Path}]
 	}
 	return out
+}
+
+// KeepAPIServers takes out of src the calls made to another server than
+// the API's, and of matched (Match's or MatchSpec's for src) theirs: a
+// browser's HAR holds every call the page made, to an analytics or
+// error-reporting service, a CDN or another API as well. The API's server
+// is the one with the most calls that match an operation (all of those
+// tied); a call to any other becomes an entry of src.Skipped, saying so.
+// A source whose calls all went to one server (a journal's always do), or
+// none of whose calls matches, is left whole: nothing tells the API apart.
+func KeepAPIServers(src *Source, matched []Matched) []Matched {
+	hits, all := map[string]int{}, map[string]bool{}
+	for _, m := range matched {
+		all[m.Call.Origin] = true
+		if m.Path != "" {
+			hits[m.Call.Origin]++
+		}
+	}
+	most := 0
+	for _, n := range hits {
+		most = max(most, n)
+	}
+	if len(all) < 2 || most == 0 {
+		return matched
+	}
+	api, others := map[string]bool{}, false
+	for origin := range all {
+		api[origin] = hits[origin] == most
+		others = others || !api[origin]
+	}
+	if !others {
+		return matched
+	}
+	// Room for every call, so that the pointers kept point into it.
+	calls := make([]Call, 0, len(src.Calls))
+	kept := make([]Matched, 0, len(matched))
+	for _, m := range matched {
+		c := *m.Call
+		if !api[c.Origin] {
+			src.Skipped = append(src.Skipped, Skip{Index: c.Index, Method: c.Method, URL: clipString(c.Origin+c.Path, 200),
+				Reason: "another server than the API's (" + clipString(c.Origin, 100) + "): the API's is the one most calls matching the contract went to"})
+			continue
+		}
+		calls = append(calls, c)
+		m.Call = &calls[len(calls)-1]
+		kept = append(kept, m)
+	}
+	src.Calls = calls
+	slices.SortStableFunc(src.Skipped, func(a, b Skip) int { return cmp.Compare(a.Index, b.Index) })
+	return kept
 }
 
 // MatchSpec is Match on a document that is only loaded, not compiled (as

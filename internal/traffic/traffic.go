@@ -30,6 +30,9 @@ import (
 type Call struct {
 	Index        int    // 1-based position of its entry in the source
 	Method, Path string // Path decoded, as the server routes it
+	// Origin is the server the call went to, scheme://host[:port] (a
+	// HAR's); "" when the source does not say (a journal: all to one).
+	Origin       string
 	Query        string // raw, without '?'
 	Header       http.Header
 	Body         []byte // nil: none sent, or not kept (see Notes)

@@ -320,3 +320,65 @@ func TestTrimPrefix(t *testing.T) {
 		}
 	}
 }
+
+// A browser's recording holds the calls to other servers too: those no
+// call of which matches an operation are not the API's, and are skipped.
+func TestKeepAPIServers(t *testing.T) {
+	t.Parallel()
+	m := movies(t)
+	api, cdn, telemetry := "http://127.0.0.1:8000", "https://cdn.example", "https://telemetry.example"
+	for _, tc := range []struct {
+		name    string
+		calls   []traffic.Call
+		kept    []int    // indexes of the calls kept
+		skipped []string // the skipped entries' URLs
+	}{
+		{"other servers", []traffic.Call{
+			{Index: 1, Method: "GET", Path: "/movies", Origin: api},
+			{Index: 2, Method: "POST", Path: "/collect", Origin: telemetry},
+			{Index: 3, Method: "GET", Path: "/nowhere", Origin: api},
+			{Index: 4, Method: "GET", Path: "/movies/12", Origin: cdn}, // a path like the API's is not enough
+			{Index: 5, Method: "GET", Path: "/movies/12", Origin: api},
+		}, []int{1, 3, 5}, nil},
+		{"one server", []traffic.Call{
+			{Index: 1, Method: "GET", Path: "/nowhere", Origin: api},
+			{Index: 2, Method: "GET", Path: "/movies", Origin: api},
+		}, []int{1, 2}, nil},
+		{"a journal", []traffic.Call{
+			{Index: 1, Method: "GET", Path: "/nowhere"},
+			{Index: 2, Method: "GET", Path: "/movies"},
+		}, []int{1, 2}, nil},
+		{"nothing matches: nothing tells the API apart", []traffic.Call{
+			{Index: 1, Method: "GET", Path: "/a", Origin: api},
+			{Index: 2, Method: "GET", Path: "/b", Origin: telemetry},
+		}, []int{1, 2}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &traffic.Source{Calls: tc.calls, Skipped: []traffic.Skip{{Index: 99, URL: "last"}}}
+			matched := traffic.KeepAPIServers(src, traffic.Match(src, m))
+			var kept []int
+			for i, mt := range matched {
+				if mt.Call != &src.Calls[i] {
+					t.Errorf("matched[%d].Call is not the source's call %d", i, i)
+				}
+				kept = append(kept, mt.Call.Index)
+			}
+			if fmt.Sprint(kept) != fmt.Sprint(tc.kept) {
+				t.Errorf("kept calls %v, want %v", kept, tc.kept)
+			}
+			var skipped []string
+			for _, s := range src.Skipped {
+				skipped = append(skipped, fmt.Sprintf("%d %s", s.Index, s.URL))
+			}
+			want := len(tc.calls) - len(tc.kept) + 1
+			if len(skipped) != want || src.Skipped[len(skipped)-1].Index != 99 {
+				t.Errorf("skipped %q: want the %d calls to other servers before the entry there was", skipped, want-1)
+			}
+			for _, s := range src.Skipped[:len(skipped)-1] {
+				if !strings.Contains(s.Reason, "another server") || strings.HasPrefix(s.URL, api) {
+					t.Errorf("skipped %+v", s)
+				}
+			}
+		})
+	}
+}
