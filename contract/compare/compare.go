@@ -255,8 +255,10 @@ func CompareSpecs(old, new *spec.Spec) (r *Report, err error) {
 			r, err = nil, fmt.Errorf("compare %s and %s: the comparison failed on these documents: %v", old.Source(), new.Source(), p)
 		}
 	}()
-	s1 := &load.SpecInfo{Spec: old.Doc, Url: old.Source(), Version: version(old)}
-	s2 := &load.SpecInfo{Spec: new.Doc, Url: new.Source(), Version: version(new)}
+	// oasdiff reads FastAPI's Optional of an inline schema as the schema
+	// made nullable, so that it compares the constraints inside.
+	s1 := &load.SpecInfo{Spec: optionalsMerged(old.Doc), Url: old.Source(), Version: version(old)}
+	s2 := &load.SpecInfo{Spec: optionalsMerged(new.Doc), Url: new.Source(), Version: version(new)}
 	d, sources, err := diff.GetWithOperationsSourcesMap(diff.NewConfig(diff.WithExcludeElements(notSeen)), s1, s2)
 	if err != nil {
 		return nil, fmt.Errorf("compare %s and %s: %w", old.Source(), new.Source(), err)

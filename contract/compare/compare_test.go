@@ -222,7 +222,7 @@ func TestCompareReadsFastAPI(t *testing.T) {
 			name:    "null taken from a query parameter is no change on the wire",
 			old:     doc{params: `{"name": "q", "in": "query", "required": false, "schema": {"anyOf": [{"type": "string"}, {"type": "null"}]}}`},
 			new:     doc{params: `{"name": "q", "in": "query", "required": false, "schema": {"type": "string"}}`},
-			want:    []string{"info request-parameter-list-of-types-narrowed GET /items | query parameter q"},
+			want:    []string{"info request-parameter-became-not-nullable GET /items | query parameter q"},
 			dropped: 1,
 			why:     "never JSON null",
 		},
