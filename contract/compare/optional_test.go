@@ -70,6 +70,12 @@ func TestCompareReadsConstraintsInsideOptional(t *testing.T) {
 			want: []string{"info request-parameter-type-generalized GET /items | query parameter q"},
 		},
 		{
+			name: "header: max_length added",
+			old:  doc{params: `{"name": "x-token", "in": "header", "required": false, "schema": ` + opt(str) + `}`},
+			new:  doc{params: `{"name": "x-token", "in": "header", "required": false, "schema": ` + opt(`{"type": "string", "maxLength": 8}`) + `}`},
+			want: []string{"breaking request-parameter-max-length-set GET /items | header parameter x-token"},
+		},
+		{
 			name: "body: max_length added",
 			old:  body(str), new: body(`{"type": "string", "maxLength": 50}`),
 			want: []string{"breaking request-property-max-length-set POST /items | request body: note"},

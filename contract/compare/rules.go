@@ -44,6 +44,7 @@ const (
 // --help and docs/contract-changes.md list them.
 var Rules = []struct{ Name, About string }{
 	{"no-version-policy", "oasdiff's versioning-policy findings (api-version-not-bumped and the like) judge the document's info.version, which no client sees: left out"},
+	{"optional-read-through", "FastAPI's Optional of an inline schema (anyOf [T, {type: null}]) is compared as T made nullable, so the constraints inside it (max_length, pattern, ge/le, a Literal's values, format, type) count as T's own: a parameter `q: str | None` that gains max_length=50 is breaking; an Optional of a model ($ref) is compared through its component"},
 	{"made-nullable", "FastAPI's Optional (anyOf [T, {type: null}], or nullable: true) added to or taken from a field or a body is one change, \"became nullable\", not oasdiff's type change, anyOf added and fields below removed: breaking in a response, info in a request (and the reverse)"},
 	{"sent-although-optional", "FastAPI serializes every field of a response model, a field with a default too (it is only left out of `required`): removing such a field is breaking, and a field that only leaves `required` is still sent (info)"},
 	{"operation-gone", "an operation removed is breaking whatever its deprecation: FastAPI answers 404, or 405 when the path remains for other methods"},
