@@ -1233,3 +1233,43 @@ func TestDocsTourScenarios(t *testing.T) {
 		t.Errorf("checked %d curl lines of the tour's third use", checked)
 	}
 }
+
+// TestDocsContractPairs: the counts of contract pairs docs/contract-changes.md
+// gives are those of testdata/changes, by class.
+func TestDocsContractPairs(t *testing.T) {
+	t.Parallel()
+	classes := map[string]int{}
+	total := 0
+	for _, c := range []string{"movies", "tasks"} {
+		b, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "changes", c, "expected.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var expected struct {
+			Pairs []struct{ Class string }
+		}
+		if err := json.Unmarshal(b, &expected); err != nil {
+			t.Fatalf("testdata/changes/%s/expected.json: %v", c, err)
+		}
+		for _, p := range expected.Pairs {
+			classes[p.Class]++
+			total++
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(repoRoot, "docs", "contract-changes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(page)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("%d contract pairs written by FastAPI", total),
+		fmt.Sprintf("holds %d contract pairs", total),
+		fmt.Sprintf("%d breaking (", classes["breaking"]),
+		fmt.Sprintf("%d warnings (", classes["warning"]),
+		fmt.Sprintf("%d safe changes (", classes["safe"]),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("docs/contract-changes.md does not say %q (testdata/changes: %d pairs, %v)", want, total, classes)
+		}
+	}
+}
