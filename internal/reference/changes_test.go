@@ -11,10 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/moviemock/moviemock/fixtures"
-	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/reference"
-	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // TestChangedDocuments holds testdata/changes/<app>/<name>.json to the
@@ -286,85 +283,4 @@ func same(t *testing.T, old, new reply) {
 	if old.status != new.status || old.body != new.body {
 		t.Errorf("OLD and NEW answer differently:\nOLD %d %s\nNEW %d %s", old.status, old.body, new.status, new.body)
 	}
-}
-
-// TestChangedFixtures holds the mock to serving every NEW document of
-// testdata/changes: with the OLD contract's fixtures, or, where the change
-// migrates the records so that those no longer fit, with the records the
-// app loads under it, testdata/changes/<app>/fixtures/<change> (refresh
-// with -update).
-func TestChangedFixtures(t *testing.T) {
-	t.Parallel()
-	for _, app := range reference.ChangeApps() {
-		t.Run(app, func(t *testing.T) {
-			t.Parallel()
-			dir, err := reference.ChangesDir(app)
-			if err != nil {
-				t.Fatal(err)
-			}
-			contract, err := reference.ContractDir(app)
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-			migrated := map[string]bool{}
-			for _, path := range docs {
-				change := strings.TrimSuffix(filepath.Base(path), ".json")
-				if change == "expected" {
-					continue
-				}
-				m := compile(t, path)
-				if _, err := fixtures.LoadDir(filepath.Join(contract, "fixtures"), m); err == nil {
-					continue
-				}
-				migrated[change] = true
-				fdir := filepath.Join(dir, "fixtures", change)
-				want := reference.ChangedFixtures(t, app, change)
-				if *update {
-					if err := os.RemoveAll(fdir); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.MkdirAll(fdir, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					for name, data := range want {
-						if err := os.WriteFile(filepath.Join(fdir, name+".json"), data, 0o644); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				for name, data := range want {
-					if got, err := os.ReadFile(filepath.Join(fdir, name+".json")); err != nil || string(got) != string(data) {
-						t.Errorf("%s: %s.json is not what app/%s.py loads under the change (%v): go test ./internal/reference -run TestChangedFixtures -update", fdir, name, app, err)
-					}
-				}
-				if _, err := fixtures.LoadDir(fdir, m); err != nil {
-					t.Errorf("change %s: the mock refuses the app's records under the NEW contract: %v", change, err)
-				}
-			}
-			entries, _ := os.ReadDir(filepath.Join(dir, "fixtures"))
-			for _, e := range entries {
-				if !migrated[e.Name()] {
-					t.Errorf("%s: the OLD fixtures fit change %s: remove the directory", filepath.Join(dir, "fixtures", e.Name()), e.Name())
-				}
-			}
-		})
-	}
-}
-
-func compile(t *testing.T, path string) *model.Model {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spec.Load(data, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Compile(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
