@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/proxy"
@@ -38,6 +39,14 @@ func (l *lockedBuffer) String() string {
 // those that cannot have their bytes are relayed whole, at once, and
 // reported as not checked with the flag that raises the budget; the bytes
 // held never pass it.
+//
+// Every answer sends its first half, and the second halves go out only once
+// every client has read the first half of its answer: the proxy has then
+// decided on every answer before any of them ends and gives its bytes back.
+// An answer that says its Content-Length has its bytes reserved whole before
+// the first is relayed, so exactly budget/size of them are checked; a
+// chunked one grows its reservation as it comes, so after the first halves
+// at most budget/(size/2) still hold theirs.
 func TestCheckMemoryBudget(t *testing.T) {
 	const (
 		n      = 8
@@ -45,28 +54,30 @@ func TestCheckMemoryBudget(t *testing.T) {
 		budget = 600 << 10 // two answers' worth
 	)
 	body := "[" + strings.Repeat(`"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",`, size/34) + `"a"]`
+	half := len(body) / 2
 	for _, tc := range []struct {
-		name   string
-		length bool // the upstream says Content-Length
+		name        string
+		length      bool // the upstream says Content-Length
+		least, most int  // answers not checked for the budget
 	}{
-		{"content-length", true},
-		{"chunked", false},
+		{"content-length", true, n - budget/size, n - budget/size},
+		{"chunked", false, n - budget/(size/2), n - 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// Every answer sends its first half, then waits for all the
-			// others to have sent theirs: all n are in flight at once.
-			var halves sync.WaitGroup
-			halves.Add(n)
+			release := make(chan struct{})
 			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
 				if tc.length {
 					w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 				}
-				io.WriteString(w, body[:len(body)/2])
+				io.WriteString(w, body[:half])
 				w.(http.Flusher).Flush()
-				halves.Done()
-				halves.Wait()
-				io.WriteString(w, body[len(body)/2:])
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+				io.WriteString(w, body[half:])
 			}))
 			defer up.Close()
 			var log lockedBuffer
@@ -76,21 +87,38 @@ func TestCheckMemoryBudget(t *testing.T) {
 			})
 			bodies := make([]string, n)
 			errs := make([]error, n)
-			var all sync.WaitGroup
+			var halves, all sync.WaitGroup
+			halves.Add(n)
 			for i := range n {
 				all.Add(1)
 				go func() {
 					defer all.Done()
+					halfDone := sync.OnceFunc(halves.Done)
+					defer halfDone()
 					resp, err := http.Get(s.srv.URL + "/reviews")
 					if err != nil {
 						errs[i] = err
 						return
 					}
 					defer resp.Body.Close()
-					b, err := io.ReadAll(resp.Body)
-					bodies[i], errs[i] = string(b), err
+					first := make([]byte, half)
+					if _, err := io.ReadFull(resp.Body, first); err != nil {
+						errs[i] = err
+						return
+					}
+					halfDone()
+					rest, err := io.ReadAll(resp.Body)
+					bodies[i], errs[i] = string(first)+string(rest), err
 				}()
 			}
+			halvesRead := make(chan struct{})
+			go func() { halves.Wait(); close(halvesRead) }()
+			select {
+			case <-halvesRead:
+			case <-time.After(time.Minute):
+				t.Error("the clients did not all get the first half of their answer: the proxy held it back")
+			}
+			close(release)
 			all.Wait()
 			for i := range n {
 				if errs[i] != nil || bodies[i] != body {
@@ -101,8 +129,8 @@ func TestCheckMemoryBudget(t *testing.T) {
 			if used != 0 || peak == 0 || peak > budget {
 				t.Errorf("check memory: %d in use after the exchanges, %d at most (budget %d)", used, peak, budget)
 			}
-			if got := strings.Count(log.String(), "--max-check-memory"); got < n-budget/size {
-				t.Errorf("%d answers logged as not checked for the budget, want at least %d:\n%s", got, n-budget/size, log.String())
+			if got := strings.Count(log.String(), "--max-check-memory"); got < tc.least || got > tc.most {
+				t.Errorf("%d answers logged as not checked for the budget, want %d to %d:\n%s", got, tc.least, tc.most, log.String())
 			}
 			if notes := strings.Join(s.p.Report().Notes, "\n"); !strings.Contains(notes, "--max-check-memory") {
 				t.Errorf("notes %q do not name --max-check-memory", notes)
