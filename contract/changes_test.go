@@ -128,7 +128,7 @@ func TestChangedContractsPass(t *testing.T) {
 		if testing.Short() {
 			t.Skip("starts a FastAPI backend for each change")
 		}
-		if raceEnabled {
+		if reference.RaceEnabled {
 			// The race detector watches the runner's goroutines, which the
 			// mock side exercises; the backends add only FastAPI's answers,
 			// which the run without it checks.

@@ -138,7 +138,7 @@ var binary = sync.OnceValues(func() (string, error) {
 })
 
 func TestCorpus(t *testing.T) {
-	if raceEnabled {
+	if reference.RaceEnabled {
 		t.Skip("the corpus runs the moviemock binary, which -race does not instrument: go test without -race runs it")
 	}
 	if testing.Short() {

@@ -1,6 +1,0 @@
-//go:build !race
-
-package contract_test
-
-// raceEnabled says the tests run under the race detector.
-const raceEnabled = false
