@@ -1140,6 +1140,35 @@ func TestDocsLayoutAndFuzzTargets(t *testing.T) {
 	}
 }
 
+// CI runs every fuzz target for a while, each named once in .ci/run as
+// "fuzz ./dir FuzzX COUNT", and names no target that does not exist.
+func TestCIFuzzesEveryTarget(t *testing.T) {
+	t.Parallel()
+	script, err := os.ReadFile(filepath.Join(repoRoot, ".ci/run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := map[string]int{} // "./dir FuzzX" → times named
+	for _, m := range regexp.MustCompile(`(?m)^fuzz (\./\S+) (Fuzz\w+) \d+`).FindAllSubmatch(script, -1) {
+		run[string(m[1])+" "+string(m[2])]++
+	}
+	exists := map[string]bool{}
+	for dir, fuzz := range goPackages(t) {
+		for _, f := range fuzz {
+			target := "./" + dir + " " + f
+			exists[target] = true
+			if run[target] != 1 {
+				t.Errorf(".ci/run fuzzes %s %d times, want once", target, run[target])
+			}
+		}
+	}
+	for target := range run {
+		if !exists[target] {
+			t.Errorf(".ci/run fuzzes %s, which is no fuzz target", target)
+		}
+	}
+}
+
 // Every "go test ./pkg -run/-bench/-fuzz NAME" the pages give names a
 // test, benchmark or fuzz target of that package.
 func TestDocsTestCommands(t *testing.T) {
