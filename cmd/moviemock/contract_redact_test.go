@@ -208,10 +208,17 @@ func TestNoOutputShowsASecret(t *testing.T) {
 			t.Errorf("GET /__mock/journal: %d %s", code, clip(journal))
 		}
 		outputs["serve's /__mock/journal"] = journal
-		time.Sleep(2 * logInterval) // the request log is written out every logInterval
+		// The request log is written out every logInterval: wait for the
+		// line of the last request, the journal's, so that every request's
+		// line is in what is checked.
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(log.String(), "path=/__mock/journal ") && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
 		outputs["serve's log"] = []byte(log.String())
-		if !strings.Contains(log.String(), "/person/1") {
-			t.Errorf("serve logged no request:\n%s", log.String())
+		for _, path := range []string{"/person/1", "/reviews", "/auth/login", "/__mock/journal"} {
+			if !strings.Contains(log.String(), "path="+path+" ") {
+				t.Errorf("serve logged no request for %s:\n%s", path, log.String())
+			}
 		}
 	})
 
