@@ -37,7 +37,8 @@ func TestServeBodyTimeout(t *testing.T) {
 	t.Run("dripping body", func(t *testing.T) {
 		conn := dial(t, addr)
 		io.WriteString(conn, "POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nusername=al")
-		if err := waitClosed(conn, 5*time.Second); err != nil {
+		// 100 times the body timeout, within the default one (30 s).
+		if err := waitClosed(conn, 20*time.Second); err != nil {
 			t.Error(err)
 		}
 	})
@@ -105,7 +106,7 @@ func TestServeLimitConcurrency(t *testing.T) {
 	if resp.StatusCode != 503 || string(body) != "Service Unavailable" || !resp.Close || resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
 		t.Fatalf("third connection: %d %q close=%v %v", resp.StatusCode, body, resp.Close, resp.Header)
 	}
-	if err := waitClosed(third, 5*time.Second); err != nil {
+	if err := waitClosed(third, 20*time.Second); err != nil {
 		t.Error("third connection:", err)
 	}
 	for i, c := range held {

@@ -26,7 +26,8 @@ func TestServeLimits(t *testing.T) {
 	t.Run("slow headers", func(t *testing.T) {
 		conn := dial(t, addr)
 		io.WriteString(conn, "GET /person/1 HTTP/1.1\r\nHost: x\r\n") // never finished
-		if err := waitClosed(conn, 5*time.Second); err != nil {
+		// 25 times the timeout set here, within the default one (10 s).
+		if err := waitClosed(conn, 8*time.Second); err != nil {
 			t.Error(err)
 		}
 	})
@@ -37,7 +38,8 @@ func TestServeLimits(t *testing.T) {
 		if code, err := loadgen.ReadResponse(br); err != nil || code != 200 {
 			t.Fatalf("%d %v", code, err)
 		}
-		if err := waitClosed(conn, 5*time.Second); err != nil {
+		// 30 times the idle timeout set here, within the default (120 s).
+		if err := waitClosed(conn, 20*time.Second); err != nil {
 			t.Error(err)
 		}
 	})

@@ -37,7 +37,9 @@ func (l *lockedBuffer) String() string {
 // eventually polls fn until it holds, or fails after a few seconds.
 func eventually(t *testing.T, what string, fn func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	// Generous: it costs nothing when fn comes true, and a loaded machine
+	// (CI, -race) may take seconds to get there.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if fn() {
 			return
 		}
