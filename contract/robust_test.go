@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,7 +51,10 @@ func TestUnresponsiveTargetsEndTheRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			base := hostile(t, tc.serve)
+			// Every request that timed out had its connection closed: each
+			// connection is a request sent.
+			var sent atomic.Int64
+			base := hostile(t, func(c net.Conn) { sent.Add(1); tc.serve(c) })
 			const timeout = 200 * time.Millisecond
 			start := time.Now()
 			report, err := contract.Run(context.Background(), contract.Config{BaseURL: base, Timeout: timeout, Examples: 50})
@@ -58,10 +62,10 @@ func TestUnresponsiveTargetsEndTheRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			took := time.Since(start)
-			// 3 discovery requests, then 5 cases: 8 timeouts; without
-			// giving up, hundreds.
-			if took > 20*timeout {
-				t.Errorf("took %v: %d timeouts' worth", took, took/timeout)
+			// The probe, 3 discovery requests, then 5 cases: 9 timeouts;
+			// without giving up, hundreds.
+			if n := sent.Load(); n > 20 {
+				t.Errorf("%d requests sent to an unresponsive target", n)
 			}
 			skipped := checkSkipped(t, report)
 			if report.Failures() == 0 || skipped == 0 || skipped+report.FailedCases() != len(report.Results) {
@@ -84,20 +88,19 @@ func TestUnresponsiveTargetsEndTheRun(t *testing.T) {
 }
 
 // One operation that hangs is skipped after two timeouts; the others run.
+// The timeout is the default one: the other operations' answers must come
+// within it, on a loaded machine too.
 func TestUnresponsiveOperationIsSkipped(t *testing.T) {
 	t.Parallel()
 	mock := newMock(t)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/person/") {
-			select {
-			case <-r.Context().Done():
-			case <-time.After(3 * time.Second):
-			}
+			<-r.Context().Done() // until the client gives up
 			return
 		}
 		mock.ServeHTTP(w, r)
 	})
-	report := run(t, h, contract.Config{Timeout: time.Second, Examples: 30})
+	report := run(t, h, contract.Config{Timeout: contract.DefaultTimeout, Examples: 30})
 	if report.Stopped != "" {
 		t.Errorf("stopped: %s", report.Stopped)
 	}
