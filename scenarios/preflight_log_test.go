@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -93,8 +94,18 @@ rules:
 		c.get(path)
 	}
 	// A faulty answer's line is written as its handler returns, which may
-	// be after the client saw the connection close.
-	for deadline := time.Now().Add(10 * time.Second); len(log.lines()) < 5 && time.Now().Before(deadline); {
+	// be after the client saw the connection close: wait for every
+	// request's line.
+	logged := func() bool {
+		all := strings.Join(log.lines(), "\n")
+		for i := 1; i <= 5; i++ {
+			if !strings.Contains(all, fmt.Sprintf("path=/person/%d ", i)) {
+				return false
+			}
+		}
+		return true
+	}
+	for deadline := time.Now().Add(30 * time.Second); !logged() && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	all := strings.Join(log.lines(), "\n")
