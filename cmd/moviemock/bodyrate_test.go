@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -18,14 +19,16 @@ import (
 // arrives in time, however late it starts within the grace, is answered;
 // --min-body-rate 0 lets any rate through.
 func TestMinBodyRate(t *testing.T) {
-	// Not parallel: the grace is shortened for the servers of this test.
+	// Not parallel: the grace is shortened for the servers of this test,
+	// yet kept long enough that a body sent whole a quarter of it late
+	// arrives within it on a loaded machine too.
 	defer func(g time.Duration) { bodyRateGrace = g }(bodyRateGrace)
-	bodyRateGrace = 400 * time.Millisecond
+	bodyRateGrace = 2 * time.Second
 
 	const form = "username=alice&password=wonderland"
-	head := "POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " + strconv.Itoa(len(form)) + "\r\n\r\n"
-	// drip sends the login a byte every interval, then reads the answer.
-	drip := func(t *testing.T, base string, interval time.Duration) (*http.Response, string, time.Duration) {
+	// drip sends a request with body a byte every interval, then reads
+	// the answer; sent is how many bytes of body had gone when it came.
+	drip := func(t *testing.T, base, body string, interval time.Duration) (resp *http.Response, answer string, sent int64) {
 		t.Helper()
 		conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
 		if err != nil {
@@ -33,24 +36,27 @@ func TestMinBodyRate(t *testing.T) {
 		}
 		defer conn.Close()
 		start := time.Now()
-		io.WriteString(conn, head)
+		io.WriteString(conn, "POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n")
+		var dripped atomic.Int64
 		go func() {
-			for i := range len(form) {
+			for i := range len(body) {
 				time.Sleep(interval)
-				if _, err := io.WriteString(conn, form[i:i+1]); err != nil {
+				if _, err := io.WriteString(conn, body[i:i+1]); err != nil {
 					return
 				}
+				dripped.Add(1)
 			}
 		}()
-		conn.SetReadDeadline(time.Now().Add(15 * time.Second))
+		conn.SetReadDeadline(time.Now().Add(time.Minute)) // a hang, not a speed
 		br := bufio.NewReader(conn)
-		resp, err := http.ReadResponse(br, nil)
+		resp, err = http.ReadResponse(br, nil)
 		if err != nil {
 			t.Fatalf("no answer after %v: %v", time.Since(start), err)
 		}
-		body, _ := io.ReadAll(resp.Body)
+		sent = dripped.Load()
+		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		return resp, string(body), time.Since(start)
+		return resp, string(b), sent
 	}
 
 	up, _ := serve(t, noEnv, "--quiet")
@@ -61,12 +67,17 @@ func TestMinBodyRate(t *testing.T) {
 	for _, name := range []string{"serve", "proxy"} {
 		base := servers[name]
 		t.Run(name+": dripped", func(t *testing.T) {
-			resp, body, took := drip(t, base, 100*time.Millisecond) // 10 bytes a second
-			if resp.StatusCode != http.StatusRequestTimeout || resp.Header.Get("X-Mock-Error") == "" || !resp.Close || !strings.Contains(body, "--min-body-rate") {
-				t.Errorf("%d %v %q after %v; want moviemock's 408, connection closed", resp.StatusCode, resp.Header, body, took)
+			// 10 bytes a second, for 30 s if it were let through: it is cut
+			// off after the grace, long before the end (at 20 bytes; the
+			// bound allows ten times as late).
+			const interval = 100 * time.Millisecond
+			body := form + "&padding=" + strings.Repeat("x", 300-len(form)-len("&padding="))
+			resp, answer, sent := drip(t, base, body, interval)
+			if resp.StatusCode != http.StatusRequestTimeout || resp.Header.Get("X-Mock-Error") == "" || !resp.Close || !strings.Contains(answer, "--min-body-rate") {
+				t.Errorf("%d %v %q after %d bytes; want moviemock's 408, connection closed", resp.StatusCode, resp.Header, answer, sent)
 			}
-			if took > 2*time.Second {
-				t.Errorf("cut off after %v; want soon after the grace (%v)", took, bodyRateGrace)
+			if most := int64(10 * bodyRateGrace / interval); sent >= most {
+				t.Errorf("cut off after %d bytes of %d; want soon after the grace (%v, %d bytes)", sent, len(body), bodyRateGrace, bodyRateGrace/interval)
 			}
 		})
 		t.Run(name+": late start, then the whole body", func(t *testing.T) {
@@ -75,10 +86,10 @@ func TestMinBodyRate(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close()
-			io.WriteString(conn, head)
-			time.Sleep(bodyRateGrace / 2)
+			io.WriteString(conn, "POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: "+strconv.Itoa(len(form))+"\r\n\r\n")
+			time.Sleep(bodyRateGrace / 4)
 			io.WriteString(conn, form)
-			conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			conn.SetReadDeadline(time.Now().Add(time.Minute)) // a hang, not a speed
 			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 			if err != nil || resp.StatusCode != 200 {
 				t.Fatalf("%v %v; want 200", resp, err)
@@ -86,9 +97,9 @@ func TestMinBodyRate(t *testing.T) {
 		})
 	}
 	t.Run("--min-body-rate 0", func(t *testing.T) {
-		resp, body, took := drip(t, servers["serve --min-body-rate 0"], 25*time.Millisecond) // 40 bytes a second, over 0.9 s
+		resp, answer, _ := drip(t, servers["serve --min-body-rate 0"], form, 25*time.Millisecond) // 40 bytes a second, over 0.9 s
 		if resp.StatusCode != 200 {
-			t.Errorf("%d %q after %v; want 200", resp.StatusCode, body, took)
+			t.Errorf("%d %q; want 200", resp.StatusCode, answer)
 		}
 	})
 }
