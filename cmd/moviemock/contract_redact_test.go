@@ -235,7 +235,7 @@ func serveLogged(t *testing.T, args ...string) (string, *lockedBuffer) {
 	go func() { done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), noEnv, out, out) }()
 	t.Cleanup(func() { cancel(); <-done })
 	re := regexp.MustCompile(`on http://(127\.0\.0\.1:\d+)`)
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := re.FindStringSubmatch(out.String()); m != nil {
 			return "http://" + m[1], out
 		}

@@ -43,7 +43,7 @@ func serveStartup(t *testing.T, args ...string) (base, startup string) {
 		cancel()
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Error("serve did not stop")
 		}
 	})
@@ -51,7 +51,7 @@ func serveStartup(t *testing.T, args ...string) (base, startup string) {
 	case startup = <-out:
 	case err := <-done:
 		t.Fatalf("serve %v did not start: %v", args, err)
-	case <-time.After(20 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatalf("serve %v said nothing", args)
 	}
 	m := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`).FindStringSubmatch(startup)

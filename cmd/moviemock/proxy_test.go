@@ -93,7 +93,7 @@ func startProxy(t *testing.T, upstream string, args ...string) *proxyRun {
 	case err := <-p.done:
 		p.once.Do(func() { p.err = err })
 		t.Fatalf("proxy %v did not start: %v", args, err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatalf("proxy %v said nothing", args)
 	}
 	m := regexp.MustCompile(`^moviemock proxying \S+ on http://(127\.0\.0\.1:\d+)`).FindStringSubmatch(p.startup)
@@ -111,7 +111,7 @@ func (p *proxyRun) stop(t *testing.T) error {
 		p.cancel()
 		select {
 		case p.err = <-p.done:
-		case <-time.After(20 * time.Second):
+		case <-time.After(time.Minute):
 			p.err = fmt.Errorf("the proxy did not stop")
 			t.Error(p.err)
 		}
@@ -731,7 +731,7 @@ func TestProxyRecordReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		matches, _ := filepath.Glob(filepath.Join(periodic, "movies.*"))
 		if len(matches) > 0 {

@@ -49,7 +49,7 @@ func serve(t *testing.T, getenv func(string) string, args ...string) (string, fu
 		select {
 		case err := <-done:
 			return err
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			return errors.New("serve did not stop")
 		}
 	})
