@@ -517,6 +517,7 @@ type netReq struct {
 	method, url string
 	status      int64
 	failed      string
+	ended       bool // DevTools said it finished or failed
 }
 
 func newNetLog(t *testing.T, ctx context.Context) *netLog {
@@ -543,8 +544,13 @@ func newNetLog(t *testing.T, ctx context.Context) *netLog {
 			if r := l.reqs[e.RequestID]; r != nil {
 				r.status = e.Response.Status
 			}
+		case *network.EventLoadingFinished:
+			if r := l.reqs[e.RequestID]; r != nil {
+				r.ended = true
+			}
 		case *network.EventLoadingFailed:
 			if r := l.reqs[e.RequestID]; r != nil {
+				r.ended = true
 				r.failed = e.ErrorText
 				if e.CorsErrorStatus != nil {
 					r.failed += " CORS " + string(e.CorsErrorStatus.CorsError)
@@ -562,34 +568,45 @@ func newNetLog(t *testing.T, ctx context.Context) *netLog {
 }
 
 // last describes the latest request, once DevTools has said how it ended
-// (its events may trail the page's promise by a moment).
+// (its events may trail the page's promise, by seconds on a loaded
+// machine): its status, then its failure (a refused answer has both, the
+// failure last).
 func (l *netLog) last() string {
-	for range 20 {
+	var r netReq
+	for deadline := time.Now().Add(browserWait); ; time.Sleep(25 * time.Millisecond) {
 		l.mu.Lock()
-		var r netReq
 		if n := len(l.order); n > 0 {
 			r = *l.reqs[l.order[n-1]]
 		}
 		l.mu.Unlock()
-		if r.status != 0 || r.failed != "" {
-			s := ""
-			if r.status != 0 {
-				s = fmt.Sprintf("status %d", r.status)
-			}
-			if r.failed != "" {
-				s = strings.TrimSpace(s + " failed " + r.failed)
-			}
-			return s
+		if r.ended || time.Now().After(deadline) {
+			break
 		}
-		time.Sleep(25 * time.Millisecond)
 	}
-	return "no status, no failure"
+	if r.status == 0 && r.failed == "" {
+		return "no status, no failure"
+	}
+	s := ""
+	if r.status != 0 {
+		s = fmt.Sprintf("status %d", r.status)
+	}
+	if r.failed != "" {
+		s = strings.TrimSpace(s + " failed " + r.failed)
+	}
+	return s
 }
 
+// preflights counts the preflights DevTools saw, waiting a while for the
+// first (DevTools reports a preflight apart from the page's events).
 func (l *netLog) preflights() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.preflight
+	for deadline := time.Now().Add(browserWait); ; time.Sleep(25 * time.Millisecond) {
+		l.mu.Lock()
+		n := l.preflight
+		l.mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			return n
+		}
+	}
 }
 
 func sameSet(a, b []string) bool {
