@@ -2,17 +2,23 @@ package replay
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/model"
@@ -42,6 +48,10 @@ type Config struct {
 	// and which fields are secret. Nil: none; a login is then known by
 	// its form (username and password).
 	Spec *spec.Spec
+	// Recorded is the contract the recording was made against: a value
+	// null or of another kind where its response schema (for the recorded
+	// status) allows one is a value, not a change. Nil: none known.
+	Recorded *spec.Spec
 	// Username and Password redo the recorded logins.
 	Username, Password string
 	// AllowWrites sends POST, PUT, PATCH and DELETE calls other than
@@ -100,17 +110,19 @@ func (r *Result) Worst() Level {
 
 // Report is a replay's outcome.
 type Report struct {
-	Source   string        `json:"source"`
-	Kind     string        `json:"kind"` // har or journal
-	BaseURL  string        `json:"base_url"`
-	Spec     string        `json:"spec,omitempty"`
-	FailOn   string        `json:"fail_on"`
-	Results  []*Result     `json:"calls"`
-	Notes    []string      `json:"notes,omitempty"`
-	Started  time.Time     `json:"started"`
-	Duration time.Duration `json:"-"`
-	failOn   Level
-	redact   *contract.Redactor
+	Source  string `json:"source"`
+	Kind    string `json:"kind"` // har or journal
+	BaseURL string `json:"base_url"`
+	Spec    string `json:"spec,omitempty"`
+	// RecordedSpec is the contract the recording was made against.
+	RecordedSpec string        `json:"recorded_spec,omitempty"`
+	FailOn       string        `json:"fail_on"`
+	Results      []*Result     `json:"calls"`
+	Notes        []string      `json:"notes,omitempty"`
+	Started      time.Time     `json:"started"`
+	Duration     time.Duration `json:"-"`
+	failOn       Level
+	redact       *contract.Redactor
 }
 
 // ErrUnreachable means nothing answers at the base URL.
@@ -168,6 +180,10 @@ type player struct {
 	logins map[string]bool
 	ops    []*model.Operation // per call, in order: the operation it matches, by the contract
 	dicts  map[*model.Operation]map[string]bool
+	// recOps are per call the operation it matches in the recorded
+	// contract; allowed what a response schema allows, by schema.
+	recOps  []*model.Operation
+	allowed map[*openapi3.SchemaRef]*Allowed
 	// token is the Authorization value the fresh login earned; loginFailed
 	// why the login gave none.
 	token, loginFailed string
@@ -182,11 +198,12 @@ type player struct {
 
 func newPlayer(cfg *Config) *player {
 	src := cfg.Source
-	p := &player{cfg: cfg, logins: map[string]bool{}, ids: map[string]string{}, unmade: map[string]int{}, dicts: map[*model.Operation]map[string]bool{}}
+	p := &player{cfg: cfg, logins: map[string]bool{}, ids: map[string]string{}, unmade: map[string]int{}, dicts: map[*model.Operation]map[string]bool{}, allowed: map[*openapi3.SchemaRef]*Allowed{}}
 	p.report = &Report{Source: src.Name, Kind: src.Kind, BaseURL: cfg.BaseURL, failOn: cfg.FailOn, FailOn: cfg.FailOn.String()}
 	p.jar, _ = cookiejar.New(nil)
 	p.redact = contract.NewRedactorFor(contract.Credentials{Password: cfg.Password}, cfg.Spec)
 	p.report.redact = p.redact
+	filtered := false
 	if cfg.Spec != nil {
 		p.report.Spec = cfg.Spec.Source()
 		for _, u := range contract.TokenURLs(cfg.Spec) {
@@ -202,6 +219,22 @@ func newPlayer(cfg *Config) *player {
 			}
 			for _, mt := range traffic.KeepAPIServers(src, traffic.Match(src, m)) {
 				p.ops = append(p.ops, mt.Op)
+			}
+			filtered = true
+		}
+	}
+	if cfg.Recorded != nil {
+		p.report.RecordedSpec = cfg.Recorded.Source()
+		m, err := model.Compile(cfg.Recorded)
+		if err != nil {
+			p.report.Notes = append(p.report.Notes, "the recorded contract cannot be read as operations ("+err.Error()+"): what it allows is not used")
+		} else {
+			matched := traffic.Match(src, m)
+			if !filtered {
+				matched = traffic.KeepAPIServers(src, matched)
+			}
+			for _, mt := range matched {
+				p.recOps = append(p.recOps, mt.Op)
 			}
 		}
 	}
@@ -267,7 +300,10 @@ func write(method string) bool {
 func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	res := &Result{Index: c.Index, Method: c.Method, Path: p.redact.URL(withQuery(c.Path, c.Query)),
 		Recorded: Answer{Status: c.Status, ContentType: mediaType(c.ResponseType)}, Changes: []Change{}}
-	var op *model.Operation
+	var op, recOp *model.Operation
+	if i < len(p.recOps) {
+		recOp = p.recOps[i]
+	}
 	switch {
 	case i < len(p.ops) && p.ops[i] != nil:
 		op = p.ops[i]
@@ -315,7 +351,7 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	if res.Login {
 		p.loggedIn(status, body)
 	}
-	p.compare(res, c, why, body, op)
+	p.compare(res, c, why, body, op, recOp)
 	if write(c.Method) && !res.Login {
 		p.learnIDs(c, body)
 	}
@@ -517,7 +553,7 @@ func (p *player) loggedIn(status int, body []byte) {
 // compare sets res's changes: status, content type, and the body's shape
 // where both answers were successes (or had the same status) and the
 // recording kept the body.
-func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte, op *model.Operation) {
+func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte, op, recOp *model.Operation) {
 	if c.Status == http.StatusNotModified {
 		// The browser's cache answered the recorded call; the replay
 		// sends no conditional header, so a success is the same answer.
@@ -554,13 +590,23 @@ func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte, 
 	}
 	lim := Limits{MaxValues: p.cfg.MaxCheckValues}
 	var dicts map[string]bool
-	if op != nil && c.Status/100 == 2 && res.Got.Status/100 == 2 {
-		// The success answer's dicts, by the target's contract: their
-		// keys are values, expected to differ.
-		if dicts = p.dicts[op]; dicts == nil {
-			dicts = Dicts(op.Response)
-			p.dicts[op] = dicts
+	if dop := cmp.Or(op, recOp); dop != nil && c.Status/100 == 2 && res.Got.Status/100 == 2 {
+		// The success answer's dicts, by the target's contract (else the
+		// recorded one): their keys are values, expected to differ.
+		if dicts = p.dicts[dop]; dicts == nil {
+			dicts = Dicts(dop.Response)
+			p.dicts[dop] = dicts
 		}
+	}
+	var cs Contracts
+	if p.cfg.Recorded != nil {
+		cs.Recorded = &Allowed{} // a call of no operation of it: nothing known
+		if recOp != nil {
+			cs.Recorded = p.allowedBy(recOp, c.Status)
+		}
+	}
+	if op != nil {
+		cs.Target = p.allowedBy(op, res.Got.Status)
 	}
 	was, err := ShapeOf(c.Response, lim, dicts)
 	if err != nil {
@@ -582,13 +628,80 @@ func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte, 
 		return
 	}
 	res.Compared = "shape"
-	res.Changes = append(res.Changes, Compare(was, now)...)
+	changes, excused := CompareWith(was, now, cs)
+	res.Changes = append(res.Changes, changes...)
+	if len(excused) > 0 {
+		res.Notes = append(res.Notes, excusedNote(excused))
+	}
 	for _, path := range emptied(was, now) {
 		res.Notes = append(res.Notes, "the list at "+Change{Path: path}.Where()+" came back empty: its items were not compared")
 	}
 	if was.Deep || now.Deep {
 		res.Notes = append(res.Notes, fmt.Sprintf("parts nested deeper than %d levels were not compared", DefaultMaxDepth))
 	}
+}
+
+// allowedBy is what op's response schema for status allows: the schema
+// declared for status (else its range, 2XX, else default), else for a
+// success the success one; nil when op declares no JSON answer for it.
+func (p *player) allowedBy(op *model.Operation, status int) *Allowed {
+	sch, ok := responseSchema(op, status)
+	if !ok {
+		return &Allowed{}
+	}
+	if sch == nil {
+		return AllowedBy(nil) // JSON of no schema: anything
+	}
+	a := p.allowed[sch]
+	if a == nil {
+		a = AllowedBy(sch)
+		p.allowed[sch] = a
+	}
+	return a
+}
+
+// responseSchema is the JSON schema op declares for an answer of status
+// (nil: JSON of any shape); ok false when it declares no JSON answer for
+// it.
+func responseSchema(op *model.Operation, status int) (*openapi3.SchemaRef, bool) {
+	if op.Op == nil || op.Op.Responses == nil {
+		return nil, false
+	}
+	for _, code := range []string{strconv.Itoa(status), strconv.Itoa(status/100) + "XX", "default"} {
+		r := op.Op.Responses.Value(code)
+		if r == nil || r.Value == nil {
+			continue
+		}
+		media := r.Value.Content.Get("application/json")
+		for _, mt := range slices.Sorted(maps.Keys(r.Value.Content)) {
+			if media == nil && strings.HasSuffix(mediaType(mt), "+json") {
+				media = r.Value.Content[mt]
+			}
+		}
+		if media == nil {
+			return nil, false
+		}
+		return media.Schema, true
+	}
+	if status/100 == 2 && op.Response != nil {
+		return op.Response, true
+	}
+	return nil, false
+}
+
+// excusedNote says which values were not changes, the recorded contract
+// allowing them.
+func excusedNote(excused []Change) string {
+	const most = 3
+	var parts []string
+	for i, c := range excused {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more", len(excused)-most))
+			break
+		}
+		parts = append(parts, c.String())
+	}
+	return "values the recorded contract allows, not changes: " + strings.Join(parts, "; ")
 }
 
 // learnIDs remembers the ids the target gave a record a write created or

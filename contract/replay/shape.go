@@ -285,6 +285,9 @@ type Change struct {
 	Path string `json:"path,omitempty"`
 	Was  string `json:"was,omitempty"`
 	Now  string `json:"now,omitempty"`
+	// Note says what the contracts allow there, for a value made null or
+	// of another type: whether it may be a value rather than a change.
+	Note string `json:"note,omitempty"`
 }
 
 // Where is the change's path as a report shows it.
@@ -309,17 +312,51 @@ func (c Change) String() string {
 	case ChangeAdded:
 		return "added: " + c.Where() + " (" + c.Now + ")"
 	case ChangeNull:
-		return "made null: " + c.Where() + " (was " + c.Was + ", now " + c.Now + ")"
+		return "made null: " + c.Where() + " (was " + c.Was + ", now " + c.Now + ")" + c.note()
 	case ChangeType:
-		return "type changed: " + c.Where() + " (was " + c.Was + ", now " + c.Now + ")"
+		return "type changed: " + c.Where() + " (was " + c.Was + ", now " + c.Now + ")" + c.note()
 	case ChangeOptional:
 		return "not always there: " + c.Where() + " (" + c.Now + ")"
 	}
 	return c.Kind + ": " + c.Where()
 }
 
-// Compare is every change of shape from was (the recorded answer's) to
-// now (the new answer's):
+func (c Change) note() string {
+	if c.Note == "" {
+		return ""
+	}
+	return ": " + c.Note
+}
+
+// Contracts are what the contracts allow at each path of one call's
+// answer; a nil one says nothing.
+type Contracts struct {
+	// Recorded is the contract the recording was made against (its
+	// response schema for the recorded status): a value null or of a kind
+	// it allows at a path is a value, not a change.
+	Recorded *Allowed
+	// Target is the target's contract: a value it allows is only said to
+	// be maybe a value (the change of a field made nullable looks alike).
+	Target *Allowed
+}
+
+// The notes of Change.Note.
+const (
+	NoteMaybeValue   = "the target's contract allows it: it may be a value (--recorded-spec tells)"
+	NoteNotAllowed   = "the recorded contract did not allow it"
+	NoteNotDescribed = "the recorded contract does not describe it"
+)
+
+// Compare is CompareWith knowing no contract.
+func Compare(was, now *Shape) []Change {
+	out, _ := CompareWith(was, now, Contracts{})
+	return out
+}
+
+// CompareWith is every change of shape from was (the recorded answer's)
+// to now (the new answer's), and the values excused: made null or of
+// another type where cs.Recorded allows them (at the path, or anywhere
+// below a part it says nothing of: {}, Any):
 //
 //   - a field or the items of a list are compared only where both bodies
 //     hold an object, or a non-empty list, at its parent: a list that came
@@ -340,9 +377,10 @@ func (c Change) String() string {
 //     topmost of an added subtree.
 //
 // The members of a dict (ShapeOf's dicts) are compared as a list's items
-// are: by the union of their shapes, their keys being values.
-func Compare(was, now *Shape) []Change {
-	var out []Change
+// are: by the union of their shapes, their keys being values. A value
+// made null or of another type is excused when the recorded contract
+// allows it there; otherwise its Note says what the contracts allow.
+func CompareWith(was, now *Shape, cs Contracts) (out, excused []Change) {
 	comparable := func(s, o *Shape, path string) bool {
 		parent, item, ok := parentOf(path)
 		if !ok {
@@ -378,10 +416,20 @@ func Compare(was, now *Shape) []Change {
 			nk &^= kInteger
 		}
 		if wk != 0 && nk&^wk != 0 {
-			out = append(out, Change{Level: Breaking, Kind: ChangeType, Path: path, Was: w.kinds.String(), Now: n.kinds.String()})
+			c := Change{Level: Breaking, Kind: ChangeType, Path: path, Was: w.kinds.String(), Now: n.kinds.String()}
+			if cs.allowed(&c, nk&^wk) {
+				excused = append(excused, c)
+			} else {
+				out = append(out, c)
+			}
 		}
 		if wk != 0 && w.kinds&kNull == 0 && n.kinds&kNull != 0 {
-			out = append(out, Change{Level: Breaking, Kind: ChangeNull, Path: path, Was: w.kinds.String(), Now: n.kinds.String()})
+			c := Change{Level: Breaking, Kind: ChangeNull, Path: path, Was: w.kinds.String(), Now: n.kinds.String()}
+			if cs.allowed(&c, kNull) {
+				excused = append(excused, c)
+			} else {
+				out = append(out, c)
+			}
 		}
 	}
 	for _, path := range now.order {
@@ -390,7 +438,27 @@ func Compare(was, now *Shape) []Change {
 		}
 		out = append(out, Change{Level: Info, Kind: ChangeAdded, Path: path, Now: now.nodes[path].kinds.String()})
 	}
-	return out
+	return out, excused
+}
+
+// allowed reports whether the recorded contract allows the kinds k new
+// at c's path; when it does not, c's Note says what the contracts allow.
+func (cs Contracts) allowed(c *Change, k kinds) bool {
+	rec, known := cs.Recorded.At(c.Path)
+	if known && k&^rec == 0 {
+		return true
+	}
+	if tk, ok := cs.Target.At(c.Path); ok && k&^tk == 0 {
+		switch {
+		case cs.Recorded == nil:
+			c.Note = NoteMaybeValue
+		case known:
+			c.Note = NoteNotAllowed
+		default:
+			c.Note = NoteNotDescribed
+		}
+	}
+	return false
 }
 
 // Dicts are the paths of the objects sch describes as dicts — an object
