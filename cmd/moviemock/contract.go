@@ -261,19 +261,25 @@ func maxSpecBytesFlag(fs *flag.FlagSet) *int64 {
 // loadSpec reads a contract from a file or an http(s) URL, telling on
 // stderr what the loader ignored in it.
 func loadSpec(ctx context.Context, cmd, source string, timeout time.Duration, maxBytes int64, stderr io.Writer) (*spec.Spec, error) {
+	return loadSpecFlag(ctx, cmd, "--spec", source, timeout, maxBytes, stderr)
+}
+
+// loadSpecFlag is loadSpec of the contract the flag label names
+// (--recorded-spec), in its errors and warnings.
+func loadSpecFlag(ctx context.Context, cmd, label, source string, timeout time.Duration, maxBytes int64, stderr io.Writer) (*spec.Spec, error) {
 	if maxBytes <= 0 {
 		maxBytes = spec.DefaultMaxBytes
 	}
-	data, err := fetchDocument(ctx, cmd, "--spec", source, timeout, maxBytes)
+	data, err := fetchDocument(ctx, cmd, label, source, timeout, maxBytes)
 	if err != nil {
 		return nil, err
 	}
 	sp, err := spec.LoadLimited(data, source, spec.Limits{MaxBytes: maxBytes})
 	if err != nil {
-		return nil, usagef("%s: --spec: %v", cmd, err)
+		return nil, usagef("%s: %s: %v", cmd, label, err)
 	}
 	for _, w := range sp.Warnings() {
-		fmt.Fprintf(stderr, "moviemock: %s: warning: --spec %s: %s\n", cmd, source, w)
+		fmt.Fprintf(stderr, "moviemock: %s: warning: %s %s: %s\n", cmd, label, source, w)
 	}
 	return sp, nil
 }

@@ -29,6 +29,14 @@ never compared; a list's items are compared by the union of their shapes,
 and so are the values of a dict the target's contract declares (an object
 of no properties, dict[str, X]): its keys are values too.
 
+--recorded-spec names the contract the recording was made against (the
+base document). A value null where it allows null (Optional[str]), or of a
+kind it allows there (int | str, Any, a float written 8), is a value of
+other data, not a change: the report notes it and does not count it.
+Without it a made-null or type change the target's contract allows says
+that it may be a value. Removed, added and missing fields, the status and
+the content type are reported alike with it or without.
+
 Logins (a POST to the contract's OAuth2 tokenUrl, or of a username and
 password form) are redone with --username and --password; recorded tokens
 and cookies are never sent: a call that carried a token carries the fresh
@@ -46,6 +54,7 @@ unreadable recording or a target nothing answers at.
 
 Examples:
   moviemock replay page.har --base-url http://127.0.0.1:8000 --username alice --password wonderland
+  moviemock replay journal.json --base-url http://127.0.0.1:8001 --recorded-spec base.json
   moviemock replay journal.json --base-url https://staging.example.com --format junit --output replay.xml
   moviemock replay page.har --base-url http://127.0.0.1:8000 --allow-writes --format html --output replay.html
 
@@ -54,11 +63,11 @@ Flags:
 
 // replayOptions are where replay's flags put their values.
 type replayOptions struct {
-	baseURL, specFlag, username, password, format, output, failOn *string
-	allowWrites                                                   *bool
-	maxCheckValues                                                *int
-	timeout                                                       time.Duration
-	maxSpecBytes                                                  *int64
+	baseURL, specFlag, recordedSpec, username, password, format, output, failOn *string
+	allowWrites                                                                 *bool
+	maxCheckValues                                                              *int
+	timeout                                                                     time.Duration
+	maxSpecBytes                                                                *int64
 }
 
 // replayFlags defines replay's flags.
@@ -67,6 +76,7 @@ func replayFlags() (*flag.FlagSet, *replayOptions) {
 	o := &replayOptions{}
 	o.baseURL = fs.String("base-url", "", "the target to replay to, e.g. http://127.0.0.1:8000 (required)")
 	o.specFlag = fs.String("spec", "", "the target's contract `file or URL`, where its login is and which fields are secret (default: BASE/openapi.json when the target serves it, else none)")
+	o.recordedSpec = fs.String("recorded-spec", "", "the contract `file or URL` the recording was made against (the base document): a value null or of a kind it allows at that place is a value, not a change")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
 	o.username = fs.String("username", "", "log in again as this user where the recording logged in")
 	o.password = fs.String("password", "", "password for --username")
@@ -113,6 +123,14 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 	if err != nil {
 		return usagef("replay: %v", err)
 	}
+	// The recorded contract first: a bad one is bad usage, whatever the
+	// target.
+	var recorded *spec.Spec
+	if *o.recordedSpec != "" {
+		if recorded, err = loadSpecFlag(ctx, "replay", "--recorded-spec", *o.recordedSpec, o.timeout, *o.maxSpecBytes, stderr); err != nil {
+			return err
+		}
+	}
 	if err := contract.Probe(ctx, *o.baseURL, o.timeout); err != nil {
 		return usagef("replay: %v", strings.TrimPrefix(err.Error(), "contract: "))
 	}
@@ -131,7 +149,7 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 		}
 	}
 	report, err := replay.Run(ctx, replay.Config{
-		BaseURL: *o.baseURL, Source: src, Spec: sp,
+		BaseURL: *o.baseURL, Source: src, Spec: sp, Recorded: recorded,
 		Username: *o.username, Password: *o.password, AllowWrites: *o.allowWrites,
 		Timeout: o.timeout, MaxCheckValues: *o.maxCheckValues, FailOn: failOn,
 	})

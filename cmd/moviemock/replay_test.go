@@ -178,6 +178,9 @@ func TestReplayCommandUsage(t *testing.T) {
 		{"an unknown format", []string{har, "--base-url", up.URL, "--format", "xml"}, "--format"},
 		{"an unreadable recording", []string{filepath.Join(t.TempDir(), "none.har"), "--base-url", up.URL}, "none.har"},
 		{"a target nothing answers at", []string{har, "--base-url", down.URL}, "unreachable"},
+		{"an unreadable recorded contract", []string{har, "--base-url", up.URL, "--recorded-spec", filepath.Join(t.TempDir(), "base.json")}, "--recorded-spec"},
+		{"a recorded contract that is no contract", []string{har, "--base-url", up.URL, "--recorded-spec", har}, "--recorded-spec"},
+		{"a recorded contract over --max-spec-bytes", []string{har, "--base-url", up.URL, "--max-spec-bytes", "1KiB", "--recorded-spec", filepath.Join(repoRoot, "testdata/contracts/movies/openapi.json")}, "--recorded-spec"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

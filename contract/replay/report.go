@@ -111,7 +111,7 @@ func (r *Report) redacted() *Report {
 	}
 	show := func(s string) string { return contract.Safe(x.Text(s)) }
 	out := *r
-	out.Source, out.BaseURL, out.Spec = show(r.Source), show(r.BaseURL), show(r.Spec)
+	out.Source, out.BaseURL, out.Spec, out.RecordedSpec = show(r.Source), show(r.BaseURL), show(r.Spec), show(r.RecordedSpec)
 	out.Notes = make([]string, len(r.Notes))
 	for i, n := range r.Notes {
 		out.Notes[i] = show(n)
@@ -186,6 +186,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	ew.printf("moviemock replay: %s (%s, %s) to %s", r.Source, r.Kind, problems.Plural(len(r.Results), "call", "calls"), r.BaseURL)
 	if r.Spec != "" {
 		ew.printf(" (contract %s)", r.Spec)
+	}
+	if r.RecordedSpec != "" {
+		ew.printf(" (recorded against %s)", r.RecordedSpec)
 	}
 	ew.printf("\n")
 	for _, res := range r.Results {
@@ -373,6 +376,9 @@ li.warning { color: var(--warn); }
 <dt>Target</dt><dd><code class="target">{{.BaseURL}}</code></dd>
 {{- if .Spec}}
 <dt>Contract</dt><dd><code class="spec">{{.Spec}}</code></dd>
+{{- end}}
+{{- if .RecordedSpec}}
+<dt>Recorded against</dt><dd><code class="spec">{{.RecordedSpec}}</code></dd>
 {{- end}}
 <dt>Started</dt><dd>{{.Started.UTC.Format "2006-01-02 15:04:05 UTC"}}</dd>
 <dt>Duration</dt><dd class="duration">{{.Duration}}</dd>
