@@ -127,6 +127,9 @@ func TestRecipe(t *testing.T) {
 	if replay.If != "always()" {
 		t.Errorf("the replay step runs if %q, want always(): it must run when the diff step failed", replay.If)
 	}
+	if !strings.Contains(replay.Run, "--recorded-spec base.json") {
+		t.Errorf("the replay step does not name the contract the recording was made against (--recorded-spec base.json): the values it allows would be changes:\n%s", replay.Run)
+	}
 
 	root, err := filepath.Abs("../..")
 	if err != nil {
