@@ -79,11 +79,18 @@ func (w *allowWalker) walk(path string, ref *openapi3.SchemaRef, depth int) kind
 		}
 		var u kinds
 		for _, e := range union {
+			if w.budget < 0 {
+				break // the rest is past the budget: allowed nothing
+			}
 			u |= w.walk(path, e, depth+1)
 		}
 		k, said = k&u, true
 	}
 	for _, e := range s.AllOf {
+		if w.budget < 0 {
+			k, said = 0, true
+			break
+		}
 		if m := w.walk(path, e, depth+1); m != kAny {
 			k, said = k&m, true
 		}
@@ -106,6 +113,9 @@ func (w *allowWalker) walk(path string, ref *openapi3.SchemaRef, depth int) kind
 		k |= kNull // 3.0's Optional; a 3.1 document says {type: null}
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		if w.budget < 0 {
+			break
+		}
 		child := fieldPath(path, name)
 		w.add(child, w.walk(child, s.Properties[name], depth+1))
 	}
