@@ -119,6 +119,13 @@ func TestReplayMoviesPageReference(t *testing.T) {
 			if !slices.Equal(fromApp, fromMock) || appCode != mockCode {
 				t.Errorf("%s: the backend shows the page other changes (exit %d):\n  %s\nthan its mock (exit %d):\n  %s", change, appCode, strings.Join(fromApp, "\n  "), mockCode, strings.Join(fromMock, "\n  "))
 			}
+			// Knowing the contract the page was recorded against excuses
+			// none of them.
+			recorded := []string{"--recorded-spec", filepath.Join(repoRoot, "testdata/contracts/movies/openapi.json")}
+			fromAppRec, appRecCode := replayLines(t, append(append([]string{moviesPageHAR, "--base-url", "http://" + ref.Addr}, pageArgs...), recorded...)...)
+			if !slices.Equal(fromAppRec, fromMock) || appRecCode != mockCode {
+				t.Errorf("%s: with --recorded-spec the backend shows the page other changes (exit %d):\n  %s\nthan its mock (exit %d):\n  %s", change, appRecCode, strings.Join(fromAppRec, "\n  "), mockCode, strings.Join(fromMock, "\n  "))
+			}
 		})
 	}
 }
