@@ -78,6 +78,7 @@ func replayFlags() (*flag.FlagSet, *replayOptions) {
 	o.specFlag = fs.String("spec", "", "the target's contract `file or URL`, where its login is and which fields are secret (default: BASE/openapi.json when the target serves it, else none)")
 	o.recordedSpec = fs.String("recorded-spec", "", "the contract `file or URL` the recording was made against (the base document): a value null or of a kind it allows at that place is a value, not a change")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
+	fs.Lookup("max-spec-bytes").Usage = "largest contract --spec or --recorded-spec may name, file or URL, e.g. 64MiB; a larger one is refused (default 16MiB)"
 	o.username = fs.String("username", "", "log in again as this user where the recording logged in")
 	o.password = fs.String("password", "", "password for --username")
 	o.allowWrites = fs.Bool("allow-writes", false, "also send the recorded POST, PUT, PATCH and DELETE calls (logins are always sent)")
