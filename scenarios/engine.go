@@ -306,7 +306,9 @@ func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*jour
 	jw.Fault = jw.tr.fault
 	if jw.Tee != nil {
 		jw.Tee = nil
-		if jw.seq != 0 && jw.Code != 0 {
+		// An answer a writer further out gave instead (status.Replacer)
+		// is not the one the journal saw written: it keeps none.
+		if jw.seq != 0 && jw.Code != 0 && jw.Replaced == "" {
 			e.journal.respond(jw.seq, jw.answer.response(jw.Header(), jw.Bytes))
 		}
 		jw.answer.release()

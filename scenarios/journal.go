@@ -36,7 +36,9 @@ type Entry struct {
 	// BodyBytes is the size of any body sent, JSON or not, as far as read.
 	Body      json.RawMessage `json:"body,omitempty"`
 	BodyBytes int             `json:"body_bytes,omitempty"`
-	BodyNote  string          `json:"body_note,omitempty"` // why a body sent is not shown
+	// BodyNote says why a body sent is not shown, or why the answer is
+	// not the handler's (the 408 of a body that arrived too slowly).
+	BodyNote string `json:"body_note,omitempty"`
 	// Truncated names what the entry keeps only in part, sorted: "path",
 	// "query", "session", "prefer", "headers.NAME" and "form.NAME" (a value
 	// cut to its first bytes), "headers" and "form" (fields left out once
@@ -656,6 +658,11 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 		Status:    code,
 		Duration:  float64(e.opts.Now().Sub(start).Microseconds()) / 1000,
 		resolved:  resolved,
+	}
+	if w.Replaced != "" {
+		// Answered in the handler's place (the 408 of a body that came
+		// too slowly): the status is the one sent, and this says why.
+		en.BodyNote = w.Replaced
 	}
 	if len(cut) > 0 {
 		slices.Sort(cut)

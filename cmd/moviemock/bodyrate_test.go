@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -78,6 +79,26 @@ func TestMinBodyRate(t *testing.T) {
 			}
 			if most := int64(10 * bodyRateGrace / interval); sent >= most {
 				t.Errorf("cut off after %d bytes of %d; want soon after the grace (%v, %d bytes)", sent, len(body), bodyRateGrace, bodyRateGrace/interval)
+			}
+			// The journal says what the client got: the 408 and why, not
+			// the 400 (serve) or the nothing (proxy) the handler answered
+			// for a body it could not read. The entry is recorded before
+			// the answer begins, so it is there once the 408 came.
+			_, journal := get(t, base+"/__mock/journal?method=POST")
+			var entries []struct {
+				Path     string `json:"path"`
+				Status   int    `json:"status"`
+				BodyNote string `json:"body_note"`
+				Response *struct {
+					Bytes int64 `json:"bytes"`
+				} `json:"response"`
+			}
+			if err := json.Unmarshal([]byte(journal), &entries); err != nil || len(entries) == 0 {
+				t.Fatalf("journal: %v %s", err, journal)
+			}
+			e := entries[len(entries)-1]
+			if e.Path != "/auth/login" || e.Status != http.StatusRequestTimeout || !strings.Contains(e.BodyNote, "--min-body-rate") || e.Response != nil {
+				t.Errorf("journal entry %+v; want status 408, a body_note naming --min-body-rate, no response kept", e)
 			}
 		})
 		t.Run(name+": late start, then the whole body", func(t *testing.T) {

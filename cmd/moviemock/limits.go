@@ -293,6 +293,23 @@ func (w *slowBodyWriter) Flush() {
 // Unwrap lets http.ResponseController reach the connection.
 func (w *slowBodyWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// Replaces says the 408 goes out in place of the handler's answer
+// (status.Replacer): the journal and the request log record what the
+// client gets, not the 400 the handler gave for a body it could not read.
+func (w *slowBodyWriter) Replaces(code int) (int, string) {
+	switch {
+	case w.replaced:
+	case w.started, code >= 100 && code < 200, !w.body.slow.Load():
+		return code, "" // an answer begun in time, an interim 100 Continue
+	}
+	return http.StatusRequestTimeout, w.why()
+}
+
+// why is what the 408 says.
+func (w *slowBodyWriter) why() string {
+	return fmt.Sprintf("the request body arrived slower than %d bytes a second (--min-body-rate) after %v", w.rate, w.body.grace)
+}
+
 // finish answers 408 when the handler gave up on a body cut off for its
 // rate without answering (or aborted).
 func (w *slowBodyWriter) finish() {
@@ -313,7 +330,7 @@ func (w *slowBodyWriter) tooSlow() {
 	for k := range h {
 		delete(h, k)
 	}
-	body := fmt.Sprintf("Request Timeout: the request body arrived slower than %d bytes a second (--min-body-rate) after %v", w.rate, w.body.grace)
+	body := "Request Timeout: " + w.why()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Connection", "close")

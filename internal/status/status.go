@@ -17,6 +17,10 @@ type Writer struct {
 	// reset, hang, truncate…), "" when it was not: Code and Bytes alone
 	// make a reset look like an empty 200.
 	Fault string
+	// Replaced says why the client got Code rather than what the handler
+	// answered: a writer further out (a Replacer) answered in its place;
+	// "" when it did not.
+	Replaced string
 
 	// OnStart, when set, is called once as the answer begins: before its
 	// status line is sent, or when Start says the connection is taken over.
@@ -55,16 +59,50 @@ func (w *Writer) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// Replacer is a ResponseWriter that may answer in place of the handler
+// it wraps: the 408 of a request whose body arrived too slowly, which
+// replaces the handler's 400 (or its answer of nothing). Replaces is what
+// the client gets when the handler answers code (0: nothing): the status
+// sent and why, or code and "" when the answer goes out as the handler
+// gives it.
+type Replacer interface {
+	Replaces(code int) (int, string)
+}
+
 // Start records code as the answer's status (0: none) and runs OnStart,
 // without writing anything: for an answer that takes the connection over.
+// A Replacer further out that will answer instead has its status
+// recorded, and why (Replaced): what is recorded is what the client gets.
 func (w *Writer) Start(code int) {
 	if w.Code == 0 {
 		w.Code = code
+		if c, why := replaces(w.ResponseWriter, code); why != "" {
+			w.Code, w.Replaced = c, why
+		}
 	}
 	if f := w.OnStart; f != nil {
 		w.OnStart = nil
 		f()
 	}
+}
+
+// maxUnwrap bounds the writers replaces looks through.
+const maxUnwrap = 16
+
+// replaces asks the first Replacer among rw and the writers it wraps what
+// the client gets for code.
+func replaces(rw http.ResponseWriter, code int) (int, string) {
+	for range maxUnwrap {
+		if r, ok := rw.(Replacer); ok {
+			return r.Replaces(code)
+		}
+		u, ok := rw.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		rw = u.Unwrap()
+	}
+	return code, ""
 }
 
 // Status is the code sent, 200 when the handler wrote nothing.
