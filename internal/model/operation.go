@@ -79,6 +79,19 @@ type Operation struct {
 	Example []byte
 	// Why says why an Example operation fits no convention.
 	Why string
+	// SecretPath names the path parameters whose value is a credential
+	// (SecretPathParams): /reset-password/{token}.
+	SecretPath []string
+}
+
+// RedactPath is path, a request's path this operation matched, as the
+// journal and the reports show it: the value of every secret path
+// parameter (SecretPath) Redacted (see the function RedactPath).
+func (o *Operation) RedactPath(path string) string {
+	if len(o.SecretPath) == 0 {
+		return path
+	}
+	return RedactPath(o.Path, path, func(name string) bool { return slices.Contains(o.SecretPath, name) })
 }
 
 // Paging names the query parameters a list pages by.
@@ -186,6 +199,7 @@ func (m *Model) classify() error {
 			o.Status, o.Response = successResponse(op)
 			o.Media, o.MediaSchema, o.Items = successMedia(m.Spec, path, method, op, o.Status)
 			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Media, o.MediaSchema)
+			o.SecretPath = SecretPathParams(item, op)
 			m.place(o)
 			m.Operations = append(m.Operations, o)
 		}
