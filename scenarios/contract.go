@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -18,12 +19,27 @@ import (
 type contractIndex struct {
 	sp    *spec.Spec
 	paths []*pathInfo
+	// secretPaths: some path has a secret path parameter, so the journal
+	// finds a request's template as it records it, to redact its value.
+	secretPaths bool
 }
 
 type pathInfo struct {
 	template string
 	route    *mux.Route // matches the path only
 	ops      []*opInfo
+	// secretParams are the path parameters whose value is a credential
+	// (model.SecretPathParams) in any of its operations.
+	secretParams []string
+}
+
+// redact is path, which p's template matched, its secret path
+// parameters' values redacted (model.RedactPath).
+func (p *pathInfo) redact(path string) string {
+	if len(p.secretParams) == 0 {
+		return path
+	}
+	return model.RedactPath(p.template, path, func(name string) bool { return slices.Contains(p.secretParams, name) })
 }
 
 type opInfo struct {
@@ -53,7 +69,13 @@ func newIndex(sp *spec.Spec) (*contractIndex, error) {
 				return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
 			}
 			p.ops = append(p.ops, &opInfo{method: method, template: tmpl, op: op, inputs: ins, secrets: secretFields(op)})
+			for _, name := range model.SecretPathParams(item, op) {
+				if !slices.Contains(p.secretParams, name) {
+					p.secretParams = append(p.secretParams, name)
+				}
+			}
 		}
+		x.secretPaths = x.secretPaths || len(p.secretParams) > 0
 		x.paths = append(x.paths, p)
 	}
 	return x, nil

@@ -27,7 +27,7 @@ type Entry struct {
 	Seq      int64               `json:"seq"`
 	Time     time.Time           `json:"time"`
 	Method   string              `json:"method"`
-	Path     string              `json:"path"`
+	Path     string              `json:"path"`               // as sent, a secret path parameter's value redacted (model.RedactPath)
 	Template string              `json:"template,omitempty"` // the contract path it fell under
 	Query    string              `json:"query,omitempty"`
 	Headers  map[string][]string `json:"headers"`
@@ -625,11 +625,18 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 		code = http.StatusOK
 	}
 	template, resolved := "", false
+	var tmpl *pathInfo
 	if f := tr.facts; f != nil && f.routed {
-		resolved = true
-		if f.tmpl != nil {
-			template = f.tmpl.template
-		}
+		resolved, tmpl = true, f.tmpl
+	} else if x := e.Set().index; x != nil && x.secretPaths {
+		// A path parameter's value may be a credential: the template is
+		// found now, so that the path is kept redacted.
+		resolved, tmpl = true, x.matchPath(r.URL.Path)
+	}
+	path := ownPath(r)
+	if tmpl != nil {
+		template = tmpl.template
+		path = tmpl.redact(path)
 	}
 	form := tr.form
 	if len(form) > 0 {
@@ -641,7 +648,7 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 	en := Entry{
 		Time:      start,
 		Method:    r.Method,
-		Path:      clip(ownPath(r), "path", &cut),
+		Path:      clip(path, "path", &cut),
 		Template:  template,
 		Query:     clip(model.RedactQuery(r.URL.RawQuery, model.SecretName), "query", &cut),
 		Headers:   headers,
