@@ -1421,7 +1421,8 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 		if resp.Status/100 == 2 || resp.Status == http.StatusNotFound {
 			gone = append(gone, rec.id)
 		} else {
-			failed = append(failed, fmt.Sprintf("%s (%s)", req.URL, statusText(&resp)))
+			shown := (&Case{Path: d.path, op: d}).redactPath(req.URL)
+			failed = append(failed, fmt.Sprintf("%s (%s)", shown, statusText(&resp)))
 		}
 	}
 	if len(gone) > 0 {

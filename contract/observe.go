@@ -283,6 +283,10 @@ func (o *Observer) Check(ex *Exchange) *Result {
 		Index: index, Operation: op.id, Method: op.method, Path: op.path, Kind: Observed,
 		Name: "exchange " + strconv.Itoa(index), Request: keptRequest(ex.Request, o.secret), op: op, obs: facts,
 	}
+	// Kept with its secret path parameters redacted (the values are in
+	// facts.path for the checks): a violation's URL and reproduction,
+	// the log and the journal show none.
+	c.Request.URL = c.redactPath(c.Request.URL)
 	if !ex.Time.IsZero() {
 		c.Name += " at " + ex.Time.UTC().Format("2006-01-02T15:04:05.000Z")
 	}

@@ -351,6 +351,52 @@ func (x *Redactor) Request(req Request) Request {
 	return out
 }
 
+// secretPathParam reports whether c's path parameter name holds a
+// credential: by what its operation declares (model.SecretPathParams:
+// its name, or a schema the contract marks format: password or
+// writeOnly), by its name alone when the case's operation is not known
+// (a report read back).
+func (c *Case) secretPathParam(name string) bool {
+	if c.op != nil {
+		if c.op.model != nil {
+			return slices.Contains(c.op.model.SecretPath, name)
+		}
+		return slices.Contains(model.SecretPathParams(c.op.item, c.op.op), name)
+	}
+	return model.SecretName(name)
+}
+
+// redactPath is u, the URL of a request to c's operation, with the value
+// of every secret path parameter redacted by its place in c's template
+// (model.RedactPath): /reset-password/{token} shows
+// /reset-password/[redacted] in the request line, the curl reproduction,
+// the JSON. What is sent is never this: only what is shown.
+func (c *Case) redactPath(u string) string {
+	if c == nil || !strings.Contains(c.Path, "{") {
+		return u
+	}
+	return redactURLPath(u, c.Path, c.secretPathParam)
+}
+
+// redactURLPath is u (a URL, or a path with its query) with its path's
+// secret parameters redacted by template (model.RedactPath); the scheme,
+// the host, the query and the fragment are kept as they are.
+func redactURLPath(u, template string, secret func(string) bool) string {
+	head, rest := "", u
+	if i := strings.Index(u, "://"); i >= 0 {
+		j := strings.IndexByte(u[i+3:], '/')
+		if j < 0 {
+			return u
+		}
+		head, rest = u[:i+3+j], u[i+3+j:]
+	}
+	path, tail := rest, ""
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		path, tail = rest[:i], rest[i:]
+	}
+	return head + model.RedactPath(template, path, secret) + tail
+}
+
 // redactURL is u with the values of its secret-named query parameters
 // redacted (model.RedactQuery).
 func redactURL(u string, secret func(string) bool) string {
@@ -483,6 +529,7 @@ func (r *Report) redacted() *Report {
 		if res.Case != nil {
 			c := *res.Case
 			c.Name = x.Text(c.Name)
+			c.Request.URL = c.redactPath(c.Request.URL)
 			cp.curl = x.Curl(c.Request)
 			c.Request = x.Request(c.Request)
 			cp.Case = &c
