@@ -298,15 +298,38 @@ func write(method string) bool {
 
 // play replays one call.
 func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
-	res := &Result{Index: c.Index, Method: c.Method, Path: p.redact.URL(withQuery(c.Path, c.Query)),
-		Recorded: Answer{Status: c.Status, ContentType: mediaType(c.ResponseType)}, Changes: []Change{}}
 	var op, recOp *model.Operation
 	if i < len(p.recOps) {
 		recOp = p.recOps[i]
 	}
-	switch {
-	case i < len(p.ops) && p.ops[i] != nil:
+	if i < len(p.ops) {
 		op = p.ops[i]
+	}
+	// shown is a path as the report shows it: a secret path parameter's
+	// value (/reset-password/{token}) redacted by its place in the
+	// operation's template (the target's, else the recorded contract's).
+	// What is sent is the path itself.
+	shown := func(path string) string {
+		switch {
+		case op != nil:
+			return op.RedactPath(path)
+		case recOp != nil:
+			return recOp.RedactPath(path)
+		}
+		return path
+	}
+	res := &Result{Index: c.Index, Method: c.Method, Path: p.redact.URL(withQuery(shown(c.Path), c.Query)),
+		Recorded: Answer{Status: c.Status, ContentType: mediaType(c.ResponseType)}, Changes: []Change{}}
+	// hide takes the paths out of a text that may quote the URL sent (a
+	// transport error's "Get \"http://…\"").
+	hide := func(text, path string) string {
+		if sp := shown(path); sp != path {
+			text = strings.ReplaceAll(text, path, sp)
+		}
+		return p.redact.Text(text)
+	}
+	switch {
+	case op != nil:
 		res.Operation = op.Method + " " + op.Path
 	case i < len(p.ops):
 		// A removed operation, or a path the target does not serve
@@ -316,7 +339,15 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	res.Notes = append(res.Notes, c.Notes...)
 	p.report.Results = append(p.report.Results, res)
 	res.Login = p.isLogin(c)
-	if why := p.skip(c, res.Login); why != "" {
+	why := p.skip(c, res.Login)
+	if why == "" {
+		named := op
+		if named == nil {
+			named = recOp
+		}
+		why = redactedPath(c.Path, named)
+	}
+	if why != "" {
 		res.Skipped = why
 		if write(c.Method) && !res.Login {
 			p.notMade(c)
@@ -325,22 +356,23 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	}
 	req, sent, err := p.request(ctx, c, res.Login)
 	if err != nil {
-		res.Skipped = "cannot build the request: " + p.redact.Text(err.Error())
+		res.Skipped = "cannot build the request: " + hide(err.Error(), c.Path)
 		return
 	}
 	if sent != c.Path {
-		res.Sent = p.redact.URL(withQuery(sent, c.Query))
+		res.Sent = p.redact.URL(withQuery(shown(sent), c.Query))
 		p.mapped++
 	}
 	start := time.Now()
 	status, header, body, why := p.send(req)
 	res.Duration = time.Since(start)
 	if status == 0 {
-		res.Changes = append(res.Changes, Change{Level: Breaking, Kind: ChangeNoAnswer, Now: p.redact.Text(why)})
+		why = hide(why, sent)
+		res.Changes = append(res.Changes, Change{Level: Breaking, Kind: ChangeNoAnswer, Now: why})
 		res.Compared = "nothing: no complete answer"
 		if ctx.Err() == nil {
 			if p.streak++; p.streak >= TargetStrikes {
-				p.dead = fmt.Sprintf("not sent: the target is unresponsive: %d calls in a row got no complete answer (last: %s)", p.streak, p.redact.Text(why))
+				p.dead = fmt.Sprintf("not sent: the target is unresponsive: %d calls in a row got no complete answer (last: %s)", p.streak, why)
 			}
 		}
 		return
@@ -398,6 +430,31 @@ func (p *player) skip(c *traffic.Call, login bool) string {
 				return "it carried the credential query parameter " + p.redact.Text(name) + ", which a replay never sends"
 			}
 		}
+	}
+	return ""
+}
+
+// redactedPath says why c is not sent when a segment of its recorded
+// path is model.Redacted: a journal keeps a secret path parameter's value
+// (/reset-password/{token}) redacted, and sending
+// /reset-password/[redacted] would test nothing. "" when none is. The
+// parameter is named when c matched an operation.
+func redactedPath(path string, op *model.Operation) string {
+	psegs := strings.Split(path, "/")
+	for j, s := range psegs {
+		if raw, err := url.PathUnescape(s); err != nil || raw != model.Redacted {
+			continue
+		}
+		name := "a segment"
+		if op != nil {
+			// The template's segments are the path's last ones (a base
+			// path may come before).
+			tsegs := strings.Split(op.Path, "/")
+			if k := j - (len(psegs) - len(tsegs)); k >= 0 && k < len(tsegs) && strings.HasPrefix(tsegs[k], "{") {
+				name = tsegs[k]
+			}
+		}
+		return "the recorded path's " + name + " was redacted (a journal never keeps a credential): not replayed"
 	}
 	return ""
 }
