@@ -100,7 +100,7 @@ func (r *Report) MarkTraffic(src *traffic.Source, old *spec.Spec) {
 			hit[m.Call.Index] = true
 			c.HitCount++
 			if len(c.Hits) < maxHitsKept {
-				c.Hits = append(c.Hits, Hit{Index: m.Call.Index, Method: contract.Safe(m.Call.Method), Path: contract.Safe(callPath(m.Call)), Field: contract.Safe(field)})
+				c.Hits = append(c.Hits, Hit{Index: m.Call.Index, Method: contract.Safe(m.Call.Method), Path: contract.Safe(callPath(m, old)), Field: contract.Safe(field)})
 			}
 		}
 	}
@@ -108,10 +108,20 @@ func (r *Report) MarkTraffic(src *traffic.Source, old *spec.Spec) {
 	r.Traffic = t
 }
 
-// callPath is a call's path with its query, cut for a report, a secret's
-// value blanked (?token=, ?api_key=: one rule with the journal's).
-func callPath(c *traffic.Call) string {
+// callPath is a matched call's path with its query, cut for a report, a
+// secret's value blanked (?token=, ?api_key=, a secret path parameter of
+// the operation it matched in old, /reset-password/{token}: one rule
+// with the journal's).
+func callPath(m traffic.Matched, old *spec.Spec) string {
+	c := m.Call
 	p := c.Path
+	if m.Path != "" && old != nil && old.Doc != nil && old.Doc.Paths != nil {
+		if item := old.Doc.Paths.Value(m.Path); item != nil {
+			if secret := model.SecretPathParams(item, item.GetOperation(m.Method)); len(secret) > 0 {
+				p = model.RedactPath(m.Path, p, func(name string) bool { return slices.Contains(secret, name) })
+			}
+		}
+	}
 	if c.Query != "" {
 		p += "?" + model.RedactQuery(c.Query, model.SecretName)
 	}
