@@ -136,7 +136,7 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 			}
 		}
 		if out.Unchecked != "" && p.cfg.Logger != nil {
-			p.cfg.Logger.Warn("answer not checked", "operation", x.op.String(), "path", x.r.URL.Path, "status", resp.StatusCode, "why", out.Unchecked)
+			p.cfg.Logger.Warn("answer not checked", "operation", x.op.String(), "path", shownPath(x.op, x.r.URL.Path), "status", resp.StatusCode, "why", out.Unchecked)
 		}
 		if !out.Truncated {
 			out.Body = body
@@ -160,7 +160,7 @@ func (x *exchange) relay(w http.ResponseWriter, resp *http.Response) {
 		// The upstream broke its answer off: so does the proxy, rather than
 		// pass a cut body on as complete.
 		if p.cfg.Logger != nil {
-			p.cfg.Logger.Warn("the upstream's answer broke off", "method", x.r.Method, "path", x.r.URL.Path, "bytes", sent, "error", describe(readErr))
+			p.cfg.Logger.Warn("the upstream's answer broke off", "method", x.r.Method, "path", shownPath(x.op, x.r.URL.Path), "bytes", sent, "error", describe(readErr))
 		}
 		panic(http.ErrAbortHandler)
 	}
@@ -212,7 +212,7 @@ func (x *exchange) check(resp *contract.Response) {
 		line := c.Check + ": expected " + c.Expected + ", got " + c.Got
 		lines = append(lines, line)
 		if log := p.cfg.Logger; log != nil {
-			log.Warn("contract violation", "operation", x.op.String(), "path", x.r.URL.Path, "status", resp.Status,
+			log.Warn("contract violation", "operation", x.op.String(), "path", shownPath(x.op, x.r.URL.Path), "status", resp.Status,
 				"check", c.Check, "expected", c.Expected, "got", c.Got)
 		}
 	}

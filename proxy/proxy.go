@@ -261,7 +261,7 @@ func (p *Proxy) dispatch(mockHandler http.Handler) http.Handler {
 			return // the client went away mid-body: nobody to answer
 		}
 		if int64(len(body)) > p.maxBody {
-			p.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes (--max-body-size)", p.maxBody))
+			p.fail(w, r, op, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes (--max-body-size)", p.maxBody))
 			return
 		}
 		x := &exchange{p: p, r: r, op: op, vars: vars, body: body, start: time.Now()}
@@ -276,7 +276,7 @@ func (p *Proxy) dispatch(mockHandler http.Handler) http.Handler {
 			// and relayed it would switch the client's connection to a
 			// protocol it never asked for: the proxy forwards no Upgrade.
 			resp.Body.Close()
-			p.fail(w, r, http.StatusBadGateway, fmt.Sprintf("the upstream %s answered %d %s, though the proxy forwards no protocol upgrade (Upgrade is a hop-by-hop header it drops)", p.upstream, resp.StatusCode, http.StatusText(resp.StatusCode)))
+			p.fail(w, r, op, http.StatusBadGateway, fmt.Sprintf("the upstream %s answered %d %s, though the proxy forwards no protocol upgrade (Upgrade is a hop-by-hop header it drops)", p.upstream, resp.StatusCode, http.StatusText(resp.StatusCode)))
 			return
 		}
 		if op != nil {
@@ -523,11 +523,11 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, mockHandl
 		}
 		p.answerFromMock(w, r, mockHandler, x.op, x.body, "the upstream is unreachable ("+unwrapURL(err).Error()+")")
 	case headersTooLarge(err):
-		p.fail(w, r, http.StatusBadGateway, fmt.Sprintf("the upstream %s answered with headers larger than %d bytes, more than the proxy passes on (--upstream-max-header-bytes); nginx refuses past 4-8 KiB, Envoy past 60 KiB", p.upstream, p.cfg.MaxHeaderBytes))
+		p.fail(w, r, x.op, http.StatusBadGateway, fmt.Sprintf("the upstream %s answered with headers larger than %d bytes, more than the proxy passes on (--upstream-max-header-bytes); nginx refuses past 4-8 KiB, Envoy past 60 KiB", p.upstream, p.cfg.MaxHeaderBytes))
 	case isTimeout(err):
-		p.fail(w, r, http.StatusGatewayTimeout, fmt.Sprintf("the upstream %s did not answer within %v (--upstream-timeout)", p.upstream, p.cfg.Timeout))
+		p.fail(w, r, x.op, http.StatusGatewayTimeout, fmt.Sprintf("the upstream %s did not answer within %v (--upstream-timeout)", p.upstream, p.cfg.Timeout))
 	default:
-		p.fail(w, r, http.StatusBadGateway, "the upstream "+p.upstream.String()+" gave no answer: "+describe(err))
+		p.fail(w, r, x.op, http.StatusBadGateway, "the upstream "+p.upstream.String()+" gave no answer: "+describe(err))
 	}
 }
 
@@ -582,14 +582,25 @@ func (p *Proxy) refuse(w http.ResponseWriter, r *http.Request, code int, why str
 	fastapi.WriteDetail(w, code, why)
 }
 
-// fail answers with a FastAPI-style {"detail": why}, marked X-Mock-Error.
-func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, code int, why string) {
+// shownPath is path, a request's path op matched, as the log shows it:
+// a secret path parameter's value redacted (model.RedactPath); as it is
+// when op is nil (no operation of the contract).
+func shownPath(op *model.Operation, path string) string {
+	if op == nil {
+		return path
+	}
+	return op.RedactPath(path)
+}
+
+// fail answers with a FastAPI-style {"detail": why}, marked X-Mock-Error;
+// op is the operation r matched (nil: none), for the log.
+func (p *Proxy) fail(w http.ResponseWriter, r *http.Request, op *model.Operation, code int, why string) {
 	scenarios.SetAnsweredBy(r, "moviemock: "+why)
 	if obs := p.cfg.Observer; obs != nil {
 		obs.NotReached(r.Method, "", false)
 	}
 	if p.cfg.Logger != nil {
-		p.cfg.Logger.Warn("upstream failure", "method", r.Method, "path", r.URL.Path, "status", code, "why", why)
+		p.cfg.Logger.Warn("upstream failure", "method", r.Method, "path", shownPath(op, r.URL.Path), "status", code, "why", why)
 	}
 	w.Header().Set(HeaderError, headerSafe(why))
 	fastapi.WriteDetail(w, code, why)
