@@ -13,15 +13,16 @@ import (
 // logRequests writes one line per request: method, path, status, the fault
 // of a scenario that broke the answer on purpose, bytes, duration. It never
 // logs headers, query strings or bodies, so no password or token reaches
-// the log.
-func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+// the log; the path is shown (nil: as it is), a secret path parameter's
+// value redacted.
+func logRequests(log *slog.Logger, shown func(string) string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := status.Wrap(w)
 		next.ServeHTTP(sw, r)
 		attrs := []slog.Attr{
 			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
+			slog.String("path", showPath(shown, r.URL.Path)),
 			slog.Int("status", sw.Status()),
 		}
 		if sw.Fault != "" {
@@ -40,7 +41,7 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 // recoverPanics turns a panic into Starlette's ServerErrorMiddleware answer:
 // 500, text/plain, "Internal Server Error" (when nothing was sent yet), with
 // none of the headers set on the way in: no CORS headers, as in FastAPI.
-func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
+func recoverPanics(log *slog.Logger, shown func(string) string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sw := status.Wrap(w) // logRequests' writer, when logging is on
 		defer func() {
@@ -52,7 +53,7 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 				panic(v)
 			}
 			if log != nil {
-				log.Error("panic serving request", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v))
+				log.Error("panic serving request", "method", r.Method, "path", showPath(shown, r.URL.Path), "panic", fmt.Sprint(v))
 			}
 			if sw.Code == 0 {
 				fastapi.ClearForCrash(sw.Header())
@@ -61,4 +62,12 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(sw, r)
 	})
+}
+
+// showPath is path as shown (nil: as it is).
+func showPath(shown func(string) string, path string) string {
+	if shown == nil {
+		return path
+	}
+	return shown(path)
 }

@@ -14,7 +14,7 @@ import (
 func TestRecoverPanics(t *testing.T) {
 	var logged bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logged, nil))
-	h := logRequests(log, recoverPanics(log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := logRequests(log, nil, recoverPanics(log, nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/late" {
 			w.WriteHeader(http.StatusTeapot)
 		}

@@ -355,9 +355,9 @@ func New(cfg Config) (*Server, error) {
 		h = mountAdmin(s.engine.Admin(cfg.AdminToken, cfg.AdminRoutes...), h)
 	}
 	h = fastapi.RequestTarget(h)
-	h = recoverPanics(cfg.Logger, h)
+	h = recoverPanics(cfg.Logger, s.engine.ShownPath, h)
 	if cfg.Logger != nil {
-		h = logRequests(cfg.Logger, h)
+		h = logRequests(cfg.Logger, s.engine.ShownPath, h)
 	}
 	s.handler = h
 	return s, nil

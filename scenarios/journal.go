@@ -588,6 +588,22 @@ func (e *Engine) template(path string) string {
 	return ""
 }
 
+// ShownPath is path as the journal and the request log show it: the
+// value of every secret path parameter of the contract path it falls
+// under redacted (model.RedactPath: /reset-password/{token}); as it is
+// outside the contract, and at no cost when the contract has no secret
+// path parameter.
+func (e *Engine) ShownPath(path string) string {
+	x := e.Set().index
+	if x == nil || !x.secretPaths {
+		return path
+	}
+	if p := x.matchPath(path); p != nil {
+		return p.redact(path)
+	}
+	return path
+}
+
 // secretHeaders are never journaled as sent.
 var secretHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true, "Cookie": true, "X-Mock-Admin-Token": true}
 
