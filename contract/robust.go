@@ -90,8 +90,8 @@ type listedItem struct {
 
 // itemRead is a single read kept for consistency.
 type itemRead struct {
-	index  int // case index: the last read of an id counts
-	url    string
+	index  int    // case index: the last read of an id counts
+	url    string // as shown: a secret path parameter redacted
 	digest [32]byte
 	value  any // nil when larger than maxKeptValueSize
 }
@@ -487,7 +487,7 @@ func (r *runner) keep(res *Result, x *checkInput, obs *observation) {
 		return
 	}
 	d, size := digestOf(x.json)
-	read := &itemRead{index: res.Case.Index, url: res.Case.Request.URL, digest: d}
+	read := &itemRead{index: res.Case.Index, url: res.Case.redactPath(res.Case.Request.URL), digest: d}
 	if size <= maxKeptValueSize {
 		read.value = x.json
 	}
