@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/contract/replay"
+	"github.com/moviemock/moviemock/internal/reference"
 )
 
 // replayNotes runs moviemock replay and gives each change as a line with
@@ -57,16 +58,13 @@ func replayNotes(t *testing.T, args ...string) (changes, notes []string, code in
 	return changes, notes, code
 }
 
-// A journal recorded on the mock of a contract, replayed to the mock of
-// the same contract holding other data (null in its Optional fields, the
-// other kind of an int | str union, a string in an Any field), raises no
-// alarm knowing the contract the recording was made against: those are
-// values. Without it they are breaking changes that say they may be values.
-func TestReplayRecordedSpec(t *testing.T) {
-	t.Parallel()
+// itemsJournal records a journal on the mock of the items contract
+// (testdata/traffic/items, items_app.py) holding the recorded records: the list and
+// both items read.
+func itemsJournal(t *testing.T) string {
+	t.Helper()
 	dir := filepath.Join(repoRoot, "testdata/traffic/items")
-	doc := filepath.Join(dir, "openapi.json")
-	recorded, _ := serve(t, noEnv, "--quiet", "--spec", doc, "--fixtures", filepath.Join(dir, "recorded"))
+	recorded, _ := serve(t, noEnv, "--quiet", "--spec", filepath.Join(dir, "openapi.json"), "--fixtures", filepath.Join(dir, "recorded"))
 	for _, path := range []string{"/items", "/items/1", "/items/2"} {
 		if status, body := get(t, recorded+path); status != 200 {
 			t.Fatalf("GET %s: %d %s", path, status, body)
@@ -80,9 +78,16 @@ func TestReplayRecordedSpec(t *testing.T) {
 	if err := os.WriteFile(journal, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	other, _ := serve(t, noEnv, "--quiet", "--spec", doc, "--fixtures", filepath.Join(dir, "other"))
+	return journal
+}
 
-	changes, _, code := replayNotes(t, journal, "--base-url", other)
+// checkItemsReplay replays the items journal to target, a backend of the
+// same contract holding other records: breaking changes that say they
+// may be values without --recorded-spec, none with it.
+func checkItemsReplay(t *testing.T, journal, target string) {
+	t.Helper()
+	doc := filepath.Join(repoRoot, "testdata/traffic/items/openapi.json")
+	changes, _, code := replayNotes(t, journal, "--base-url", target)
 	maybe := ": " + replay.NoteMaybeValue
 	want := []string{
 		"#1 GET /items: breaking type [].code (integer → string)" + maybe,
@@ -106,7 +111,7 @@ func TestReplayRecordedSpec(t *testing.T) {
 		t.Errorf("without --recorded-spec: exit %d, changes:\n  %s\nwant exit 1:\n  %s", code, strings.Join(changes, "\n  "), strings.Join(want, "\n  "))
 	}
 
-	changes, notes, code := replayNotes(t, journal, "--base-url", other, "--recorded-spec", doc)
+	changes, notes, code := replayNotes(t, journal, "--base-url", target, "--recorded-spec", doc)
 	if len(changes) != 0 || code != exitOK {
 		t.Errorf("with --recorded-spec: exit %d, changes:\n  %s\nwant none, exit 0", code, strings.Join(changes, "\n  "))
 	}
@@ -115,6 +120,32 @@ func TestReplayRecordedSpec(t *testing.T) {
 	}) {
 		t.Errorf("with --recorded-spec: notes %q say nothing of the values excused", notes)
 	}
+}
+
+// A journal recorded on the mock of a contract, replayed to the mock of
+// the same contract holding other data (null in its Optional fields, the
+// other kind of an int | str union, a string in an Any field), raises no
+// alarm knowing the contract the recording was made against: those are
+// values. Without it they are breaking changes that say they may be values.
+func TestReplayRecordedSpec(t *testing.T) {
+	t.Parallel()
+	journal := itemsJournal(t)
+	dir := filepath.Join(repoRoot, "testdata/traffic/items")
+	other, _ := serve(t, noEnv, "--quiet", "--spec", filepath.Join(dir, "openapi.json"), "--fixtures", filepath.Join(dir, "other"))
+	checkItemsReplay(t, journal, other)
+}
+
+// The FastAPI app the items contract comes from, holding the other
+// records, is a correct backend of it: the same, no alarm with
+// --recorded-spec.
+func TestReplayRecordedSpecReference(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(filepath.Join(repoRoot, "testdata/traffic/items"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := reference.StartApp(t, reference.App{Dir: dir, Module: "items_app", Env: []string{"ITEMS_FILE=" + filepath.Join(dir, "other/items.json")}})
+	checkItemsReplay(t, itemsJournal(t), app.URL)
 }
 
 // A field the change makes nullable (movie_year_nullable) is still a

@@ -1,6 +1,9 @@
 """The items contract of the replay tests: Optional fields, an int | str union,
-an Any field and a dict of Optional values. openapi.json is app.openapi()."""
+an Any field and a dict of Optional values. openapi.json is app.openapi().
+ITEMS_FILE names a JSON list of the records it serves (other/items.json)."""
 
+import json
+import os
 from typing import Any, Optional
 
 from fastapi import FastAPI, HTTPException
@@ -26,6 +29,9 @@ class Item(BaseModel):
 
 app = FastAPI(title="items")
 ITEMS: dict[int, Item] = {}
+if os.environ.get("ITEMS_FILE"):
+    with open(os.environ["ITEMS_FILE"]) as f:
+        ITEMS = {r["id"]: Item(**r) for r in json.load(f)}
 
 
 @app.get("/items", response_model=list[Item])
