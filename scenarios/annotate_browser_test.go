@@ -93,7 +93,9 @@ func TestBrowserPanelShowsAnnotations(t *testing.T) {
 	}
 }
 
-const browserWait = 20 * time.Second
+// browserWait bounds each step a test waits for in the browser: a hang's
+// bound, which a loaded machine (CI, -race) must never reach.
+const browserWait = time.Minute
 
 // run runs chromedp actions with a deadline, failing the test on error.
 func run(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
