@@ -7,7 +7,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -621,14 +620,10 @@ func TestProxyPartialMocking(t *testing.T) {
 		t.Errorf("GET /reviews/{id} with --mock listReviews only: %v", e)
 	}
 
-	// An upstream nobody listens at: the mock answers everything.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gone := "http://" + ln.Addr().String()
-	ln.Close()
-	down := startProxy(t, gone, args...)
+	// An upstream nobody listens at (port 1, tcpmux's: a port freed by
+	// closing a listener may be taken by another test's server meanwhile):
+	// the mock answers everything.
+	down := startProxy(t, "http://127.0.0.1:1", args...)
 	for _, path := range []string{"/reviews/" + firstReview, "/movies/tt0137523", "/person/1"} {
 		wantCode, want := mockCall(t, served, "GET", path, "")
 		if code, got := mockCall(t, down.base, "GET", path, ""); code != wantCode || !bytes.Equal(got, want) {
@@ -880,12 +875,9 @@ func TestProxyUsageErrors(t *testing.T) {
 // passes.
 func TestProxyNothingReachedTheUpstream(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "http://" + ln.Addr().String()
-	ln.Close()
+	// Port 1 (tcpmux), where nothing listens: a port freed by closing a
+	// listener may be taken by another test's server meanwhile.
+	closed := "http://127.0.0.1:1"
 	m, err := mock.New(mock.Config{DisableAdmin: true})
 	if err != nil {
 		t.Fatal(err)
