@@ -71,7 +71,7 @@ func agree(t *testing.T, doc []byte) {
 	if err != nil {
 		fail("load: %v", err)
 	}
-	report, err := contract.Run(ctx, contract.Config{BaseURL: ts.URL, Spec: rsp, Examples: agreementExamples})
+	report, err := contract.Run(ctx, contract.Config{MaxResponseTime: slowOK, BaseURL: ts.URL, Spec: rsp, Examples: agreementExamples})
 	if err != nil {
 		fail("run: %v", err)
 	}

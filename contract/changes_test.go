@@ -83,6 +83,7 @@ func changedConfig(baseURL, app string, sp *spec.Spec) contract.Config {
 
 func runChanged(t *testing.T, cfg contract.Config) {
 	t.Helper()
+	cfg.MaxResponseTime = slowOK
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	report, err := contract.Run(ctx, cfg)

@@ -229,7 +229,7 @@ func runMovies(t *testing.T, app string, sp *spec.Spec, bug string) *contract.Re
 	defer cancel()
 	start := time.Now()
 	// As `moviemock contract --username alice --password wonderland` runs.
-	report, err := contract.Run(ctx, contract.Config{BaseURL: b.URL, Spec: sp, Username: "alice", Password: "wonderland", Examples: contract.DefaultExamples})
+	report, err := contract.Run(ctx, contract.Config{MaxResponseTime: slowOK, BaseURL: b.URL, Spec: sp, Username: "alice", Password: "wonderland", Examples: contract.DefaultExamples})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestGrownTasksBackendPasses(t *testing.T) {
 	b := reference.Start(t, reference.Options{App: reference.AppTasks})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	report, err := contract.Run(ctx, contract.Config{BaseURL: b.URL, Spec: sp, Examples: contract.DefaultExamples})
+	report, err := contract.Run(ctx, contract.Config{MaxResponseTime: slowOK, BaseURL: b.URL, Spec: sp, Examples: contract.DefaultExamples})
 	if err != nil {
 		t.Fatal(err)
 	}

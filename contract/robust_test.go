@@ -57,7 +57,7 @@ func TestUnresponsiveTargetsEndTheRun(t *testing.T) {
 			base := hostile(t, func(c net.Conn) { sent.Add(1); tc.serve(c) })
 			const timeout = 200 * time.Millisecond
 			start := time.Now()
-			report, err := contract.Run(context.Background(), contract.Config{BaseURL: base, Timeout: timeout, Examples: 50})
+			report, err := contract.Run(context.Background(), contract.Config{MaxResponseTime: slowOK, BaseURL: base, Timeout: timeout, Examples: 50})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +197,7 @@ func TestRetainedMemoryIsBounded(t *testing.T) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		report, err := contract.Run(context.Background(), contract.Config{BaseURL: ts.URL, Examples: examples, Workers: 4})
+		report, err := contract.Run(context.Background(), contract.Config{MaxResponseTime: slowOK, BaseURL: ts.URL, Examples: examples, Workers: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +247,7 @@ func TestHugeBodyIsCut(t *testing.T) {
 			}
 		}
 	})
-	report, err := contract.Run(context.Background(), contract.Config{BaseURL: base, Examples: 3, MaxBodyBytes: 1 << 20, Workers: 4})
+	report, err := contract.Run(context.Background(), contract.Config{MaxResponseTime: slowOK, BaseURL: base, Examples: 3, MaxBodyBytes: 1 << 20, Workers: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

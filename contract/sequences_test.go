@@ -76,7 +76,7 @@ func runSequences(t testing.TB, baseURL string, sp *spec.Spec, app string, noWri
 	user, pass := credentials(app)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	report, err := contract.Run(ctx, contract.Config{
+	report, err := contract.Run(ctx, contract.Config{MaxResponseTime: slowOK,
 		BaseURL: baseURL, Spec: sp, Username: user, Password: pass,
 		Checks: sequenceChecks, Examples: 1, NoWrites: noWrites,
 	})

@@ -203,6 +203,7 @@ func TestExcludeOperation(t *testing.T) {
 			defer ts.Close()
 			cfg.BaseURL = ts.URL
 			cfg.ExcludeOperations = []string{tc.exclude}
+			cfg.MaxResponseTime = slowOK
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			report, err := contract.Run(ctx, cfg)
