@@ -54,7 +54,7 @@ func TestAdaptFixturesServesEveryChange(t *testing.T) {
 		t.Run(tc.contract+"/"+tc.change, func(t *testing.T) {
 			base, _ := serve(t, noEnv, "--quiet", "--adapt-fixtures", "--spec", tc.doc, "--fixtures", tc.old)
 			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), []string{"contract", "--base-url", base, "--spec", tc.doc, "--seed", "1", "--format", "text"}, noEnv, &stdout, &stderr)
+			err := run(context.Background(), []string{"contract", "--base-url", base, "--spec", tc.doc, "--seed", "1", "--format", "text", "--max-response-time", slowOK}, noEnv, &stdout, &stderr)
 			if err != nil {
 				t.Errorf("contract against the mock with adapted fixtures: %v\n%s%s", err, lastLines(stdout.String(), 30), stderr.String())
 			}

@@ -612,7 +612,7 @@ func TestDocsChecks(t *testing.T) {
 func contractLine(t *testing.T, args ...string) string {
 	t.Helper()
 	var out strings.Builder
-	if err := run(context.Background(), append([]string{"contract"}, args...), noEnv, &out, io.Discard); err != nil {
+	if err := run(context.Background(), append([]string{"contract", "--max-response-time", slowOK}, args...), noEnv, &out, io.Discard); err != nil {
 		t.Fatalf("moviemock contract %s: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -617,7 +617,7 @@ func TestContractAgainstFastAPI(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ref := reference.Start(t, tc.opts)
 			args := []string{"contract", "--base-url", ref.URL, "--username", "alice", "--password", "wonderland",
-				"--jwt-secret", "moviemock-development-secret-do-not-use-in-production", "--examples", "20"}
+				"--jwt-secret", "moviemock-development-secret-do-not-use-in-production", "--examples", "20", "--max-response-time", slowOK}
 			if tc.spec {
 				args = append(args, "--spec", ref.URL+"/openapi.json")
 			}
