@@ -204,6 +204,26 @@ func TestCompareReadsFastAPI(t *testing.T) {
 			why: "renamed to size?",
 		},
 		{
+			name: "a deprecated query parameter removed: FastAPI ignores it as any other",
+			old:  doc{params: `{"name": "q", "in": "query", "required": false, "deprecated": true, "schema": {"type": "string", "pattern": "^fixed$"}}`},
+			new:  doc{params: `{"name": "q2", "in": "query", "required": false, "schema": {"type": "string"}}`},
+			want: []string{
+				"breaking request-parameter-removed-with-deprecation GET /items | query parameter q",
+				"info new-optional-request-parameter GET /items | query parameter q2",
+			},
+			why: "renamed to q2?",
+		},
+		{
+			name: "a deprecated header removed",
+			old:  doc{params: `{"name": "x-token", "in": "header", "required": false, "deprecated": true, "schema": {"type": "string"}}`},
+			new:  doc{params: `{"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "default": 10}}`},
+			want: []string{
+				"breaking request-parameter-removed-with-deprecation GET /items | header parameter x-token",
+				"info new-optional-request-parameter GET /items | query parameter limit",
+			},
+			why: "as if it had not",
+		},
+		{
 			name:    "an operation removed while its path remains: 405",
 			old:     base,
 			new:     doc{noDelete: true},

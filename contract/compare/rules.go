@@ -55,7 +55,7 @@ var Rules = []struct{ Name, About string }{
 	{"type-replaced", "an object field (or body) that became another type, or another type that became an object (a list wrapped in a page), is one change: the fields below it, which oasdiff reports removed or added one by one, go with it"},
 	{"lax-widening", "a request type or format pydantic fills from every value of the old one (integer to number, date to date-time) accepts every request it did: info"},
 	{"types-listed", "a type generalized inside FastAPI's Optional, which oasdiff also reports as the list of types widened or narrowed, is one change"},
-	{"parameter-ignored", "a query, header or cookie parameter removed is breaking: FastAPI ignores a parameter it does not declare, so a call that still sends it gets a wrong answer without an error"},
+	{"parameter-ignored", "a query, header or cookie parameter removed is breaking whatever its deprecation: FastAPI ignores a parameter it does not declare, so a call that still sends it gets a wrong answer without an error"},
 	{"default-changed", "a request parameter's or field's default changed is a warning: a call that leaves it out gets another answer, silently"},
 	{"renamed-parameter", "a parameter removed and another added in the same place of one operation are told as a possible rename"},
 }
@@ -394,7 +394,7 @@ func reread(f *finding, new *spec.Spec) {
 	case laxWidening(f):
 		f.Level = Info
 		f.Why = "pydantic fills the new type from every value of the old one (an integer is a float, a date a datetime at midnight): every request valid before still is"
-	case id == "request-parameter-removed" && f.paramIn != "path":
+	case parameterRemoved(id) && f.paramIn != "path":
 		f.Level = Breaking
 		f.Why = fmt.Sprintf("FastAPI ignores a %s parameter it does not declare: a call that still sends %s gets an answer as if it had not, a wrong answer without an error", f.paramIn, f.paramName)
 	case id == "request-parameter-default-value-changed" || id == "request-property-default-value-changed":
@@ -428,11 +428,19 @@ func reread(f *finding, new *spec.Spec) {
 	}
 }
 
+// parameterRemoved reports whether id is oasdiff's finding of a request
+// parameter removed. Its deprecation (-with-deprecation, info for oasdiff)
+// told clients to stop sending it, not that FastAPI refuses it: a call
+// that still does gets an answer as if it had not, as for any other.
+func parameterRemoved(id string) bool {
+	return id == "request-parameter-removed" || id == "request-parameter-removed-with-deprecation"
+}
+
 // renamedParameters tells a parameter removed and another added in the
 // same place of one operation as a possible rename, on both findings.
 func renamedParameters(fs []*finding) {
 	for _, rm := range fs {
-		if rm.dropped || rm.claimed || rm.ID != "request-parameter-removed" {
+		if rm.dropped || rm.claimed || !parameterRemoved(rm.ID) {
 			continue
 		}
 		for _, add := range fs {
@@ -483,7 +491,7 @@ func why(f *finding) string {
 		return "a request body without it, valid before, is now refused with 422 naming the missing field"
 	case id == "new-required-request-parameter" || id == "request-parameter-became-required":
 		return "a call without it, valid before, is now refused with 422 naming the missing parameter"
-	case id == "request-parameter-removed":
+	case parameterRemoved(id):
 		return fmt.Sprintf("FastAPI ignores a %s parameter it does not declare: a call that still sends it gets the default behaviour, silently", f.paramIn)
 	case id == "request-property-removed":
 		return "FastAPI ignores a body field the model does not declare (unless it forbids extra fields): a client that still sends it has it dropped, silently"
