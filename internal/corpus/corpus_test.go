@@ -35,6 +35,11 @@ const (
 	invMock  = "mock"  // `moviemock contract` passes against that mock
 	invApp   = "app"   // `moviemock contract` passes against the real app
 	invSame  = "same"  // the mock answers FastAPI's own answers byte for byte
+	// invChanges: when `moviemock diff` finds no breaking change from the
+	// app's predecessor (see predecessors) to it, the predecessor's
+	// contract checks pass against it as they pass against the
+	// predecessor itself.
+	invChanges = "changes"
 )
 
 var invariants = []string{invServe, invMock, invApp, invSame}
@@ -62,12 +67,62 @@ type corpusApp struct {
 	// OpenAPIURL is where the app serves its document, when not at
 	// /openapi.json; "" for nowhere.
 	OpenAPIURL *string `json:"openapi_url"`
+
+	// old is the app's predecessor, the OLD of the change to it (see
+	// predecessors); nil for none.
+	old *corpusApp
+}
+
+// predecessors sets each app's predecessor: the app before it, in name
+// order, among the apps of the same topic (the name up to ".tutorial": the
+// successive versions of one example of FastAPI's documentation), when
+// their documents differ. An `_an_` app is the same API written with
+// Annotated: its document is most often the same bytes, so the change is
+// from the app before the pair.
+func predecessors(t *testing.T, dir string, apps []corpusApp) {
+	order := make([]int, len(apps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int { return strings.Compare(apps[i].Name, apps[j].Name) })
+	doc := func(a corpusApp) []byte {
+		data, err := os.ReadFile(filepath.Join(dir, "openapi", a.Name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	for k := 1; k < len(order); k++ {
+		old, app := &apps[order[k-1]], &apps[order[k]]
+		i := strings.Index(app.Name, ".tutorial")
+		if i <= 0 || !strings.HasPrefix(old.Name, app.Name[:i+len(".tutorial")]) {
+			continue
+		}
+		if bytes.Equal(doc(*old), doc(*app)) {
+			continue
+		}
+		o := *old
+		app.old = &o
+	}
+}
+
+// change is what the corpus found of the change from an app's predecessor
+// to it.
+type change struct {
+	old      string
+	breaking []string // the ids of the breaking changes `moviemock diff` finds
+	diffErr  string   // diff did not answer: why
+	against  verdict  // the predecessor's contract run against the app
+	took     time.Duration
 }
 
 // checks are the keys of checkApp's result for a: the invariants, then a
 // "bug:name" for each of its single-bug versions.
 func (a corpusApp) checks() []string {
 	keys := slices.Clone(invariants)
+	if a.old != nil {
+		keys = append(keys, invChanges)
+	}
 	for _, b := range a.Bugs {
 		keys = append(keys, "bug:"+b)
 	}
@@ -101,6 +156,12 @@ const (
 	kindAppCode = "app code the document does not say"
 	// kindGap: moviemock falls short; to be fixed.
 	kindGap = "moviemock falls short"
+	// kindLoosened (changes): the successor accepts or answers what the
+	// predecessor refused (a bound or a required parameter dropped, an
+	// error status gone); its predecessor's checks of those refusals fail,
+	// rightly by the predecessor's word, but no client that followed the
+	// predecessor is broken, and diff calls the change safe.
+	kindLoosened = "successor accepts what its predecessor refused"
 )
 
 // outcome is what checkApp found for one invariant.
@@ -172,20 +233,30 @@ func checkCorpus(t *testing.T, bin, dir string) {
 		}
 	}
 
+	predecessors(t, dir, man.Apps)
 	var mu sync.Mutex
 	got := map[string]map[string]outcome{}
+	own := map[string]verdict{}    // each app's contract run against itself
+	changes := map[string]change{} // by the app changed to
 	t.Run("apps", func(t *testing.T) {
 		for _, app := range man.Apps {
 			t.Run(app.Name, func(t *testing.T) {
 				t.Parallel()
-				res := checkApp(t, bin, dir, app)
+				res, correct, ch := checkApp(t, bin, dir, app)
 				mu.Lock()
 				got[app.Name] = res
+				own[app.Name] = correct
+				if app.old != nil {
+					changes[app.Name] = ch
+				}
 				mu.Unlock()
 				if *update {
 					return
 				}
 				for _, inv := range app.checks() {
+					if inv == invChanges {
+						continue // needs the predecessor's own run: below
+					}
 					if msg := compare(inv, res[inv], want[app.Name]); msg != "" {
 						t.Errorf("%s: %s", app.Name, msg)
 					}
@@ -193,6 +264,7 @@ func checkCorpus(t *testing.T, bin, dir string) {
 			})
 		}
 	})
+	pairs := checkChanges(t, man.Apps, want, got, own, changes)
 	passing, bugs, caught := map[string]int{}, 0, 0
 	for _, res := range got {
 		for _, inv := range invariants {
@@ -217,9 +289,16 @@ func checkCorpus(t *testing.T, bin, dir string) {
 			kinds[f.Kind]++
 		}
 	}
-	t.Logf("%s: %d apps; passing serve %d, mock %d, app %d, same %d; single-bug versions caught %d of %d; known failures: %d %s, %d %s, %d %s",
+	t.Logf("%s: %d apps; passing serve %d, mock %d, app %d, same %d; single-bug versions caught %d of %d; known failures: %d %s, %d %s, %d %s, %d %s",
 		filepath.Base(dir), len(got), passing[invServe], passing[invMock], passing[invApp], passing[invSame], caught, bugs,
-		kinds[kindApp], kindApp, kinds[kindAppCode], kindAppCode, kinds[kindGap], kindGap)
+		kinds[kindApp], kindApp, kinds[kindAppCode], kindAppCode, kinds[kindGap], kindGap, kinds[kindLoosened], kindLoosened)
+	if pairs.checked > 0 {
+		t.Logf("%s: %d changes from an app to its successor checked: diff finds breaking changes in %d; "+
+			"the predecessor's checks fail against the successor in %d of those and in %d where diff finds none; "+
+			"%d agree; their runs took %s in all",
+			filepath.Base(dir), pairs.checked, pairs.breaking, pairs.bothBreak, pairs.missed, pairs.checked-pairs.missed-(pairs.breaking-pairs.bothBreak),
+			pairs.took.Round(time.Second))
+	}
 	if *update {
 		writeKnown(t, filepath.Join(dir, "known.json"), want, got)
 	}
@@ -251,6 +330,12 @@ func writeKnown(t *testing.T, path string, was known, got map[string]map[string]
 		}
 	}
 	for name, res := range got {
+		if f, listed := was[name][invChanges]; listed {
+			if _, checked := res[invChanges]; !checked {
+				// The predecessor did not run: nothing learnt.
+				out[name] = map[string]failure{invChanges: f}
+			}
+		}
 		for inv, o := range res {
 			if o.failure == "" {
 				continue
@@ -284,13 +369,15 @@ func describe(check string) string {
 		return "moviemock contract passes against the real app: no false alarm"
 	case invSame:
 		return "the mock answers every answer FastAPI itself produced byte for byte alike"
+	case invChanges:
+		return "when moviemock diff finds no breaking change from the app's predecessor, the predecessor's contract checks pass against the app as against the predecessor"
 	}
 	return "moviemock contract fails the app's single-bug version " + strings.TrimPrefix(check, "bug:")
 }
 
 // checkApp runs the invariants on one app and returns each one's outcome,
 // keyed as known.json keys them.
-func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]outcome {
+func checkApp(t *testing.T, bin, dir string, a corpusApp) (map[string]outcome, verdict, change) {
 	res := map[string]outcome{}
 	spec := filepath.Join(dir, "openapi", a.Name+".json")
 	args := a.Args
@@ -310,6 +397,17 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]outcome {
 	probe(t, rec, spec)
 	correct := runContract(t, bin, rec.URL(), spec, args)
 	res[invApp] = correct.outcome()
+	var ch change
+	if a.old != nil {
+		// The predecessor's contract against this app, as a client written
+		// for it meets this version: straight to the app, not through the
+		// recorder, whose answers are this app's own contract's.
+		start := time.Now()
+		oldSpec := filepath.Join(dir, "openapi", a.old.Name+".json")
+		ch = change{old: a.old.Name, against: runContract(t, bin, app.URL, oldSpec, a.old.Args)}
+		ch.breaking, ch.diffErr = runDiff(bin, oldSpec, spec)
+		ch.took = time.Since(start)
+	}
 	if mockURL != "" {
 		res[invSame] = rec.replay(t, mockURL, docPaths(t, spec))
 	}
@@ -320,7 +418,121 @@ func checkApp(t *testing.T, bin, dir string, a corpusApp) map[string]outcome {
 			res["bug:"+bug] = outcome{failure: "moviemock contract found nothing more in the app with CORPUS_BUG=" + bug + " than in the correct app"}
 		}
 	}
-	return res
+	return res, correct, ch
+}
+
+// runDiff runs `moviemock diff OLD NEW` and returns the ids of the
+// breaking changes it finds, or why it did not answer.
+func runDiff(bin, old, new string) ([]string, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "diff", old, new, "--format", "json", "--fail-on", "breaking")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var rep struct {
+		Failed  bool `json:"failed"`
+		Changes []struct {
+			ID    string `json:"id"`
+			Level string `json:"level"`
+		} `json:"changes"`
+	}
+	if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil {
+		return nil, fmt.Sprintf("diff: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var ids []string
+	for _, c := range rep.Changes {
+		if c.Level == "breaking" {
+			ids = append(ids, c.ID)
+		}
+	}
+	// The exit code is the verdict a CI job acts on: it must say what the
+	// report says.
+	if failed := err != nil; failed != rep.Failed || failed != (len(ids) > 0) {
+		return nil, fmt.Sprintf("diff exits %v, reports failed=%v with %d breaking changes", err, rep.Failed, len(ids))
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), ""
+}
+
+// pairCounts are the numbers of checkChanges.
+type pairCounts struct {
+	checked   int // changes checked
+	breaking  int // diff finds a breaking change
+	bothBreak int // … and the predecessor's checks fail against the successor
+	missed    int // diff finds none, and they fail
+	took      time.Duration
+}
+
+// checkChanges checks the changes invariant of every app with a
+// predecessor that ran too: when diff finds no breaking change, the
+// predecessor's checks fail against the app no more than against the
+// predecessor itself (the baseline: the predecessor's own app invariant).
+// The other way does not hold: a breaking change the runner's requests do
+// not meet (a query parameter FastAPI ignores once it is gone, a bound the
+// generated values stay within) fails nothing; those are only counted.
+func checkChanges(t *testing.T, apps []corpusApp, want known, got map[string]map[string]outcome, own map[string]verdict, changes map[string]change) pairCounts {
+	var n pairCounts
+	for _, app := range apps {
+		ch, ran := changes[app.Name]
+		if !ran {
+			continue
+		}
+		base, baseRan := own[ch.old]
+		if !baseRan {
+			t.Logf("%s: its predecessor %s did not run: the change is not checked", app.Name, ch.old)
+			continue
+		}
+		n.checked++
+		n.took += ch.took
+		o := ch.outcome(base)
+		if len(ch.breaking) > 0 {
+			n.breaking++
+			if o.found != nil {
+				n.bothBreak++
+			}
+			t.Logf("%s → %s: diff finds %s breaking; the predecessor's checks fail beyond their own: %q",
+				ch.old, app.Name, strings.Join(ch.breaking, ", "), o.found)
+			o = outcome{} // the runner seeing it or not: both hold
+		} else if o.failure != "" {
+			n.missed++
+		}
+		got[app.Name][invChanges] = o
+		if *update {
+			continue
+		}
+		if msg := compare(invChanges, o, want[app.Name]); msg != "" {
+			t.Errorf("%s: %s", app.Name, msg)
+		}
+	}
+	return n
+}
+
+// outcome is the change's outcome against base, the predecessor's run
+// against itself: what its checks fail against the app beyond base (a
+// check that fails more cases), unless diff found a breaking change.
+func (ch change) outcome(base verdict) outcome {
+	if ch.diffErr != "" {
+		return outcome{failure: ch.diffErr, found: []string{"diff"}}
+	}
+	var beyond []string
+	for check, k := range ch.against.failed {
+		if k > base.failed[check] {
+			beyond = append(beyond, check)
+		}
+	}
+	if ch.against.failure != "" && len(ch.against.failed) == 0 && base.failure == "" {
+		beyond = append(beyond, "run") // it failed without a failing check: an error
+	}
+	if len(beyond) == 0 {
+		return outcome{}
+	}
+	slices.Sort(beyond)
+	return outcome{
+		failure: fmt.Sprintf("%s's contract fails %s against this app beyond its own run: %s",
+			ch.old, strings.Join(beyond, ", "), ch.against.failure),
+		found: beyond,
+	}
 }
 
 // mockAccount is the serve flags giving the mock the account the runner's
