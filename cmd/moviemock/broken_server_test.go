@@ -128,7 +128,7 @@ func TestBrokenServerDistinctFailures(t *testing.T) {
 	for _, format := range []string{"text", "junit", "html"} {
 		file := filepath.Join(out, "report."+format)
 		var stderr strings.Builder
-		err := run(context.Background(), []string{"contract", "--base-url", base, "--spec", spec, "--seed", "1",
+		err := run(context.Background(), []string{"contract", "--base-url", base, "--spec", spec, "--seed", "1", "--max-response-time", slowOK,
 			"--username", "alice", "--password", "wonderland", "--format", format, "--output", file}, noEnv, io.Discard, &stderr)
 		if code := exitCode(err, io.Discard); code != 1 {
 			t.Fatalf("%s: exit %d (%v), want 1\n%s", format, code, err, stderr.String())

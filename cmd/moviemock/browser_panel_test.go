@@ -186,7 +186,7 @@ func TestBrowserHTMLReport(t *testing.T) {
 
 	file := filepath.Join(t.TempDir(), "contract-report.html")
 	var stderr strings.Builder
-	err := run(context.Background(), []string{"contract", "--base-url", broken, "--format", "html", "--output", file}, noEnv, io.Discard, &stderr)
+	err := run(context.Background(), []string{"contract", "--base-url", broken, "--format", "html", "--output", file, "--max-response-time", slowOK}, noEnv, io.Discard, &stderr)
 	if code := exitCode(err, io.Discard); code != 1 {
 		t.Fatalf("contract against the broken server: exit %d (%v), want 1\n%s", code, err, stderr.String())
 	}

@@ -39,7 +39,7 @@ func TestContractHTMLReport(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "contract-report.html")
 			var stdout, stderr strings.Builder
-			args := append([]string{"contract", "--base-url", tc.base, "--format", "html", "--output", file}, tc.args...)
+			args := append([]string{"contract", "--base-url", tc.base, "--format", "html", "--output", file, "--max-response-time", slowOK}, tc.args...)
 			err := run(context.Background(), args, noEnv, &stdout, &stderr)
 			if code := exitCode(err, io.Discard); code != tc.code {
 				t.Fatalf("exit %d (%v), want %d\n%s", code, err, tc.code, stderr.String())

@@ -126,7 +126,7 @@ func TestNoOutputShowsASecret(t *testing.T) {
 			var stdout, stderr strings.Builder
 			err := run(context.Background(), []string{"contract", "--base-url", broken.URL, "--spec", broken.URL + "/openapi.json",
 				"--username", "bob", "--password", plantedPassword, "--jwt-secret", plantedJWTSecret, "--cookie", "session=" + plantedCookie,
-				"--format", format, "--output", file}, noEnv, &stdout, &stderr)
+				"--format", format, "--output", file, "--max-response-time", slowOK}, noEnv, &stdout, &stderr)
 			if code := exitCode(err, io.Discard); code != 1 {
 				t.Fatalf("%s: exit %d (%v), want 1\n%s", format, code, err, stderr.String())
 			}

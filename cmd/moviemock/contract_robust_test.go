@@ -121,7 +121,7 @@ func TestContractMaxFailures(t *testing.T) {
 	}))
 	defer broken.Close()
 	var out strings.Builder
-	err := run(context.Background(), []string{"contract", "--base-url", broken.URL, "--person-id", "1", "--max-failures", "2", "--no-writes"}, noEnv, &out, io.Discard)
+	err := run(context.Background(), []string{"contract", "--base-url", broken.URL, "--person-id", "1", "--max-failures", "2", "--no-writes", "--max-response-time", slowOK}, noEnv, &out, io.Discard)
 	if code := exitCode(err, io.Discard); code != 1 {
 		t.Fatalf("exit %d (%v)\n%s", code, err, out.String())
 	}

@@ -260,7 +260,7 @@ func TestContractCommand(t *testing.T) {
 	}))
 	defer broken.Close()
 	out.Reset()
-	err = run(context.Background(), []string{"contract", "--base-url", broken.URL, "--person-id", "1"}, noEnv, &out, io.Discard)
+	err = run(context.Background(), []string{"contract", "--base-url", broken.URL, "--person-id", "1", "--max-response-time", slowOK}, noEnv, &out, io.Discard)
 	if code := exitCode(err, io.Discard); code != 1 {
 		t.Fatalf("against a broken server: exit %d (%v)", code, err)
 	}
@@ -271,7 +271,7 @@ func TestContractCommand(t *testing.T) {
 		t.Errorf("text report without --verbose: the distinct failures only:\n%s", out.String())
 	}
 	out.Reset()
-	err = run(context.Background(), []string{"contract", "--base-url", broken.URL, "--person-id", "1", "--verbose"}, noEnv, &out, io.Discard)
+	err = run(context.Background(), []string{"contract", "--base-url", broken.URL, "--person-id", "1", "--verbose", "--max-response-time", slowOK}, noEnv, &out, io.Discard)
 	if code := exitCode(err, io.Discard); code != 1 || !strings.Contains(out.String(), "Distinct failures: ") || !strings.Contains(out.String(), "\nFailures:\n") {
 		t.Errorf("text report with --verbose: exit %d, the distinct failures then every one:\n%s", code, out.String())
 	}
