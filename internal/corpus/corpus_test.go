@@ -77,7 +77,7 @@ type corpusApp struct {
 // order, among the apps of the same topic (the name up to ".tutorial": the
 // successive versions of one example of FastAPI's documentation), when
 // their documents differ. An `_an_` app is the same API written with
-// Annotated: its document is most often the same bytes, so the change is
+// Annotated: its document is the same bytes (for every one today), so the change is
 // from the app before the pair.
 func predecessors(t *testing.T, dir string, apps []corpusApp) {
 	order := make([]int, len(apps))
