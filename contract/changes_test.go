@@ -43,15 +43,12 @@ func changedContracts(t *testing.T) []changedContract {
 		if err != nil {
 			t.Fatal(err)
 		}
-		docs, err := filepath.Glob(filepath.Join(dir, "*.json"))
-		if err != nil || len(docs) == 0 {
-			t.Fatalf("no NEW documents in %s (%v)", dir, err)
+		files, err := reference.ChangeFiles(app)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, path := range docs {
-			change := strings.TrimSuffix(filepath.Base(path), ".json")
-			if change == "expected" {
-				continue
-			}
+		for _, f := range files {
+			change, path := f.Change, f.Path
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

@@ -27,16 +27,13 @@ import (
 func changedContracts(t *testing.T) []struct{ contract, change, doc, old string } {
 	t.Helper()
 	var out []struct{ contract, change, doc, old string }
-	for _, c := range []string{"movies", "tasks"} {
-		docs, err := filepath.Glob(filepath.Join(repoRoot, "testdata/changes", c, "*.json"))
+	for _, c := range reference.ChangeApps() {
+		files, err := reference.ChangeFiles(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, doc := range docs {
-			if filepath.Base(doc) == "expected.json" {
-				continue
-			}
-			out = append(out, struct{ contract, change, doc, old string }{c, strings.TrimSuffix(filepath.Base(doc), ".json"), doc,
+		for _, f := range files {
+			out = append(out, struct{ contract, change, doc, old string }{c, f.Change, f.Path,
 				filepath.Join(repoRoot, "testdata/contracts", c, "fixtures")})
 		}
 	}

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract/compare"
+	"github.com/moviemock/moviemock/internal/reference"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
 )
@@ -80,16 +80,13 @@ func TestPairsTraffic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs, err := filepath.Glob("../../testdata/changes/movies/*.json")
+	pairs, err := reference.ChangeFiles(reference.AppMovies)
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen := 0
-	for _, path := range pairs {
-		name := strings.TrimSuffix(filepath.Base(path), ".json")
-		if name == "expected" {
-			continue
-		}
+	for _, pair := range pairs {
+		name, path := pair.Change, pair.Path
 		seen++
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

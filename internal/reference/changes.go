@@ -30,6 +30,34 @@ func ChangesDir(app string) (string, error) {
 	return filepath.Join(root, "testdata", "changes", app), nil
 }
 
+// ChangeFile is one NEW document of testdata/changes/<app>: the change's
+// name and the document's absolute path.
+type ChangeFile struct{ Change, Path string }
+
+// ChangeFiles lists the NEW documents of testdata/changes/<app>
+// (expected.json, the classification, aside), sorted by change; an error
+// when there is none.
+func ChangeFiles(app string) ([]ChangeFile, error) {
+	dir, err := ChangesDir(app)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var out []ChangeFile
+	for _, path := range docs {
+		if change := strings.TrimSuffix(filepath.Base(path), ".json"); change != "expected" {
+			out = append(out, ChangeFile{Change: change, Path: path})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no NEW documents in %s", dir)
+	}
+	return out, nil
+}
+
 // Changed is what an app says of the changes it can make to its contract.
 type Changed struct {
 	// Changes names each change (the CHANGES table of the app) and says
