@@ -17,6 +17,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -28,14 +29,36 @@ type Model struct {
 	// registration adds to and tokens name. Nil when there is none.
 	Login      *Collection
 	Operations []*Operation // in path order, then GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH, TRACE
+	// Framework is the profile the contract is answered and judged by:
+	// the one the document shows (framework.Detect), or the one asked
+	// for. FrameworkWhy says what decided it, for the start-up block.
+	Framework    framework.Name
+	FrameworkWhy string
 
 	byName map[string]*Collection
 	byFile map[string]*Collection
 }
 
+// Option changes how Compile reads a contract.
+type Option func(*Model)
+
+// WithFramework answers and judges the contract by the profile name
+// instead of the one the document shows; "" keeps the detected one.
+func WithFramework(name framework.Name) Option {
+	return func(m *Model) {
+		if name != "" {
+			m.Framework, m.FrameworkWhy = name, "asked for"
+		}
+	}
+}
+
 // Compile reads sp's collections and operations.
-func Compile(sp *spec.Spec) (*Model, error) {
+func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
 	m := &Model{Spec: sp, byName: map[string]*Collection{}, byFile: map[string]*Collection{}}
+	m.Framework, m.FrameworkWhy = framework.Detect(sp.Doc)
+	for _, opt := range opts {
+		opt(m)
+	}
 	if err := m.findCollections(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,50 @@
+package framework
+
+import (
+	"context"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		want      Name
+	}{
+		{"HTTPValidationError", `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{},
+			"components":{"schemas":{"HTTPValidationError":{"type":"object","properties":{"detail":{"type":"array","items":{}}}}}}}`, FastAPI},
+		{"no input, FastAPI's description", `{"openapi":"3.1.0","info":{"title":"t","version":"1"},
+			"paths":{"/":{"get":{"responses":{"200":{"description":"Successful Response"}}}}}}`, FastAPI},
+		{"hand-written", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},
+			"paths":{"/":{"get":{"responses":{"200":{"description":"OK"}}}}},
+			"components":{"schemas":{"Error":{"type":"object","properties":{"detail":{"type":"string"}}}}}}`, OpenAPI},
+		{"a schema called HTTPValidationError without detail", `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},
+			"components":{"schemas":{"HTTPValidationError":{"type":"object","properties":{"errors":{"type":"array","items":{}}}}}}}`, OpenAPI},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := openapi3.NewLoader().LoadFromData([]byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := doc.Validate(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if got, why := Detect(doc); got != tc.want {
+				t.Errorf("Detect = %s (%s), want %s", got, why, tc.want)
+			}
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
+	for in, want := range map[string]Name{"": "", "auto": "", "FastAPI": FastAPI, " openapi ": OpenAPI} {
+		got, _, err := Parse(in)
+		if err != nil || got != want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, _, err := Parse("django"); err == nil {
+		t.Error("Parse(django): no error")
+	}
+}
