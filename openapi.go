@@ -1,4 +1,4 @@
-// Package moviemock holds the contract of the Movie and Review Service,
+// Package moviemock holds the embedded default contract (the Movie and Review Service),
 // openapi.yaml, embedded so that every binary and test reads the same bytes.
 // Loading and validating it is internal/spec's job; this package only embeds.
 package moviemock

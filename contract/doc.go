@@ -1,4 +1,5 @@
-// Package contract checks a live server against openapi.yaml: it derives
+// Package contract checks a live server against its contract (any OpenAPI
+// document; the embedded openapi.yaml by default): it derives
 // cases from the contract (valid inputs, inputs FastAPI rejects, unknown
 // ids, wrong credentials, seeded random inputs), sends them, applies named
 // checks to every response, and reports each failure with a curl command

@@ -1,9 +1,11 @@
 // Package mock is the mock server: an http.Handler, built by New from a
-// contract and a data set, that answers the Movie and Review Service's
-// operations exactly as its FastAPI backend does: same status codes, same
-// headers that matter, same bodies byte for byte, 422s included.
+// contract (any OpenAPI document; the embedded openapi.yaml by default) and a
+// data set, that answers the contract's operations as its backend would.
+// Where the document is FastAPI's, that is byte for byte as FastAPI does:
+// same status codes, same headers that matter, same bodies, 422s included;
+// elsewhere the document's own declared statuses and shapes.
 //
-// Routes and request validation come from openapi.yaml; this package adds
+// Routes and request validation come from the contract; this package adds
 // only what the contract cannot say: the endpoints' own logic (lookups,
 // login), and the framework's behaviour around them (404, 405, 307, CORS,
 // auth, panics). Scenarios (package scenarios) wrap the endpoints, and their

@@ -59,7 +59,7 @@ type failureError struct{ msg string }
 
 func (e *failureError) Error() string { return e.msg }
 
-const mainUsage = `moviemock — mock server and contract-test runner for the Movie and Review Service
+const mainUsage = `moviemock — mock server, contract-test runner and validating proxy for any OpenAPI document
 
 Usage:
   moviemock serve [flags]              run the mock (default 127.0.0.1:8000)
