@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gorilla/mux"
@@ -92,8 +93,10 @@ func (s *Server) addDocRoutes(router, paths *mux.Router) error {
 	untrusted := s.spec != em
 	title := pageTitle(s.spec.Doc.Info.Title)
 	handlers := map[string]http.Handler{
-		openapiURL:        newPage("application/json", served.JSON()),
-		openapiYAMLURL:    newPage("application/yaml", served.YAML()),
+		openapiURL: newPage("application/json", served.JSON()),
+		// The YAML of a JSON document is rendered when first asked for:
+		// a third of starting on a large document, which few clients read.
+		openapiYAMLURL:    lazyPage("application/yaml", served.YAML),
 		docsURL:           newPage(htmlType, swaggerUIHTML(title+" - Swagger UI", assetsURL)),
 		oauth2RedirectURL: newPage(htmlType, []byte(swaggerUIOAuth2RedirectHTML)),
 		redocURL:          newPage(htmlType, redocHTML(title+" - ReDoc", assetsURL, untrusted)),
@@ -134,21 +137,31 @@ const htmlType = "text/html; charset=utf-8" // Starlette's HTMLResponse
 // page is a fixed answer: GET sends it, HEAD its headers alone (what
 // Starlette does for HEAD: the GET response without its body).
 type page struct {
-	contentType, length []string
-	body                []byte
+	contentType []string
+	content     func() ([]string, []byte) // Content-Length and body
 }
 
 func newPage(contentType string, body []byte) *page {
-	return &page{contentType: []string{contentType}, length: []string{strconv.Itoa(len(body))}, body: body}
+	length := []string{strconv.Itoa(len(body))}
+	return &page{contentType: []string{contentType}, content: func() ([]string, []byte) { return length, body }}
+}
+
+// lazyPage is a page whose body is made by body when first served.
+func lazyPage(contentType string, body func() []byte) *page {
+	return &page{contentType: []string{contentType}, content: sync.OnceValues(func() ([]string, []byte) {
+		b := body()
+		return []string{strconv.Itoa(len(b))}, b
+	})}
 }
 
 func (p *page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	length, body := p.content()
 	h := w.Header()
 	h["Content-Type"] = p.contentType
-	h["Content-Length"] = p.length
+	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		w.Write(p.body)
+		w.Write(body)
 	}
 }
 

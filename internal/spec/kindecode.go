@@ -2,7 +2,10 @@ package spec
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -119,7 +122,12 @@ func (d *kinDecoder) cutMembers(obj []byte, cut map[string]byte, noRef bool, fou
 func (d *kinDecoder) decodePaths(obj []byte) (*openapi3.Paths, bool) {
 	p := openapi3.NewPathsWithCapacity(0)
 	p.Extensions = map[string]any{}
-	ok := true
+	type member struct {
+		name  string
+		value []byte
+		item  *openapi3.PathItem
+	}
+	var items []member
 	end := jsonscan.Members(obj, 0, func(raw []byte, escaped bool, v int) int {
 		vEnd := jsonscan.End(obj, v)
 		name, okName := jsonscan.Str(raw, escaped)
@@ -148,16 +156,55 @@ func (d *kinDecoder) decodePaths(obj []byte) (*openapi3.Paths, bool) {
 				return -1
 			}
 		}
-		item, okItem := d.decodePathItem(value)
-		if !okItem {
-			ok = false
-			return -1
-		}
-		p.Set(name, item)
+		items = append(items, member{name: name, value: value})
 		return vEnd
 	})
-	return p, ok && end >= 0
+	if end < 0 {
+		return p, false
+	}
+	// The path items are independent: a large document's are decoded on
+	// every core, each worker with a decoder (scratch) of its own. Start-up
+	// on a document of thousands of operations is mostly this decoding.
+	workers := min(runtime.GOMAXPROCS(0), 8, len(items)/parallelPathItems)
+	var failed atomic.Bool
+	decode := func(dec *kinDecoder, i int) {
+		item, ok := dec.decodePathItem(items[i].value)
+		if !ok {
+			failed.Store(true)
+		}
+		items[i].item = item
+	}
+	if workers < 2 {
+		for i := range items {
+			if decode(d, i); failed.Load() {
+				return p, false
+			}
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				dec := &kinDecoder{}
+				for i := int(next.Add(1) - 1); i < len(items) && !failed.Load(); i = int(next.Add(1) - 1) {
+					decode(dec, i)
+				}
+			})
+		}
+		wg.Wait()
+		if failed.Load() {
+			return p, false
+		}
+	}
+	for _, m := range items {
+		p.Set(m.name, m.item)
+	}
+	return p, true
 }
+
+// parallelPathItems is how many path items make a worker's share worth
+// its goroutine.
+const parallelPathItems = 32
 
 // methods are the operations of a path item decodePathItem decodes itself.
 var methods = map[string]byte{"get": '{', "put": '{', "post": '{', "delete": '{', "options": '{', "head": '{',
