@@ -125,7 +125,17 @@ func loadTree(data []byte, source string, opts ...openapi3.ValidationOption) (*S
 	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("parse %s: not an OpenAPI document (expected a mapping at the top)", source)
 	}
-	jsonDoc, err := NodeJSON(root.Content[0])
+	top := root.Content[0]
+	swagger2, err := version(top)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", source, err)
+	}
+	if swagger2 {
+		if top, err = convertSwagger2(top); err != nil {
+			return nil, fmt.Errorf("load %s: %w", source, err)
+		}
+	}
+	jsonDoc, err := NodeJSON(top)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", source, err)
 	}
@@ -133,12 +143,14 @@ func loadTree(data []byte, source string, opts ...openapi3.ValidationOption) (*S
 	if err != nil {
 		return nil, err
 	}
+	if swagger2 {
+		warnings = append([]string{"a Swagger 2.0 document, converted to OpenAPI " + doc.OpenAPI}, warnings...)
+	}
 
-	top := root.Content[0]
 	s := &Spec{Doc: doc, source: source, json: func() []byte { return jsonDoc }, yaml: func() []byte { return data },
 		root: func() *yaml.Node { return top }, warnings: warnings}
-	if isJSON(data) {
-		// A JSON document: served as YAML in block style, rendered when
+	if isJSON(data) || swagger2 {
+		// A JSON (or converted) document: served as YAML in block style, rendered when
 		// first asked for: a reader that never serves it (diff, the
 		// runner) does not pay for it, a third of loading a large one.
 		// Marshal only reads the nodes, so Root's readers may run beside it.
