@@ -293,6 +293,9 @@ func validate(doc *openapi3.T, opts ...openapi3.ValidationOption) error {
 	for i, mt := range set {
 		items[i], mt.ItemSchema = mt.ItemSchema, nil
 	}
+	// Patterns are ECMA-262: kin-openapi v0.152.0 compiles them with RE2,
+	// refusing the whole document for a lookahead or a backreference.
+	opts = append(opts, openapi3.SetRegexCompiler(kinPattern))
 	dups := setAsideDuplicateIDs(doc)
 	err := doc.Validate(context.Background(), opts...)
 	for i, mt := range set {
@@ -493,10 +496,11 @@ func lookup(n *yaml.Node, path ...string) *yaml.Node {
 // is reported (an openapi3.MultiError), else only the first.
 //
 // Formats date and date-time are checked on the calendar, not by kin-openapi's
-// default regular expressions, which accept 1999-02-30 (v0.152.0).
+// default regular expressions, which accept 1999-02-30 (v0.152.0). Patterns
+// are ECMA-262, compiled by CompilePattern.
 func (s *Spec) Validate(schema *openapi3.Schema, value any, all bool) error {
-	opts := make([]openapi3.SchemaValidationOption, 0, 4)
-	opts = append(opts, openapi3.EnableFormatValidation(), formatValidators)
+	opts := make([]openapi3.SchemaValidationOption, 0, 5)
+	opts = append(opts, openapi3.EnableFormatValidation(), formatValidators, openapi3.SetSchemaRegexCompiler(kinPattern))
 	if all {
 		opts = append(opts, openapi3.MultiErrors())
 	}
