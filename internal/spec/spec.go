@@ -43,7 +43,7 @@ type Spec struct {
 // The embedded document's examples are not validated at start-up, where
 // it would be a third of the load: TestEmbeddedContractIsValid checks them.
 var embedded = sync.OnceValues(func() (*Spec, error) {
-	return load(moviemock.OpenAPIYAML, "openapi.yaml", openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
+	return load(moviemock.OpenAPIYAML, "openapi.yaml", from{}, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
 })
 
 // Embedded is the contract compiled into the binary, loaded once.
@@ -72,13 +72,35 @@ func Load(data []byte, source string) (*Spec, error) {
 // LoadLimited is Load holding the document to lim: a document past a
 // budget is refused with a *LimitError.
 func LoadLimited(data []byte, source string, lim Limits) (*Spec, error) {
+	return loadLimited(data, source, "", lim)
+}
+
+// LoadFile is LoadLimited of a document read from the file path (data):
+// its references to other files ("./schemas/pet.yaml#/Pet") are read from
+// the file's folder or below, never outside it, each held to the same
+// budgets (their bytes counted with the document's toward lim.MaxBytes),
+// and the whole is loaded as one document, the objects of the other files
+// made components.
+func LoadFile(data []byte, path string, lim Limits) (*Spec, error) {
+	return loadLimited(data, path, path, lim)
+}
+
+func loadLimited(data []byte, source, path string, lim Limits) (*Spec, error) {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = DefaultMaxBytes
 	}
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, fmt.Errorf("load %s: %w", source, TooLarge(int64(len(data)), lim.MaxBytes))
 	}
-	return load(data, source, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
+	return load(data, source, from{path: path, budget: lim.MaxBytes}, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
+}
+
+// from is where a document was read: the file (or "") whose folder its
+// references to other files are read from, and the bytes it may weigh
+// with them.
+type from struct {
+	path   string
+	budget int64
 }
 
 // TooLarge is the error for a document of size bytes when max are
@@ -91,7 +113,7 @@ func TooLarge(size, max int64) *LimitError {
 	return &LimitError{Limit: "size limit", Flag: "--max-spec-bytes", Detail: detail}
 }
 
-func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
+func load(data []byte, source string, src from, opts ...openapi3.ValidationOption) (*Spec, error) {
 	if isJSON(data) {
 		if compact, ok := scanJSON(data); ok {
 			if s, err := loadScanned(data, compact, source, opts...); err == nil {
@@ -102,13 +124,13 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 			// was given).
 		}
 	}
-	return loadTree(data, source, opts...)
+	return loadTree(data, source, src, opts...)
 }
 
 // loadTree loads data through its node tree: parsed (as YAML, or as JSON
 // by parseJSONNode), held to the budgets by checkTree, rendered as JSON for
 // kin-openapi.
-func loadTree(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
+func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationOption) (*Spec, error) {
 	root := &yaml.Node{}
 	var err error
 	if isJSON(data) {
@@ -134,6 +156,18 @@ func loadTree(data []byte, source string, opts ...openapi3.ValidationOption) (*S
 		if top, err = convertSwagger2(top); err != nil {
 			return nil, fmt.Errorf("load %s: %w", source, err)
 		}
+	} else if src.path != "" {
+		if _, err := bundle(top, src.path, int64(len(data)), src.budget); err != nil {
+			return nil, fmt.Errorf("load %s: %w", source, err)
+		}
+		if err := checkTree(root); err != nil {
+			return nil, fmt.Errorf("load %s: %w", source, err)
+		}
+	} else if ref := externalRef(top, map[*yaml.Node]bool{}); ref != nil {
+		return nil, fmt.Errorf("load %s: line %d: $ref %q names another file, read only beside a document loaded from a file", source, ref.Line, ref.Value)
+	}
+	if chain, line := refCycle(top); chain != nil {
+		return nil, fmt.Errorf("load %s: line %d: a cycle of references that stands for nothing: %s", source, line, strings.Join(chain, " → "))
 	}
 	jsonDoc, err := NodeJSON(top)
 	if err != nil {
