@@ -308,7 +308,9 @@ func bundle(top *yaml.Node, path string, size, budget int64) (origin map[*yaml.N
 				sec = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 				comps.Content = append(comps.Content, scalar(h.section), sec)
 			}
-			sec.Content = append(sec.Content, scalar(h.name), h.node)
+			key := scalar(h.name)
+			key.Line, b.origin[key] = h.node.Line, b.origin[h.node]
+			sec.Content = append(sec.Content, key, h.node)
 		}
 	}
 	return b.origin, nil
@@ -611,15 +613,19 @@ func (b *bundler) rel(path string) string {
 // copyNode copies n (aliases expanded), noting where each copied node
 // came from.
 func (b *bundler) copyNode(n *yaml.Node, file string) *yaml.Node {
+	return b.copyTree(n, b.rel(file))
+}
+
+func (b *bundler) copyTree(n *yaml.Node, name string) *yaml.Node {
 	n = deref(n)
 	cp := *n
 	cp.Anchor = ""
 	b.copied++
-	b.origin[&cp] = file
+	b.origin[&cp] = name
 	if len(n.Content) > 0 {
 		cp.Content = make([]*yaml.Node, len(n.Content))
 		for i, c := range n.Content {
-			cp.Content[i] = b.copyNode(c, file)
+			cp.Content[i] = b.copyTree(c, name)
 		}
 	}
 	return &cp

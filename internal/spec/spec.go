@@ -156,14 +156,16 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 		if top, err = convertSwagger2(top); err != nil {
 			return nil, fmt.Errorf("load %s: %w", source, err)
 		}
-	} else if src.path != "" {
-		if _, err := bundle(top, src.path, int64(len(data)), src.budget); err != nil {
+	}
+	var origin map[*yaml.Node]string
+	if !swagger2 && src.path != "" {
+		if origin, err = bundle(top, src.path, int64(len(data)), src.budget); err != nil {
 			return nil, fmt.Errorf("load %s: %w", source, err)
 		}
 		if err := checkTree(root); err != nil {
 			return nil, fmt.Errorf("load %s: %w", source, err)
 		}
-	} else if ref := externalRef(top, map[*yaml.Node]bool{}); ref != nil {
+	} else if ref := externalRef(top, map[*yaml.Node]bool{}); ref != nil && !swagger2 {
 		return nil, fmt.Errorf("load %s: line %d: $ref %q names another file, read only beside a document loaded from a file", source, ref.Line, ref.Value)
 	}
 	if chain, line := refCycle(top); chain != nil {
@@ -175,7 +177,10 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 	}
 	doc, warnings, err := loadDoc(jsonDoc, source, false, opts...)
 	if err != nil {
-		return nil, err
+		if swagger2 {
+			return nil, err // the converted document's lines are no one's
+		}
+		return nil, locateError(err, top, origin)
 	}
 	if swagger2 {
 		warnings = append([]string{"a Swagger 2.0 document, converted to OpenAPI " + doc.OpenAPI}, warnings...)
