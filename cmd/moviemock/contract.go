@@ -274,7 +274,11 @@ func loadSpecFlag(ctx context.Context, cmd, label, source string, timeout time.D
 	if err != nil {
 		return nil, err
 	}
-	sp, err := spec.LoadLimited(data, source, spec.Limits{MaxBytes: maxBytes})
+	load := spec.LoadFile // its references to other files are read beside it
+	if isURL(source) {
+		load = spec.LoadLimited
+	}
+	sp, err := load(data, source, spec.Limits{MaxBytes: maxBytes})
 	if err != nil {
 		return nil, usagef("%s: %s: %v", cmd, label, err)
 	}
@@ -282,6 +286,10 @@ func loadSpecFlag(ctx context.Context, cmd, label, source string, timeout time.D
 		fmt.Fprintf(stderr, "moviemock: %s: warning: %s %s: %s\n", cmd, label, source, w)
 	}
 	return sp, nil
+}
+
+func isURL(source string) bool {
+	return strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://")
 }
 
 // fetchDocument reads a document from a file or an http(s) URL (within
@@ -292,7 +300,7 @@ func fetchDocument(ctx context.Context, cmd, label, source string, timeout time.
 		return usagef("%s: %s %s: %v", cmd, label, source, spec.TooLarge(-1, maxBytes))
 	}
 	var data []byte
-	if strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://") {
+	if isURL(source) {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		req, err := http.NewRequestWithContext(ctx, "GET", source, nil)

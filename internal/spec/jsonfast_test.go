@@ -22,8 +22,8 @@ var loadOpts = []openapi3.ValidationOption{openapi3.DisableExamplesValidation(),
 // whether the scanned route took the document.
 func routesAgree(t *testing.T, data []byte) (scanned bool) {
 	t.Helper()
-	got, errGot := load(data, "doc", loadOpts...)
-	want, errWant := loadTree(data, "doc", loadOpts...)
+	got, errGot := load(data, "doc", from{}, loadOpts...)
+	want, errWant := loadTree(data, "doc", from{}, loadOpts...)
 	if errGot != nil || errWant != nil {
 		if errGot == nil || errWant == nil || errGot.Error() != errWant.Error() {
 			t.Fatalf("load: %v\nthrough the tree: %v", errGot, errWant)

@@ -43,7 +43,7 @@ type Spec struct {
 // The embedded document's examples are not validated at start-up, where
 // it would be a third of the load: TestEmbeddedContractIsValid checks them.
 var embedded = sync.OnceValues(func() (*Spec, error) {
-	return load(moviemock.OpenAPIYAML, "openapi.yaml", openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
+	return load(moviemock.OpenAPIYAML, "openapi.yaml", from{}, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
 })
 
 // Embedded is the contract compiled into the binary, loaded once.
@@ -72,13 +72,35 @@ func Load(data []byte, source string) (*Spec, error) {
 // LoadLimited is Load holding the document to lim: a document past a
 // budget is refused with a *LimitError.
 func LoadLimited(data []byte, source string, lim Limits) (*Spec, error) {
+	return loadLimited(data, source, "", lim)
+}
+
+// LoadFile is LoadLimited of a document read from the file path (data):
+// its references to other files ("./schemas/pet.yaml#/Pet") are read from
+// the file's folder or below, never outside it, each held to the same
+// budgets (their bytes counted with the document's toward lim.MaxBytes),
+// and the whole is loaded as one document, the objects of the other files
+// made components.
+func LoadFile(data []byte, path string, lim Limits) (*Spec, error) {
+	return loadLimited(data, path, path, lim)
+}
+
+func loadLimited(data []byte, source, path string, lim Limits) (*Spec, error) {
 	if lim.MaxBytes <= 0 {
 		lim.MaxBytes = DefaultMaxBytes
 	}
 	if int64(len(data)) > lim.MaxBytes {
 		return nil, fmt.Errorf("load %s: %w", source, TooLarge(int64(len(data)), lim.MaxBytes))
 	}
-	return load(data, source, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
+	return load(data, source, from{path: path, budget: lim.MaxBytes}, openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
+}
+
+// from is where a document was read: the file (or "") whose folder its
+// references to other files are read from, and the bytes it may weigh
+// with them.
+type from struct {
+	path   string
+	budget int64
 }
 
 // TooLarge is the error for a document of size bytes when max are
@@ -91,7 +113,7 @@ func TooLarge(size, max int64) *LimitError {
 	return &LimitError{Limit: "size limit", Flag: "--max-spec-bytes", Detail: detail}
 }
 
-func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
+func load(data []byte, source string, src from, opts ...openapi3.ValidationOption) (*Spec, error) {
 	if isJSON(data) {
 		if compact, ok := scanJSON(data); ok {
 			if s, err := loadScanned(data, compact, source, opts...); err == nil {
@@ -102,13 +124,13 @@ func load(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec,
 			// was given).
 		}
 	}
-	return loadTree(data, source, opts...)
+	return loadTree(data, source, src, opts...)
 }
 
 // loadTree loads data through its node tree: parsed (as YAML, or as JSON
 // by parseJSONNode), held to the budgets by checkTree, rendered as JSON for
 // kin-openapi.
-func loadTree(data []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
+func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationOption) (*Spec, error) {
 	root := &yaml.Node{}
 	var err error
 	if isJSON(data) {
@@ -125,20 +147,49 @@ func loadTree(data []byte, source string, opts ...openapi3.ValidationOption) (*S
 	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("parse %s: not an OpenAPI document (expected a mapping at the top)", source)
 	}
-	jsonDoc, err := NodeJSON(root.Content[0])
+	top := root.Content[0]
+	swagger2, err := version(top)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", source, err)
+	}
+	if swagger2 {
+		if top, err = convertSwagger2(top); err != nil {
+			return nil, fmt.Errorf("load %s: %w", source, err)
+		}
+	}
+	var origin map[*yaml.Node]string
+	if !swagger2 && src.path != "" {
+		if origin, err = bundle(top, src.path, int64(len(data)), src.budget); err != nil {
+			return nil, fmt.Errorf("load %s: %w", source, err)
+		}
+		if err := checkTree(root); err != nil {
+			return nil, fmt.Errorf("load %s: %w", source, err)
+		}
+	} else if ref := externalRef(top, map[*yaml.Node]bool{}); ref != nil && !swagger2 {
+		return nil, fmt.Errorf("load %s: line %d: $ref %q names another file, read only beside a document loaded from a file", source, ref.Line, ref.Value)
+	}
+	if chain, line := refCycle(top); chain != nil {
+		return nil, fmt.Errorf("load %s: line %d: a cycle of references that stands for nothing: %s", source, line, strings.Join(chain, " → "))
+	}
+	jsonDoc, err := NodeJSON(top)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", source, err)
 	}
 	doc, warnings, err := loadDoc(jsonDoc, source, false, opts...)
 	if err != nil {
-		return nil, err
+		if swagger2 {
+			return nil, err // the converted document's lines are no one's
+		}
+		return nil, locateError(err, top, origin)
+	}
+	if swagger2 {
+		warnings = append([]string{"a Swagger 2.0 document, converted to OpenAPI " + doc.OpenAPI}, warnings...)
 	}
 
-	top := root.Content[0]
 	s := &Spec{Doc: doc, source: source, json: func() []byte { return jsonDoc }, yaml: func() []byte { return data },
 		root: func() *yaml.Node { return top }, warnings: warnings}
-	if isJSON(data) {
-		// A JSON document: served as YAML in block style, rendered when
+	if isJSON(data) || swagger2 {
+		// A JSON (or converted) document: served as YAML in block style, rendered when
 		// first asked for: a reader that never serves it (diff, the
 		// runner) does not pay for it, a third of loading a large one.
 		// Marshal only reads the nodes, so Root's readers may run beside it.
@@ -281,6 +332,9 @@ func validate(doc *openapi3.T, opts ...openapi3.ValidationOption) error {
 	for i, mt := range set {
 		items[i], mt.ItemSchema = mt.ItemSchema, nil
 	}
+	// Patterns are ECMA-262: kin-openapi v0.152.0 compiles them with RE2,
+	// refusing the whole document for a lookahead or a backreference.
+	opts = append(opts, openapi3.SetRegexCompiler(kinPattern))
 	dups := setAsideDuplicateIDs(doc)
 	err := doc.Validate(context.Background(), opts...)
 	for i, mt := range set {
@@ -481,10 +535,11 @@ func lookup(n *yaml.Node, path ...string) *yaml.Node {
 // is reported (an openapi3.MultiError), else only the first.
 //
 // Formats date and date-time are checked on the calendar, not by kin-openapi's
-// default regular expressions, which accept 1999-02-30 (v0.152.0).
+// default regular expressions, which accept 1999-02-30 (v0.152.0). Patterns
+// are ECMA-262, compiled by CompilePattern.
 func (s *Spec) Validate(schema *openapi3.Schema, value any, all bool) error {
-	opts := make([]openapi3.SchemaValidationOption, 0, 4)
-	opts = append(opts, openapi3.EnableFormatValidation(), formatValidators)
+	opts := make([]openapi3.SchemaValidationOption, 0, 5)
+	opts = append(opts, openapi3.EnableFormatValidation(), formatValidators, openapi3.SetSchemaRegexCompiler(kinPattern))
 	if all {
 		opts = append(opts, openapi3.MultiErrors())
 	}

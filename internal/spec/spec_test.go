@@ -204,7 +204,10 @@ func TestLoadRejectsBadDocuments(t *testing.T) {
 	for _, tc := range []struct{ name, doc, want string }{
 		{"not YAML", "{", "parse bad"},
 		{"not a mapping", "- 1", "not an OpenAPI document"},
-		{"swagger 2", `{"swagger":"2.0","info":{"title":"x","version":"1"},"paths":{}}`, "bad"},
+		{"swagger 1.2", `{"swagger":"1.2","info":{"title":"x","version":"1"},"paths":{}}`, `load bad: line 1: swagger version "1.2" is not 2.0`},
+		{"openapi 2.0", "openapi: '2.0'\ninfo: {title: x, version: '1'}\npaths: {}\n", `load bad: line 1: openapi version "2.0" is not 3.x`},
+		{"no version", "info: {title: x, version: '1'}\npaths: {}\n", `load bad: not an OpenAPI document: it has no "openapi" field`},
+		{"version not a string", "openapi: [3]\ninfo: {title: x, version: '1'}\npaths: {}\n", "openapi version (not a string) is not 3.x"},
 		{"duplicate key", `{"openapi":"3.1.0","openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{}}`, "already defined"},
 		{"data after JSON", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{}} {}`, "after the document"},
 		{"nested too deep", `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{},"x-deep":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`, "parse bad"},
