@@ -170,8 +170,10 @@ func successMedia(sp *spec.Spec, path, method string, op *openapi3.Operation, st
 	}
 	content := resp.Value.Content
 	media := ""
-	if content.Get("application/json") != nil {
-		media = "application/json"
+	if mt := content.Get("application/json"); mt != nil {
+		// Get matches application/* and */* too: the media type is the
+		// key it matched, as declared.
+		media = ContentKey(content, mt)
 	} else if order := sp.KeyOrder("paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content"); len(order) > 0 && content[order[0]] != nil {
 		media = order[0]
 	} else {
@@ -182,7 +184,27 @@ func successMedia(sp *spec.Spec, path, method string, op *openapi3.Operation, st
 		}
 	}
 	mt := content[media]
+	if mt == nil {
+		return media, nil, nil
+	}
 	return media, mt.Schema, mt.ItemSchema
+}
+
+// ContentKey is the media type content declares mt under: the key that
+// content.Get matched, which may be a range (application/*, */*) or carry
+// parameters. Indexing content by the name asked of Get instead finds
+// nothing when Get matched a range.
+func ContentKey(content openapi3.Content, mt *openapi3.MediaType) string {
+	if content["application/json"] == mt {
+		return "application/json"
+	}
+	var key string
+	for k, v := range content {
+		if v == mt && (key == "" || k < key) {
+			key = k
+		}
+	}
+	return key
 }
 
 // classify places every operation of the document under a convention.
