@@ -10,6 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -82,6 +83,39 @@ type Operation struct {
 	// SecretPath names the path parameters whose value is a credential
 	// (SecretPathParams): /reset-password/{token}.
 	SecretPath []string
+
+	// Inputs are what the operation validates, compiled once: as
+	// FastAPI's (fastapi.CompileInputs) for a FastAPI document or a strict
+	// model, else with what cannot be enforced degraded
+	// (fastapi.CompileInputsLax). The mock, the runner and the scenarios
+	// read them.
+	Inputs fastapi.Inputs
+	// InputsErr: the inputs could not be compiled (a FastAPI document's
+	// construct the mock cannot validate as FastAPI would, or any under
+	// Strict); Inputs holds what was compiled before the error (the
+	// parameters before a body, say), and the mock answers the operation
+	// from its example.
+	InputsErr error
+	// Degraded lists, once each, what of the operation is not enforced as
+	// declared: "WHERE: WHAT is not enforced (WHY)".
+	Degraded []string
+}
+
+// compileInputs compiles o's inputs once, as m's framework and
+// strictness say.
+func (m *Model) compileInputs(o *Operation) {
+	if m.Strict || m.Framework == framework.FastAPI {
+		o.Inputs, o.InputsErr = fastapi.CompileInputs(m.Spec, o.Op, o.Item)
+	} else {
+		var notes fastapi.Degradations
+		o.Inputs, notes, o.InputsErr = fastapi.CompileInputsLax(m.Spec, o.Op, o.Item)
+		for _, n := range notes {
+			o.Degraded = append(o.Degraded, o.String()+": "+n)
+		}
+	}
+	if o.InputsErr != nil {
+		o.Degraded = append(o.Degraded, fmt.Sprintf("%s: its inputs are not enforced (%v): answered from its example", o, o.InputsErr))
+	}
 }
 
 // RedactPath is path, a request's path this operation matched, as the
@@ -222,6 +256,7 @@ func (m *Model) classify() error {
 			o.Media, o.MediaSchema, o.Items = successMedia(m.Spec, path, method, op, o.Status)
 			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Media, o.MediaSchema)
 			o.SecretPath = SecretPathParams(item, op)
+			m.compileInputs(o)
 			m.place(o)
 			m.Operations = append(m.Operations, o)
 		}
