@@ -65,16 +65,29 @@ func WithStrict(strict bool) Option {
 }
 
 // Degraded lists, once each, what of the contract is not enforced as
-// declared: every operation's degradations, then why an operation whose
-// inputs could not be compiled is answered from its example.
+// declared, each degradation led by the operations it concerns ("POST
+// /pets, PUT /pets: Pet.tag: …"): a component's shared by several is
+// listed once. A request body's names its operation already.
 func (m *Model) Degraded() []string {
-	var out []string
+	var notes []string
+	ops := map[string][]string{}
 	for _, o := range m.Operations {
 		for _, d := range o.Degraded {
-			if !slices.Contains(out, d) {
-				out = append(out, d)
+			if _, seen := ops[d]; !seen {
+				notes = append(notes, d)
+			}
+			if !slices.Contains(ops[d], o.String()) {
+				ops[d] = append(ops[d], o.String())
 			}
 		}
+	}
+	out := make([]string, len(notes))
+	for i, d := range notes {
+		if strings.HasPrefix(d, "request body of ") {
+			out[i] = d
+			continue
+		}
+		out[i] = strings.Join(ops[d], ", ") + ": " + d
 	}
 	return out
 }

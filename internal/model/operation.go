@@ -97,7 +97,8 @@ type Operation struct {
 	// from its example.
 	InputsErr error
 	// Degraded lists, once each, what of the operation is not enforced as
-	// declared: "WHERE: WHAT is not enforced (WHY)".
+	// declared: "WHERE: WHAT is not enforced (WHY)", WHERE a component
+	// schema's field (Pet.id), a parameter or the request body.
 	Degraded []string
 }
 
@@ -109,12 +110,10 @@ func (m *Model) compileInputs(o *Operation) {
 	} else {
 		var notes fastapi.Degradations
 		o.Inputs, notes, o.InputsErr = fastapi.CompileInputsLax(m.Spec, o.Op, o.Item)
-		for _, n := range notes {
-			o.Degraded = append(o.Degraded, o.String()+": "+n)
-		}
+		o.Degraded = notes
 	}
 	if o.InputsErr != nil {
-		o.Degraded = append(o.Degraded, fmt.Sprintf("%s: its inputs are not enforced (%v): answered from its example", o, o.InputsErr))
+		o.Degraded = append(o.Degraded, fmt.Sprintf("its inputs are not enforced (%v): answered from its example", o.InputsErr))
 	}
 }
 
