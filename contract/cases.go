@@ -119,9 +119,16 @@ func (o *operation) destructive() bool {
 type values map[string]string
 
 // operations lists the contract's operations in document order with their
-// compiled inputs. An operation the runner cannot drive (inputs it cannot
+// compiled inputs: the model's (m, when it is sp's), else compiled here as
+// FastAPI's. An operation the runner cannot drive (inputs it cannot
 // compile) has untestable set and nothing else.
-func operations(sp *spec.Spec, notes *[]string) []*operation {
+func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
+	compiled := map[*openapi3.Operation]*model.Operation{}
+	if m != nil && m.Spec == sp {
+		for _, o := range m.Operations {
+			compiled[o.Op] = o
+		}
+	}
 	var ops []*operation
 	for _, path := range sp.Paths() {
 		item := sp.Doc.Paths.Value(path)
@@ -134,7 +141,13 @@ func operations(sp *spec.Spec, notes *[]string) []*operation {
 			if id == "" {
 				id = method + " " + path
 			}
-			ins, err := fastapi.CompileInputs(sp, op, item)
+			var ins fastapi.Inputs
+			var err error
+			if mo := compiled[op]; mo != nil {
+				ins, err = mo.Inputs, mo.InputsErr
+			} else {
+				ins, err = fastapi.CompileInputs(sp, op, item)
+			}
 			if err != nil {
 				ops = append(ops, &operation{id: id, method: method, path: path, op: op, item: item, untestable: err.Error()})
 				continue

@@ -28,7 +28,7 @@ func FuzzChecks(f *testing.F) {
 	r := &runner{cfg: &cfg, sp: sp}
 	var notes []string
 	var ops []*operation
-	for _, o := range operations(sp, &notes) {
+	for _, o := range operations(sp, nil, &notes) {
 		if o.untestable == "" {
 			ops = append(ops, o)
 		}

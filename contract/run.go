@@ -399,7 +399,8 @@ func unwrapURLError(err error) error {
 // check the responses.
 func (r *runner) run(ctx context.Context) *Report {
 	report := &Report{BaseURL: r.cfg.BaseURL, Spec: r.sp.Source(), Seed: r.cfg.Seed}
-	all := operations(r.sp, &report.Notes)
+	r.model, r.modelErr = r.cfg.compiled()
+	all := operations(r.sp, r.model, &report.Notes)
 	gen := fake.New(r.sp)
 	for _, o := range all {
 		if o.untestable == "" {
@@ -428,7 +429,6 @@ func (r *runner) run(ctx context.Context) *Report {
 		nonce:      uint32(r.cfg.Now().UnixNano()/1e6) ^ uint32(r.cfg.Seed),
 		fake:       gen,
 	}
-	r.model, r.modelErr = r.cfg.compiled()
 	b.attachModel(ops, r.model)
 	for name, ids := range r.cfg.IDs {
 		if len(ids) > 0 {

@@ -168,8 +168,7 @@ func (s *seqRun) op(o *model.Operation) *operation {
 	if id == "" {
 		id = o.Method + " " + o.Path
 	}
-	ins, _ := fastapi.CompileInputs(s.r.sp, o.Op, o.Item)
-	x := &operation{id: id, method: o.Method, path: o.Path, op: o.Op, item: o.Item, inputs: ins}
+	x := &operation{id: id, method: o.Method, path: o.Path, op: o.Op, item: o.Item, inputs: o.Inputs}
 	x.tokenEndpoint = issuesTokens(o.Op)
 	s.ops[o] = x
 	return x

@@ -53,8 +53,18 @@ func (o *opInfo) String() string { return o.method + " " + o.template }
 
 var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
 
-func newIndex(sp *spec.Spec) (*contractIndex, error) {
+// newIndex indexes m's contract, sp. Each operation's inputs are the ones
+// the model compiled; an operation whose inputs could not be compiled
+// takes none (the mock answers it from its example), unless the model is
+// strict, which refuses the contract as scenarios always did.
+func newIndex(sp *spec.Spec, m *model.Model) (*contractIndex, error) {
 	x := &contractIndex{sp: sp}
+	compiled := map[*openapi3.Operation]*model.Operation{}
+	if m != nil {
+		for _, o := range m.Operations {
+			compiled[o.Op] = o
+		}
+	}
 	router := mux.NewRouter().SkipClean(true)
 	for _, tmpl := range sp.Paths() {
 		item := sp.Doc.Paths.Value(tmpl)
@@ -64,9 +74,17 @@ func newIndex(sp *spec.Spec) (*contractIndex, error) {
 			if op == nil {
 				continue
 			}
-			ins, err := fastapi.CompileInputs(sp, op, item)
-			if err != nil {
-				return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
+			var ins fastapi.Inputs
+			if o := compiled[op]; o != nil {
+				if o.InputsErr != nil && m.Strict {
+					return nil, fmt.Errorf("%s %s: %w", method, tmpl, o.InputsErr)
+				}
+				ins = o.Inputs
+			} else {
+				var err error
+				if ins, err = fastapi.CompileInputs(sp, op, item); err != nil {
+					return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
+				}
 			}
 			p.ops = append(p.ops, &opInfo{method: method, template: tmpl, op: op, inputs: ins, secrets: secretFields(op)})
 			for _, name := range model.SecretPathParams(item, op) {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -81,7 +82,15 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // source may not share a name. Every problem of every file is reported,
 // each with file:line.
 func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error) {
-	x, err := newIndex(sp)
+	var m *model.Model
+	if data != nil && data.Model != nil && data.Model.Spec == sp {
+		m = data.Model
+	} else if em, _ := model.Embedded(); em != nil && em.Spec == sp {
+		m = em
+	} else {
+		m, _ = model.Compile(sp) // nil: each operation's inputs compiled here
+	}
+	x, err := newIndex(sp, m)
 	if err != nil {
 		// The contract is at fault, not a scenario: say so.
 		return nil, fmt.Errorf("contract %s: %w", sp.Source(), err)

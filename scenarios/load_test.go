@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -192,28 +193,42 @@ func FuzzLoadScenario(f *testing.F) {
 	})
 }
 
-// A contract the mock cannot serve as FastAPI would is refused naming the
-// contract, not the scenarios, which are not at fault.
+// A contract the mock cannot serve as FastAPI would is refused, under a
+// strict model (--strict), naming the contract, not the scenarios, which
+// are not at fault. Otherwise the construct is degraded: the scenarios
+// load, and the model lists what is not enforced.
 func TestLoadBlamesTheContract(t *testing.T) {
 	t.Parallel()
 	doc := `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{"operationId":"x",
 		"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/M"}}}},
 		"responses":{"200":{"description":"ok"},"422":{"description":"invalid"}}}}},
 		"components":{"schemas":{"M":{"type":"object","properties":{"f":{"not":{"type":"string"}}}}}}}`
-	sp, err := spec.Load([]byte(doc), "unsupported.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Compile(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := fixtures.LoadDefault(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = scenarios.Load(sp, data, scenarios.ShippedFor(sp))
-	if err == nil || !strings.HasPrefix(err.Error(), "contract unsupported.json: POST /x: ") || strings.Contains(err.Error(), "scenario") {
-		t.Fatalf("err = %v, want one blaming the contract unsupported.json and its operation POST /x", err)
+	for _, strict := range []bool{true, false} {
+		t.Run(fmt.Sprintf("strict=%v", strict), func(t *testing.T) {
+			t.Parallel()
+			sp, err := spec.Load([]byte(doc), "unsupported.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := model.Compile(sp, model.WithStrict(strict))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := fixtures.LoadDefault(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = scenarios.Load(sp, data, scenarios.ShippedFor(sp))
+			if !strict {
+				want := `POST /x: M.f: keyword "not" is not enforced (not implemented)` // model.Degraded
+				if err != nil || !slices.Contains(m.Degraded(), want) {
+					t.Fatalf("err = %v, degraded = %q; want no error and %q", err, m.Degraded(), want)
+				}
+				return
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), "contract unsupported.json: POST /x: ") || strings.Contains(err.Error(), "scenario") {
+				t.Fatalf("err = %v, want one blaming the contract unsupported.json and its operation POST /x", err)
+			}
+		})
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -60,6 +61,7 @@ type contractOptions struct {
 	verbose, noWrites, allowDestructive                              *bool
 	timeout, maxTime                                                 time.Duration
 	maxSpecBytes                                                     *int64
+	framework                                                        *frameworkOpts
 	checks, exclude, headers, statuses, excludeOps                   listFlag
 	ids                                                              map[string][]string
 	query, cookies                                                   url.Values
@@ -72,6 +74,7 @@ func contractFlags() (*flag.FlagSet, *contractOptions) {
 	o.baseURL = fs.String("base-url", "", "the server to check, e.g. http://127.0.0.1:8000 (required)")
 	o.specFlag = fs.String("spec", "", "contract `file or URL` (default: the embedded openapi.yaml); a FastAPI /openapi.json works as it is")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
+	o.framework = frameworkFlags(fs)
 	o.username = fs.String("username", "", "log in as this user (positive login, wrong-credentials cases, a bearer token for the rest)")
 	o.password = fs.String("password", "", "password for --username")
 	o.seed = fs.Uint64("seed", 1, "seed of generated inputs; the same seed sends the same requests")
@@ -194,6 +197,20 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 	if *o.specFlag != "" {
 		if cfg.Spec, err = loadSpec(ctx, "contract", *o.specFlag, o.timeout, *o.maxSpecBytes, stderr); err != nil {
 			return err
+		}
+	}
+	modelOpts, err := o.framework.options("contract")
+	if err != nil {
+		return err
+	}
+	if len(modelOpts) > 0 {
+		if cfg.Spec == nil {
+			if cfg.Spec, err = spec.Embedded(); err != nil {
+				return err
+			}
+		}
+		if cfg.Model, err = model.Compile(cfg.Spec, modelOpts...); err != nil {
+			return usagef("contract: --spec %s: %v", cfg.Spec.Source(), err)
 		}
 	}
 	if err := knownPathParameters(cfg.Spec, o.ids); err != nil {

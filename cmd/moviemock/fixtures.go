@@ -12,20 +12,27 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // loadModel loads and compiles the contract --spec names: the embedded
 // openapi.yaml when source is empty. What the loader ignored in the
 // document is told on stderr.
-func loadModel(ctx context.Context, cmd, source string, maxBytes int64, stderr io.Writer) (*model.Model, error) {
-	if source == "" {
+func loadModel(ctx context.Context, cmd, source string, maxBytes int64, stderr io.Writer, opts ...model.Option) (*model.Model, error) {
+	if source == "" && len(opts) == 0 {
 		return model.Embedded()
 	}
-	sp, err := loadSpec(ctx, cmd, source, specTimeout, maxBytes, stderr)
+	var sp *spec.Spec
+	var err error
+	if source == "" {
+		sp, err = spec.Embedded()
+	} else {
+		sp, err = loadSpec(ctx, cmd, source, specTimeout, maxBytes, stderr)
+	}
 	if err != nil {
 		return nil, err
 	}
-	m, err := model.Compile(sp)
+	m, err := model.Compile(sp, opts...)
 	if err != nil {
 		return nil, usagef("%s: --spec %s: %v", cmd, source, err)
 	}

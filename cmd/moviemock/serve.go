@@ -112,6 +112,7 @@ type serveOptions struct {
 	corsMaxAge, maxSessions, journalSize          *int
 	maxWrite, maxBody, journalBytes               int64
 	maxSpecBytes                                  *int64
+	framework                                     *frameworkOpts
 	lifetime, sessionTTL, interval                time.Duration
 	accounts                                      []mock.Account
 	origins, corsMethods, corsHeaders, corsExpose listFlag
@@ -128,6 +129,7 @@ func serveFlags(name string, px *proxyFlags) (*flag.FlagSet, *serveOptions) {
 	o.addr = fs.String("addr", defaultAddr, "`host:port` to listen on")
 	o.specFlag = fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0 or 3.1; default: the embedded openapi.yaml)")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
+	o.framework = frameworkFlags(fs)
 	o.readOnly = fs.Bool("read-only", false, "answer writes without keeping them")
 	o.maxWrite = int64(mock.DefaultMaxWriteBytes)
 	fs.Func("max-write-bytes", "bytes of written records the global state and each session may hold, e.g. 32MiB; beyond it a write gets 507 (default 32MiB)", func(v string) (err error) {
@@ -273,7 +275,11 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		}
 	}
 
-	m, err := loadModel(ctx, name, *o.specFlag, *o.maxSpecBytes, stderr)
+	modelOpts, err := o.framework.options(name)
+	if err != nil {
+		return err
+	}
+	m, err := loadModel(ctx, name, *o.specFlag, *o.maxSpecBytes, stderr, modelOpts...)
 	if err != nil {
 		return err
 	}
@@ -548,6 +554,7 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 		}
 	}
 	line("contract", "%s, from %s", title, from)
+	line("framework", "%s (%s)", m.Framework, m.FrameworkWhy)
 	if len(m.Collections) == 0 {
 		line("data", "%s", bn.source)
 	} else {
@@ -577,6 +584,7 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 	if len(examples) > 0 {
 		line("", "%d answered from examples only: %s", len(examples), strings.Join(examples, "; "))
 	}
+	degradedLines(line, m.Degraded())
 	var shipped int
 	var own []string
 	for _, sc := range set.Scenarios() {
@@ -609,6 +617,25 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 		line("panel", "off (--no-admin)")
 	}
 	return b.String()
+}
+
+// maxDegradedLines bounds the banner's list of degradations.
+const maxDegradedLines = 40
+
+// degradedLines writes what of the contract is not enforced as declared,
+// one degradation a line, each once.
+func degradedLines(line func(label, format string, args ...any), degraded []string) {
+	if len(degraded) == 0 {
+		return
+	}
+	line("degraded", "%s not enforced as declared (--strict refuses the contract instead):", problems.Plural(len(degraded), "construct", "constructs"))
+	for i, d := range degraded {
+		if i == maxDegradedLines {
+			line("", "… and %d more", len(degraded)-i)
+			break
+		}
+		line("", "%s", d)
+	}
 }
 
 // maxAdaptedLines bounds the banner's list of adaptations: a contract of

@@ -110,6 +110,22 @@ var inOrder = map[string]int{"path": 0, "query": 1, "header": 2, "cookie": 3}
 // from the contract. An operation whose body cannot be read as FastAPI
 // would read it is refused here, not at a request.
 func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem) (Inputs, error) {
+	return compileInputs(sp, op, pathItem, nil)
+}
+
+// CompileInputsLax is CompileInputs for a document that is not FastAPI's:
+// it refuses no construct. What it cannot validate as declared (a keyword
+// it does not implement, a union, a media type beside JSON) is compiled
+// without it, or as the closest validator, and listed, once each, in the
+// degradations ("WHERE: WHAT is not enforced (WHY)"). A body it cannot
+// compile at all is accepted unread (Raw), and listed.
+func CompileInputsLax(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem) (Inputs, Degradations, error) {
+	notes := Degradations{}
+	ins, err := compileInputs(sp, op, pathItem, &notes)
+	return ins, notes, err
+}
+
+func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, notes *Degradations) (Inputs, error) {
 	var ins Inputs
 	params := slices.Clone(pathItem.Parameters)
 	for _, p := range op.Parameters {
@@ -124,9 +140,16 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 	for _, ref := range params {
 		p := ref.Value
 		if p.Schema == nil || p.Schema.Value == nil {
-			return ins, fmt.Errorf("parameter %q in %s: no schema", p.Name, p.In)
+			if notes == nil {
+				return ins, fmt.Errorf("parameter %q in %s: no schema", p.Name, p.In)
+			}
+			notes.add(fmt.Sprintf("parameter %q in %s", p.Name, p.In), "its value", "it declares no schema: any string is taken")
+			ins.HasQuery = ins.HasQuery || p.In == "query"
+			ins.HasCookie = ins.HasCookie || p.In == "cookie"
+			ins.List = append(ins.List, Input{In: p.In, Name: p.Name, Loc: []any{p.In, p.Name}, Required: p.Required, Schema: &openapi3.Schema{}})
+			continue
 		}
-		in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema)
+		in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema, notes)
 		if err != nil {
 			return ins, fmt.Errorf("parameter %q in %s: %w", p.Name, p.In, err)
 		}
@@ -153,6 +176,11 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			break
 		}
 	}
+	if notes != nil && body.Content["application/json"] != nil {
+		// A body declared as JSON and as a form (and XML, say): JSON is
+		// validated, the others accepted as sent (see JSONBody.Others).
+		media = nil
+	}
 	if media == nil && body.Content["application/json"] != nil && !validatesBody(op) {
 		// FastAPI declares a 422 on every operation whose parameters or
 		// body it validates (fastapi/openapi/utils.py, unless the route
@@ -163,9 +191,14 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		return ins, nil
 	}
 	if media == nil && body.Content["application/json"] != nil {
-		jb, err := CompileJSONBody(sp, body)
+		jb, err := compileJSONBody(sp, body, notes)
 		if err != nil {
-			return ins, err
+			if notes == nil {
+				return ins, err
+			}
+			notes.add("request body", "its schema", "accepted as sent: "+err.Error())
+			ins.Raw = &RawBody{MediaType: "application/json", Media: body.Content["application/json"], Required: body.Required}
+			return ins, nil
 		}
 		ins.JSON = jb
 		return ins, nil
@@ -181,7 +214,18 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		}
 	}
 	if media == nil || media.Schema == nil || media.Schema.Value == nil {
-		return ins, fmt.Errorf("request body: only form (application/x-www-form-urlencoded, multipart/form-data) and application/json bodies are implemented")
+		if notes == nil {
+			return ins, fmt.Errorf("request body: only form (application/x-www-form-urlencoded, multipart/form-data) and application/json bodies are implemented")
+		}
+		names := sp.KeyOrder(bodyPath(sp, op)...)
+		if len(names) == 0 {
+			names = keysOf(body.Content)
+		}
+		if len(names) > 0 {
+			notes.add("request body", "its schema", "a "+names[0]+" body is accepted as sent")
+			ins.Raw = &RawBody{MediaType: names[0], Media: body.Content[names[0]], Required: body.Required}
+		}
+		return ins, nil
 	}
 	ins.Form = true
 	schema := media.Schema.Value
@@ -193,9 +237,12 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 	for _, name := range sp.PropertyOrder(media.Schema) {
 		field := schema.Properties[name]
 		if field == nil || field.Value == nil {
-			return ins, fmt.Errorf("form field %q: no schema", name)
+			if notes == nil {
+				return ins, fmt.Errorf("form field %q: no schema", name)
+			}
+			field = openapi3.NewSchemaRef("", &openapi3.Schema{})
 		}
-		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field)
+		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field, notes)
 		if err != nil {
 			return ins, fmt.Errorf("form field %q: %w", name, err)
 		}
@@ -281,7 +328,13 @@ func bodyPath(sp *spec.Spec, op *openapi3.Operation) []string {
 	return nil
 }
 
-func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.SchemaRef) (Input, error) {
+// compileValue compiles one parameter or form field; with notes (a lax
+// compile) what it cannot enforce is noted there and left out.
+func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.SchemaRef, notes *Degradations) (Input, error) {
+	where := fmt.Sprintf("parameter %q in %s", name, in)
+	if in == "body" {
+		where = fmt.Sprintf("form field %q", name)
+	}
 	v := Input{In: in, Name: name, Loc: []any{in, name}, Required: required}
 	s := sref.Value
 	if s.Default != nil {
@@ -299,7 +352,11 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 			value = valueRef.Value
 		}
 		if slices.Contains(value.Type.Slice(), "array") {
-			return v, fmt.Errorf("a list of lists: not implemented")
+			if notes == nil {
+				return v, fmt.Errorf("a list of lists: not implemented")
+			}
+			notes.add(where, "its items' schema", "a list of lists: each item is taken as a string")
+			value, valueRef = &openapi3.Schema{}, nil
 		}
 	}
 	// pydantic writes an Enum class as a component the value refers to,
@@ -313,12 +370,25 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 	}
 	v.Binary = value.Format == "binary" || value.ContentMediaType == "application/octet-stream"
 	if v.Binary && in != "body" {
-		return v, fmt.Errorf("a file outside a form: not implemented")
+		if notes == nil {
+			return v, fmt.Errorf("a file outside a form: not implemented")
+		}
+		notes.add(where, "format binary", "a file outside a form: its value is taken as a string")
+		v.Binary = false
 	}
 	if v.List && in == "path" {
-		return v, fmt.Errorf("a list in the path: not implemented")
+		if notes == nil {
+			return v, fmt.Errorf("a list in the path: not implemented")
+		}
+		notes.add(where, "its list schema", "a list in the path: the segment is taken as one string")
+		v.List, v.ListSchema, v.enum = false, nil, nil
+		value = &openapi3.Schema{}
 	}
 	types := slices.DeleteFunc(slices.Clone(value.Type.Slice()), func(t string) bool { return t == "null" })
+	if notes != nil && len(types) > 1 || len(types) == 1 && (types[0] == "object" || types[0] == "array") && notes != nil {
+		notes.add(where, fmt.Sprintf("type %v", types), "not a scalar: its value is taken as a string")
+		types, value, v.enum = nil, &openapi3.Schema{}, nil
+	}
 	switch {
 	case len(types) == 0 || slices.Equal(types, []string{"string"}):
 		v.Kind = String

@@ -29,6 +29,9 @@ type JSONBody struct {
 	// root is a body that is not a model (model nil): a list, a dict, a
 	// scalar, anything.
 	root *vnode
+	// Others are the media types declared beside application/json (a
+	// lax compile): a body sent as one of them is accepted unread.
+	Others []string
 	// embed: FastAPI's combined body (a "Body_…" model: several body
 	// parameters, or Body(embed=True)), whose fields FastAPI validates
 	// one by one rather than as one model.
@@ -49,6 +52,8 @@ const (
 	parsedAbsent parsedKind = iota
 	parsedBytes
 	parsedJSON
+	// parsedOther: a body in one of JSONBody.Others, accepted unread.
+	parsedOther
 )
 
 // Model is a body FastAPI accepted: what the endpoint receives.
@@ -96,6 +101,15 @@ type ModelField struct {
 // request bodies. What cannot be validated as FastAPI and pydantic would
 // validate it is an error naming the schema and keyword.
 func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, error) {
+	return compileJSONBody(sp, body, nil)
+}
+
+// compileJSONBody is CompileJSONBody; with notes, a lax compile (see
+// Degradations): what it cannot enforce is noted there, not refused, and
+// a body declared in other media types beside application/json is
+// validated when sent as JSON and accepted unread when sent as one of
+// them (Others).
+func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradations) (*JSONBody, error) {
 	doc, err := writtenDoc(sp)
 	if err != nil {
 		return nil, fmt.Errorf("request body: read %s: %w", sp.Source(), err)
@@ -108,15 +122,27 @@ func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, erro
 	if content == nil || get(content, "application/json") == nil {
 		return nil, fmt.Errorf("%s: no application/json content", where)
 	}
+	var others []string
 	if ks := keys(content); len(ks) != 1 {
-		return nil, fmt.Errorf("%s: media types %v besides application/json are not implemented", where, ks)
+		if notes == nil {
+			return nil, fmt.Errorf("%s: media types %v besides application/json are not implemented", where, ks)
+		}
+		for _, k := range ks {
+			if k != "application/json" {
+				others = append(others, k)
+			}
+		}
+		notes.add(where, "a body in "+strings.Join(others, ", "), "only application/json is validated; the others are accepted as sent")
 	}
 	schema := get(get(content, "application/json"), "schema")
 	if schema == nil {
-		return nil, fmt.Errorf("%s: application/json has no schema", where)
+		if notes == nil {
+			return nil, fmt.Errorf("%s: application/json has no schema", where)
+		}
+		schema = &yaml.Node{Kind: yaml.MappingNode} // any value
 	}
-	jb := &JSONBody{Required: body.Required}
-	c := &compiler{doc: doc}
+	jb := &JSONBody{Required: body.Required, Others: others}
+	c := &compiler{doc: doc, notes: notes}
 	n, err := c.compile(schema, where, false)
 	if err != nil {
 		return nil, err
@@ -175,6 +201,25 @@ func findRequestBody(sp *spec.Spec, doc *yamlDoc, body *openapi3.RequestBody) (*
 	return nil, "", fmt.Errorf("request body: not one of %s's operations", sp.Source())
 }
 
+// declaresMedia reports whether a request's Content-Type is one of the
+// declared media types (parameters aside, ranges such as text/* matching).
+func declaresMedia(declared []string, contentType string) bool {
+	ct, _, _ := strings.Cut(contentType, ";")
+	ct = strings.ToLower(strings.TrimSpace(ct))
+	if ct == "" {
+		return false
+	}
+	main, _, _ := strings.Cut(ct, "/")
+	for _, d := range declared {
+		d, _, _ = strings.Cut(d, ";")
+		d = strings.ToLower(strings.TrimSpace(d))
+		if d == ct || d == "*/*" || d == main+"/*" {
+			return true
+		}
+	}
+	return false
+}
+
 // IsJSONContentType reports whether FastAPI 0.141 parses a body sent with
 // this Content-Type as JSON. It reads the header as
 // email.message.Message does: the part before any ';', stripped (Python
@@ -210,6 +255,9 @@ func (b *JSONBody) Read(contentType string, hasContentType bool, body []byte) (P
 	if len(body) == 0 {
 		return Parsed{kind: parsedAbsent}, nil, nil
 	}
+	if len(b.Others) > 0 && !IsJSONContentType(contentType) && declaresMedia(b.Others, contentType) {
+		return Parsed{kind: parsedOther}, nil, nil
+	}
 	if !hasContentType || contentType == "" || !IsJSONContentType(contentType) {
 		return Parsed{kind: parsedBytes, v: pyValue{kind: pyBytes, s: string(body)}}, nil, nil
 	}
@@ -241,6 +289,9 @@ func (b *JSONBody) Read(contentType string, hasContentType bool, body []byte) (P
 // nested too deeply to write), the items are Unanswerable: FastAPI
 // answers 500, as WriteValidation does.
 func (b *JSONBody) Validate(p Parsed) (Model, []ErrorItem) {
+	if p.kind == parsedOther {
+		return Model{Absent: true}, nil
+	}
 	st := &vstate{loc: []any{"body"}}
 	var m Model
 	if b.embed {

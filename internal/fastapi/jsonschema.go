@@ -48,6 +48,10 @@ const (
 	vDuration // format duration: timedelta
 	vBytes    // bytes: format binary, or contentEncoding base64
 	vEmail    // format email: EmailStr
+	// vUnion and vAllOf are a lax compile's composites (see degrade.go):
+	// a value some, or every, alternative of alts accepts.
+	vUnion
+	vAllOf
 )
 
 // vnode is one compiled schema.
@@ -82,6 +86,9 @@ type vnode struct {
 	// vBytes: val_json_bytes and ser_json_bytes "base64" (the schema
 	// says contentEncoding: base64), else "utf8".
 	base64 bool
+
+	// vUnion, vAllOf
+	alts []*vnode
 }
 
 func (n *vnode) constrainedStr() bool { return n.minLen >= 0 || n.maxLen >= 0 || n.pattern != nil }
@@ -188,6 +195,10 @@ type compiler struct {
 	// itself that is not a model (Tree = list["Tree"]) would be compiled
 	// forever.
 	open map[*yaml.Node]bool
+	// notes: a lax compile (a document that is not FastAPI's), which
+	// degrades what it cannot enforce and notes it here; nil: strict, what
+	// cannot be validated as pydantic would is an error.
+	notes *Degradations
 }
 
 // annotations are schema keys that do not change validation.
@@ -197,12 +208,14 @@ var annotations = map[string]bool{
 	"$comment": true, "contentMediaType": true,
 }
 
-func checkKeys(n *yaml.Node, where string, allowed ...string) error {
+func (c *compiler) checkKeys(n *yaml.Node, where string, allowed ...string) error {
 	for _, k := range keys(n) {
 		if annotations[k] || strings.HasPrefix(k, "x-") || slices.Contains(allowed, k) {
 			continue
 		}
-		return fmt.Errorf("%s: schema keyword %q is not implemented", where, k)
+		if err := c.unsupported(fmt.Errorf("%s: schema keyword %q is not implemented", where, k), where, "keyword "+strconv.Quote(k), "not implemented"); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -222,19 +235,25 @@ func (c *compiler) compile(n *yaml.Node, where string, viaRef bool) (*vnode, err
 		return nil, fmt.Errorf("%s: schema is not an object", where)
 	}
 	if ref := get(n, "$ref"); ref != nil {
-		if err := checkKeys(n, where, "$ref"); err != nil {
+		if err := c.checkKeys(n, where, "$ref"); err != nil {
 			return nil, err
 		}
 		target, err := c.doc.resolve(ref.Value)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			if err := c.unsupported(fmt.Errorf("%s: %w", where, err), where, "$ref "+strconv.Quote(ref.Value), err.Error()); err != nil {
+				return nil, err
+			}
+			return &vnode{kind: vAny}, nil
 		}
 		if done := c.models[target]; done != nil {
 			return done, nil
 		}
 		name := ref.Value[strings.LastIndexByte(ref.Value, '/')+1:]
 		if c.open[target] {
-			return nil, fmt.Errorf("%s: %s contains itself other than through a model's field (a recursive type alias): not implemented", where, ref.Value)
+			if err := c.unsupported(fmt.Errorf("%s: %s contains itself other than through a model's field (a recursive type alias): not implemented", where, ref.Value), where, ref.Value+" within itself", "it contains itself other than through a model's field"); err != nil {
+				return nil, err
+			}
+			return &vnode{kind: vAny}, nil
 		}
 		if c.open == nil {
 			c.open = map[*yaml.Node]bool{}
@@ -243,11 +262,14 @@ func (c *compiler) compile(n *yaml.Node, where string, viaRef bool) (*vnode, err
 		defer delete(c.open, target)
 		return c.compile(target, name, true)
 	}
+	if c.lax() && (get(n, "oneOf") != nil || get(n, "allOf") != nil || (get(n, "anyOf") != nil && !optionalOf(n))) {
+		return c.compileComposite(n, where)
+	}
 	if alts := get(n, "anyOf"); alts != nil {
 		return c.compileAnyOf(n, alts, where)
 	}
 	for _, k := range []string{"oneOf", "allOf", "not", "if", "discriminator"} {
-		if get(n, k) != nil {
+		if get(n, k) != nil && !c.lax() {
 			return nil, fmt.Errorf("%s: %q is not implemented (a pydantic union or a composed schema)", where, k)
 		}
 	}
@@ -277,14 +299,31 @@ func (c *compiler) compile(n *yaml.Node, where string, viaRef bool) (*vnode, err
 	var err error
 	switch len(types) {
 	case 0:
-		if err := checkKeys(n, where, "nullable"); err != nil {
+		if c.lax() && (get(n, "properties") != nil || get(n, "additionalProperties") != nil) {
+			// An object's keywords without type: object.
+			node, err = c.compileTyped(n, "object", where)
+			break
+		}
+		if err := c.checkKeys(n, where, "nullable"); err != nil {
 			return nil, err
 		}
 		node = &vnode{kind: vAny}
 	case 1:
 		node, err = c.compileTyped(n, types[0], where)
 	default:
-		return nil, fmt.Errorf("%s: type %v is not implemented (a pydantic union)", where, types)
+		if !c.lax() {
+			return nil, fmt.Errorf("%s: type %v is not implemented (a pydantic union)", where, types)
+		}
+		// A value of any of the types: each compiled with the keywords
+		// beside it.
+		node = &vnode{kind: vUnion}
+		for _, t := range types {
+			alt, err := c.compileTyped(n, t, where)
+			if err != nil {
+				return nil, err
+			}
+			node.alts = append(node.alts, alt)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -295,8 +334,25 @@ func (c *compiler) compile(n *yaml.Node, where string, viaRef bool) (*vnode, err
 	return node, nil
 }
 
+// optionalOf reports whether n's anyOf is FastAPI's Optional[X]: [X,
+// {type: null}].
+func optionalOf(n *yaml.Node) bool {
+	alts := get(n, "anyOf")
+	if alts == nil || alts.Kind != yaml.SequenceNode || len(alts.Content) != 2 {
+		return false
+	}
+	nulls := 0
+	for _, alt := range alts.Content {
+		alt = yderef(alt)
+		if t := get(alt, "type"); t != nil && t.Value == "null" && len(alt.Content) == 2 {
+			nulls++
+		}
+	}
+	return nulls == 1
+}
+
 func (c *compiler) compileAnyOf(n, alts *yaml.Node, where string) (*vnode, error) {
-	if err := checkKeys(n, where, "anyOf"); err != nil {
+	if err := c.checkKeys(n, where, "anyOf"); err != nil {
 		return nil, err
 	}
 	var inner *yaml.Node
@@ -327,39 +383,54 @@ func (c *compiler) compileAnyOf(n, alts *yaml.Node, where string) (*vnode, error
 func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error) {
 	switch typ {
 	case "integer", "number":
-		if err := checkKeys(n, where, "type", "nullable", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"); err != nil {
+		allowed := []string{"type", "nullable", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+		if c.lax() {
+			// A number's format is a range (int32, int64) or a width
+			// Python's int and float do not have (float, double).
+			allowed = append(allowed, "format")
+		}
+		if err := c.checkKeys(n, where, allowed...); err != nil {
 			return nil, err
 		}
 		if typ == "integer" {
-			return compileIntBounds(n, where)
+			return c.compileIntBounds(n, where)
 		}
-		return compileFloatBounds(n, where)
+		return c.compileFloatBounds(n, where)
 	case "boolean":
-		return &vnode{kind: vBool}, checkKeys(n, where, "type", "nullable")
+		return &vnode{kind: vBool}, c.checkKeys(n, where, "type", "nullable")
 	case "null":
-		return &vnode{kind: vNone}, checkKeys(n, where, "type")
+		return &vnode{kind: vNone}, c.checkKeys(n, where, "type")
 	case "string":
-		if err := checkKeys(n, where, "type", "nullable", "minLength", "maxLength", "pattern", "format", "contentEncoding"); err != nil {
+		if err := c.checkKeys(n, where, "type", "nullable", "minLength", "maxLength", "pattern", "format", "contentEncoding"); err != nil {
 			return nil, err
 		}
 		node := &vnode{kind: vStr, minLen: -1, maxLen: -1}
 		if enc := get(n, "contentEncoding"); enc != nil {
 			// bytes with val_json_bytes/ser_json_bytes "base64".
 			if enc.Value != "base64" {
-				return nil, fmt.Errorf("%s: contentEncoding %q is not implemented", where, enc.Value)
+				if err := c.unsupported(fmt.Errorf("%s: contentEncoding %q is not implemented", where, enc.Value), where, "contentEncoding "+strconv.Quote(enc.Value), "not implemented; read as a string"); err != nil {
+					return nil, err
+				}
+				return c.compileTyped(without(n, "contentEncoding"), "string", where)
 			}
 			if f := get(n, "format"); f != nil && f.Value != "binary" {
-				return nil, fmt.Errorf("%s: contentEncoding base64 with format %q is not implemented", where, f.Value)
+				if err := c.unsupported(fmt.Errorf("%s: contentEncoding base64 with format %q is not implemented", where, f.Value), where, "format "+strconv.Quote(f.Value), "on base64 bytes"); err != nil {
+					return nil, err
+				}
 			}
 			if get(n, "minLength") != nil || get(n, "maxLength") != nil || get(n, "pattern") != nil {
-				return nil, fmt.Errorf("%s: length or pattern on bytes is not implemented", where)
+				if err := c.unsupported(fmt.Errorf("%s: length or pattern on bytes is not implemented", where), where, "length or pattern", "on bytes"); err != nil {
+					return nil, err
+				}
 			}
 			return &vnode{kind: vBytes, base64: true}, nil
 		}
 		if m := get(n, "contentMediaType"); m != nil && m.Value == "application/octet-stream" && get(n, "format") == nil {
 			// bytes (pydantic 2.13 writes no format for it).
 			if get(n, "minLength") != nil || get(n, "maxLength") != nil || get(n, "pattern") != nil {
-				return nil, fmt.Errorf("%s: length or pattern on bytes is not implemented", where)
+				if err := c.unsupported(fmt.Errorf("%s: length or pattern on bytes is not implemented", where), where, "length or pattern", "on bytes"); err != nil {
+					return nil, err
+				}
 			}
 			return &vnode{kind: vBytes}, nil
 		}
@@ -380,12 +451,28 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 			case "email":
 				node.kind = vEmail
 			case "uri":
-				return compileURL(n, where)
+				return c.compileURL(n, where)
 			default:
-				return nil, fmt.Errorf("%s: string format %q is not implemented (its pydantic type validates and serialises differently from str)", where, f.Value)
+				err := fmt.Errorf("%s: string format %q is not implemented (its pydantic type validates and serialises differently from str)", where, f.Value)
+				if !c.lax() {
+					return nil, err
+				}
+				if f.Value != "password" { // a hint to forms, nothing to check
+					c.notes.add(where, "format "+strconv.Quote(f.Value), "not implemented; read as a string")
+				}
+				return c.compileTyped(without(n, "format"), "string", where)
 			}
 			if get(n, "minLength") != nil || get(n, "maxLength") != nil || get(n, "pattern") != nil {
-				return nil, fmt.Errorf("%s: length or pattern on a %s string is not implemented", where, f.Value)
+				if !c.lax() {
+					return nil, fmt.Errorf("%s: length or pattern on a %s string is not implemented", where, f.Value)
+				}
+				// The format's value, its text held to the length and
+				// pattern as a plain string's.
+				plain, err := c.compileTyped(without(n, "format"), "string", where)
+				if err != nil {
+					return nil, err
+				}
+				return &vnode{kind: vAllOf, alts: []*vnode{node, plain}}, nil
 			}
 			return node, nil
 		}
@@ -398,13 +485,17 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 		}
 		if p := get(n, "pattern"); p != nil {
 			if node.pattern, err = compilePattern(p.Value); err != nil {
-				return nil, fmt.Errorf("%s: %w", where, err)
+				if err := c.unsupported(fmt.Errorf("%s: %w", where, err), where, "pattern "+strconv.Quote(p.Value), "not a regular expression Python's re and Rust's regex both run: "+err.Error()); err != nil {
+					return nil, err
+				}
+				node.pattern = nil
+			} else {
+				node.patternSrc = p.Value
 			}
-			node.patternSrc = p.Value
 		}
 		return node, nil
 	case "array":
-		if err := checkKeys(n, where, "type", "nullable", "items", "minItems", "maxItems", "uniqueItems"); err != nil {
+		if err := c.checkKeys(n, where, "type", "nullable", "items", "minItems", "maxItems", "uniqueItems"); err != nil {
 			return nil, err
 		}
 		node := &vnode{kind: vList}
@@ -432,7 +523,7 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 		if get(n, "properties") != nil {
 			return c.compileModel(n, where)
 		}
-		if err := checkKeys(n, where, "type", "nullable", "additionalProperties"); err != nil {
+		if err := c.checkKeys(n, where, "type", "nullable", "additionalProperties"); err != nil {
 			return nil, err
 		}
 		node := &vnode{kind: vDict, elem: &vnode{kind: vAny}}
@@ -440,7 +531,12 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 			switch {
 			case ap.Kind == yaml.ScalarNode && ap.Value == "true":
 			case ap.Kind == yaml.ScalarNode:
-				return nil, fmt.Errorf("%s: an object without properties and additionalProperties: %s is not implemented", where, ap.Value)
+				if !c.lax() {
+					return nil, fmt.Errorf("%s: an object without properties and additionalProperties: %s is not implemented", where, ap.Value)
+				}
+				// An object with no member: a model of no field that
+				// forbids every other.
+				return &vnode{kind: vModel, model: &vmodel{name: where, forbid: true}}, nil
 			default:
 				var err error
 				if node.elem, err = c.compile(ap, where+"{}", false); err != nil {
@@ -450,12 +546,15 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 		}
 		return node, nil
 	}
-	return nil, fmt.Errorf("%s: type %q is not implemented", where, typ)
+	if err := c.unsupported(fmt.Errorf("%s: type %q is not implemented", where, typ), where, "type "+strconv.Quote(typ), "not a JSON Schema type"); err != nil {
+		return nil, err
+	}
+	return &vnode{kind: vAny}, nil
 }
 
 // compileURL reads a pydantic URL type: HttpUrl (http or https, at most
 // 2083 characters: the schema's maxLength) or AnyUrl (minLength 1 alone).
-func compileURL(n *yaml.Node, where string) (*vnode, error) {
+func (c *compiler) compileURL(n *yaml.Node, where string) (*vnode, error) {
 	minLen, err := intKeyword(n, "minLength", where)
 	if err != nil {
 		return nil, err
@@ -464,12 +563,19 @@ func compileURL(n *yaml.Node, where string) (*vnode, error) {
 	if err != nil {
 		return nil, err
 	}
-	if get(n, "pattern") != nil || minLen > 1 {
-		return nil, fmt.Errorf("%s: a pattern or minLength above 1 on a uri string is not implemented", where)
-	}
 	rule := &urlRule{maxLen: maxLen}
 	if maxLen == MaxURLLength {
 		rule.schemes = []string{"http", "https"}
+	}
+	if get(n, "pattern") != nil || minLen > 1 {
+		if !c.lax() {
+			return nil, fmt.Errorf("%s: a pattern or minLength above 1 on a uri string is not implemented", where)
+		}
+		plain, err := c.compileTyped(without(n, "format", "maxLength"), "string", where)
+		if err != nil {
+			return nil, err
+		}
+		return &vnode{kind: vAllOf, alts: []*vnode{{kind: vURL, url: rule}, plain}}, nil
 	}
 	return &vnode{kind: vURL, url: rule}, nil
 }
@@ -488,9 +594,13 @@ func intKeyword(n *yaml.Node, key, where string) (int, error) {
 
 // compileIntBounds reads an int field's bounds. FastAPI writes them as
 // floats (minimum: 1.0) but pydantic holds them as ints; a bound with a
-// fraction cannot come from an int field pydantic built.
-func compileIntBounds(n *yaml.Node, where string) (*vnode, error) {
+// fraction cannot come from an int field pydantic built. A lax compile
+// reads OpenAPI 3.0's boolean exclusiveMinimum and exclusiveMaximum, a
+// fractional bound as the integer bound it amounts to, and format int32
+// or int64 as that range.
+func (c *compiler) compileIntBounds(n *yaml.Node, where string) (*vnode, error) {
 	node := &vnode{kind: vInt}
+	excl := c.exclusive30(n)
 	for _, b := range []struct {
 		key string
 		dst **big.Int
@@ -499,8 +609,18 @@ func compileIntBounds(n *yaml.Node, where string) (*vnode, error) {
 		if v == nil {
 			continue
 		}
+		dst := b.dst
 		if v.Tag == "!!bool" {
-			return nil, fmt.Errorf("%s: boolean %s (OpenAPI 3.0 style) is not implemented", where, b.key)
+			if !c.lax() {
+				return nil, fmt.Errorf("%s: boolean %s (OpenAPI 3.0 style) is not implemented", where, b.key)
+			}
+			continue // read with its minimum or maximum
+		}
+		switch {
+		case b.key == "maximum" && excl["maximum"]:
+			dst = &node.iLt
+		case b.key == "minimum" && excl["minimum"]:
+			dst = &node.iGt
 		}
 		f, ok := new(big.Float).SetPrec(4096).SetString(v.Value)
 		if !ok {
@@ -508,18 +628,60 @@ func compileIntBounds(n *yaml.Node, where string) (*vnode, error) {
 		}
 		i, acc := f.Int(nil)
 		if acc != big.Exact {
-			return nil, fmt.Errorf("%s: %s %s on an integer is not implemented (pydantic holds int bounds as ints)", where, b.key, v.Value)
+			err := fmt.Errorf("%s: %s %s on an integer is not implemented (pydantic holds int bounds as ints)", where, b.key, v.Value)
+			if !c.lax() {
+				return nil, err
+			}
+			// f.Int truncates toward zero: acc says which way it went.
+			switch {
+			case b.key == "multipleOf":
+				c.notes.add(where, "multipleOf "+v.Value, "a fraction on an integer")
+				continue
+			case dst == &node.iGe && acc == big.Below, dst == &node.iLt && acc == big.Below:
+				i.Add(i, big.NewInt(1)) // ≥ 1.5 is ≥ 2; < 1.5 is < 2
+			case dst == &node.iLe && acc == big.Above, dst == &node.iGt && acc == big.Above:
+				i.Sub(i, big.NewInt(1)) // ≤ -1.5 is ≤ -2; > -1.5 is > -2
+			}
 		}
-		*b.dst = i
+		*dst = i
 	}
 	if node.iMul != nil && node.iMul.Sign() == 0 {
 		return nil, fmt.Errorf("%s: multipleOf 0", where)
 	}
+	if f := get(n, "format"); f != nil && c.lax() {
+		bits := map[string]uint{"int32": 31, "int64": 63}[f.Value]
+		if bits > 0 {
+			lo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), bits))
+			hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1))
+			if node.iGe == nil && node.iGt == nil {
+				node.iGe = lo
+			}
+			if node.iLe == nil && node.iLt == nil {
+				node.iLe = hi
+			}
+		}
+	}
 	return node, nil
 }
 
-func compileFloatBounds(n *yaml.Node, where string) (*vnode, error) {
+// exclusive30 is which of n's minimum and maximum OpenAPI 3.0's boolean
+// exclusiveMinimum and exclusiveMaximum make exclusive, in a lax compile.
+func (c *compiler) exclusive30(n *yaml.Node) map[string]bool {
+	if !c.lax() {
+		return nil
+	}
+	out := map[string]bool{}
+	for key, bound := range map[string]string{"exclusiveMinimum": "minimum", "exclusiveMaximum": "maximum"} {
+		if v := get(n, key); v != nil && v.Tag == "!!bool" && v.Value == "true" {
+			out[bound] = true
+		}
+	}
+	return out
+}
+
+func (c *compiler) compileFloatBounds(n *yaml.Node, where string) (*vnode, error) {
 	node := &vnode{kind: vFloat}
+	excl := c.exclusive30(n)
 	for _, b := range []struct {
 		key string
 		dst **float64
@@ -528,14 +690,24 @@ func compileFloatBounds(n *yaml.Node, where string) (*vnode, error) {
 		if v == nil {
 			continue
 		}
+		dst := b.dst
 		if v.Tag == "!!bool" {
-			return nil, fmt.Errorf("%s: boolean %s (OpenAPI 3.0 style) is not implemented", where, b.key)
+			if !c.lax() {
+				return nil, fmt.Errorf("%s: boolean %s (OpenAPI 3.0 style) is not implemented", where, b.key)
+			}
+			continue
+		}
+		switch {
+		case b.key == "maximum" && excl["maximum"]:
+			dst = &node.fLt
+		case b.key == "minimum" && excl["minimum"]:
+			dst = &node.fGt
 		}
 		f, err := strconv.ParseFloat(v.Value, 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, fmt.Errorf("%s: %s %q is not a number", where, b.key, v.Value)
 		}
-		*b.dst = &f
+		*dst = &f
 	}
 	return node, nil
 }
@@ -543,7 +715,7 @@ func compileFloatBounds(n *yaml.Node, where string) (*vnode, error) {
 // compileModel compiles a pydantic model: an object schema with
 // properties.
 func (c *compiler) compileModel(n *yaml.Node, where string) (*vnode, error) {
-	if err := checkKeys(n, where, "type", "properties", "required", "additionalProperties", "nullable"); err != nil {
+	if err := c.checkKeys(n, where, "type", "properties", "required", "additionalProperties", "nullable"); err != nil {
 		return nil, err
 	}
 	node := &vnode{kind: vModel, model: &vmodel{name: where}}
@@ -556,9 +728,13 @@ func (c *compiler) compileModel(n *yaml.Node, where string) (*vnode, error) {
 		case ap.Kind == yaml.ScalarNode && ap.Value == "false":
 			node.model.forbid = true
 		case ap.Kind == yaml.ScalarNode && ap.Value == "true":
-			return nil, fmt.Errorf("%s: extra=\"allow\" (additionalProperties: true) is not implemented", where)
+			if err := c.unsupported(fmt.Errorf("%s: extra=\"allow\" (additionalProperties: true) is not implemented", where), where, "additionalProperties: true", "members it does not declare are accepted, not kept"); err != nil {
+				return nil, err
+			}
 		default:
-			return nil, fmt.Errorf("%s: additionalProperties with a schema on a model is not implemented", where)
+			if err := c.unsupported(fmt.Errorf("%s: additionalProperties with a schema on a model is not implemented", where), where, "additionalProperties", "only the properties it declares are validated"); err != nil {
+				return nil, err
+			}
 		}
 	}
 	var required []string
@@ -594,7 +770,11 @@ func (c *compiler) compileModel(n *yaml.Node, where string) (*vnode, error) {
 	}
 	for _, r := range required {
 		if get(props, r) == nil {
-			return nil, fmt.Errorf("%s: required property %q is not among the properties", where, r)
+			if !c.lax() {
+				return nil, fmt.Errorf("%s: required property %q is not among the properties", where, r)
+			}
+			// Required, of any value.
+			node.model.fields = append(node.model.fields, vfield{name: r, node: &vnode{kind: vAny}, required: true})
 		}
 	}
 	return node, nil
@@ -681,7 +861,7 @@ func appendYAMLJSON(dst []byte, n *yaml.Node) ([]byte, error) {
 // compileEnum compiles enum/const: a Literal when written inline, a
 // Python Enum class when reached through $ref.
 func (c *compiler) compileEnum(n *yaml.Node, where string, viaRef bool) (*vnode, error) {
-	if err := checkKeys(n, where, "enum", "const", "type"); err != nil {
+	if err := c.checkKeys(n, where, "enum", "const", "type"); err != nil {
 		return nil, err
 	}
 	var vals []*yaml.Node
@@ -700,14 +880,14 @@ func (c *compiler) compileEnum(n *yaml.Node, where string, viaRef bool) (*vnode,
 		lv := litValue{}
 		switch {
 		case v.Kind != yaml.ScalarNode:
-			return nil, fmt.Errorf("%s: enum value that is not a string, integer, boolean or null is not implemented", where)
+			return c.enumUnsupported(n, fmt.Errorf("%s: enum value that is not a string, integer, boolean or null is not implemented", where), where)
 		case v.Tag == "!!str":
 			lv.v = pyValue{kind: pyStr, s: v.Value}
 			lv.repr = pyRepr(v.Value)
 		case v.Tag == "!!int":
 			i, err := strconv.ParseInt(v.Value, 10, 64)
 			if err != nil {
-				return nil, fmt.Errorf("%s: enum value %s is not implemented", where, v.Value)
+				return c.enumUnsupported(n, fmt.Errorf("%s: enum value %s is not implemented", where, v.Value), where)
 			}
 			lv.v = pyValue{kind: pyInt, i: i}
 			lv.repr = strconv.FormatInt(i, 10)
@@ -718,7 +898,7 @@ func (c *compiler) compileEnum(n *yaml.Node, where string, viaRef bool) (*vnode,
 			lv.v = pyValue{kind: pyNone}
 			lv.repr = "None"
 		default:
-			return nil, fmt.Errorf("%s: enum value %s is not implemented", where, v.Value)
+			return c.enumUnsupported(n, fmt.Errorf("%s: enum value %s is not implemented", where, v.Value), where)
 		}
 		lv.json, _ = appendInput(nil, &lv.v)
 		set.values = append(set.values, lv)
@@ -726,6 +906,15 @@ func (c *compiler) compileEnum(n *yaml.Node, where string, viaRef bool) (*vnode,
 	}
 	set.expected = joinExpected(reprs)
 	return literalNode(set, viaRef), nil
+}
+
+// enumUnsupported is err when c is strict; a lax compile notes the enum
+// unenforced and compiles n without it.
+func (c *compiler) enumUnsupported(n *yaml.Node, err error, where string) (*vnode, error) {
+	if err := c.unsupported(err, where, "enum", "a value other than a string, an integer, a boolean or null"); err != nil {
+		return nil, err
+	}
+	return c.compile(without(n, "enum", "const"), where, false)
 }
 
 // enumNode compiles the enum of a parameter or form field, as decoded by

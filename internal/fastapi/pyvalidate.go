@@ -127,6 +127,10 @@ func (n *vnode) validate(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
 		return n.validateBytes(st, v, out)
 	case vEmail:
 		return validateEmail(st, v, out)
+	case vUnion:
+		return n.validateUnion(st, v, out)
+	case vAllOf:
+		return n.validateAllOf(st, v, out)
 	}
 	panic("unreachable")
 }

@@ -11,6 +11,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -34,6 +35,11 @@ type Model struct {
 	// for. FrameworkWhy says what decided it, for the start-up block.
 	Framework    framework.Name
 	FrameworkWhy string
+	// Strict: every operation's inputs were compiled as FastAPI's
+	// (fastapi.CompileInputs), refusing what the mock cannot validate as
+	// FastAPI would; the scenarios then refuse such a contract, as they
+	// did before constructs were degraded (--strict).
+	Strict bool
 
 	byName map[string]*Collection
 	byFile map[string]*Collection
@@ -50,6 +56,40 @@ func WithFramework(name framework.Name) Option {
 			m.Framework, m.FrameworkWhy = name, "asked for"
 		}
 	}
+}
+
+// WithStrict compiles every operation's inputs strictly (see
+// Model.Strict), whatever the framework.
+func WithStrict(strict bool) Option {
+	return func(m *Model) { m.Strict = m.Strict || strict }
+}
+
+// Degraded lists, once each, what of the contract is not enforced as
+// declared, each degradation led by the operations it concerns ("POST
+// /pets, PUT /pets: Pet.tag: …"): a component's shared by several is
+// listed once. A request body's names its operation already.
+func (m *Model) Degraded() []string {
+	var notes []string
+	ops := map[string][]string{}
+	for _, o := range m.Operations {
+		for _, d := range o.Degraded {
+			if _, seen := ops[d]; !seen {
+				notes = append(notes, d)
+			}
+			if !slices.Contains(ops[d], o.String()) {
+				ops[d] = append(ops[d], o.String())
+			}
+		}
+	}
+	out := make([]string, len(notes))
+	for i, d := range notes {
+		if strings.HasPrefix(d, "request body of ") {
+			out[i] = d
+			continue
+		}
+		out[i] = strings.Join(ops[d], ", ") + ": " + d
+	}
+	return out
 }
 
 // Compile reads sp's collections and operations.

@@ -124,3 +124,37 @@ func TestSameSchemaUnderOnePathIsOneCollection(t *testing.T) {
 		t.Errorf("create %+v and read %+v, want both on one collection", create, read)
 	}
 }
+
+// A response declared only under a media range (*/*, application/*) is
+// answered in that range: content.Get matches it for application/json,
+// and the model must read the entry it matched, not index the content by
+// the name it asked for (which panicked).
+func TestSuccessMediaUnderARange(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, content, media, typ string }{
+		{"star", `"*/*":{"schema":{"type":"string"}}`, "*/*", "string"},
+		{"application range", `"application/*":{"schema":{"type":"integer"}}`, "application/*", "integer"},
+		{"json beside star", `"*/*":{"schema":{"type":"string"}},"application/json":{"schema":{"type":"object"}}`, "application/json", "object"},
+		{"json with a parameter", `"application/json; charset=utf-8":{"schema":{"type":"array","items":{}}}`, "application/json; charset=utf-8", "array"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			doc := `{"openapi":"3.0.1","info":{"title":"x","version":"1"},"paths":{"/p":{"get":{"responses":{"200":{"description":"ok","content":{` + tc.content + `}}}}}}}`
+			sp, err := spec.Load([]byte(doc), "test.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Compile(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := m.Operations[0]
+			if o.Media != tc.media {
+				t.Errorf("media = %q, want %q", o.Media, tc.media)
+			}
+			if o.MediaSchema == nil || o.MediaSchema.Value == nil || !o.MediaSchema.Value.Type.Is(tc.typ) {
+				t.Errorf("media schema = %v, want type %s", o.MediaSchema, tc.typ)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -82,6 +83,38 @@ type Operation struct {
 	// SecretPath names the path parameters whose value is a credential
 	// (SecretPathParams): /reset-password/{token}.
 	SecretPath []string
+
+	// Inputs are what the operation validates, compiled once: as
+	// FastAPI's (fastapi.CompileInputs) for a FastAPI document or a strict
+	// model, else with what cannot be enforced degraded
+	// (fastapi.CompileInputsLax). The mock, the runner and the scenarios
+	// read them.
+	Inputs fastapi.Inputs
+	// InputsErr: the inputs could not be compiled (a FastAPI document's
+	// construct the mock cannot validate as FastAPI would, or any under
+	// Strict); Inputs holds what was compiled before the error (the
+	// parameters before a body, say), and the mock answers the operation
+	// from its example.
+	InputsErr error
+	// Degraded lists, once each, what of the operation is not enforced as
+	// declared: "WHERE: WHAT is not enforced (WHY)", WHERE a component
+	// schema's field (Pet.id), a parameter or the request body.
+	Degraded []string
+}
+
+// compileInputs compiles o's inputs once, as m's framework and
+// strictness say.
+func (m *Model) compileInputs(o *Operation) {
+	if m.Strict || m.Framework == framework.FastAPI {
+		o.Inputs, o.InputsErr = fastapi.CompileInputs(m.Spec, o.Op, o.Item)
+	} else {
+		var notes fastapi.Degradations
+		o.Inputs, notes, o.InputsErr = fastapi.CompileInputsLax(m.Spec, o.Op, o.Item)
+		o.Degraded = notes
+	}
+	if o.InputsErr != nil {
+		o.Degraded = append(o.Degraded, fmt.Sprintf("its inputs are not enforced (%v): answered from its example", o.InputsErr))
+	}
 }
 
 // RedactPath is path, a request's path this operation matched, as the
@@ -170,8 +203,10 @@ func successMedia(sp *spec.Spec, path, method string, op *openapi3.Operation, st
 	}
 	content := resp.Value.Content
 	media := ""
-	if content.Get("application/json") != nil {
-		media = "application/json"
+	if mt := content.Get("application/json"); mt != nil {
+		// Get matches application/* and */* too: the media type is the
+		// key it matched, as declared.
+		media = ContentKey(content, mt)
 	} else if order := sp.KeyOrder("paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content"); len(order) > 0 && content[order[0]] != nil {
 		media = order[0]
 	} else {
@@ -182,7 +217,27 @@ func successMedia(sp *spec.Spec, path, method string, op *openapi3.Operation, st
 		}
 	}
 	mt := content[media]
+	if mt == nil {
+		return media, nil, nil
+	}
 	return media, mt.Schema, mt.ItemSchema
+}
+
+// ContentKey is the media type content declares mt under: the key that
+// content.Get matched, which may be a range (application/*, */*) or carry
+// parameters. Indexing content by the name asked of Get instead finds
+// nothing when Get matched a range.
+func ContentKey(content openapi3.Content, mt *openapi3.MediaType) string {
+	if content["application/json"] == mt {
+		return "application/json"
+	}
+	var key string
+	for k, v := range content {
+		if v == mt && (key == "" || k < key) {
+			key = k
+		}
+	}
+	return key
 }
 
 // classify places every operation of the document under a convention.
@@ -200,6 +255,7 @@ func (m *Model) classify() error {
 			o.Media, o.MediaSchema, o.Items = successMedia(m.Spec, path, method, op, o.Status)
 			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Media, o.MediaSchema)
 			o.SecretPath = SecretPathParams(item, op)
+			m.compileInputs(o)
 			m.place(o)
 			m.Operations = append(m.Operations, o)
 		}

@@ -1,0 +1,266 @@
+package fastapi
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// laxBody compiles the one POST /x operation of a document whose request
+// body schema is schema (JSON), with components schemas comps, strictly
+// and laxly.
+func laxBody(t *testing.T, schema, comps string, extraContent string) (strictErr error, ins Inputs, notes Degradations) {
+	t.Helper()
+	if comps == "" {
+		comps = "{}"
+	}
+	doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{` +
+		`"requestBody":{"required":true,"content":{"application/json":{"schema":` + schema + `}` + extraContent + `}},` +
+		`"responses":{"200":{"description":"ok"},"422":{"description":"bad"}}}}},"components":{"schemas":` + comps + `}}`
+	sp, err := spec.Load([]byte(doc), "lax.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sp.Doc.Paths.Value("/x")
+	_, strictErr = CompileInputs(sp, item.Post, item)
+	ins, notes, err = CompileInputsLax(sp, item.Post, item)
+	if err != nil {
+		t.Fatalf("lax compile: %v", err)
+	}
+	return strictErr, ins, notes
+}
+
+// validateBody runs body (JSON sent as contentType) through ins's JSON
+// body: the error items' types, none when accepted.
+func validateBody(t *testing.T, ins Inputs, contentType, body string) []string {
+	t.Helper()
+	if ins.JSON == nil {
+		t.Fatal("no JSON body compiled")
+	}
+	p, items, err := ins.JSON.Read(contentType, true, []byte(body))
+	if err != nil {
+		t.Fatalf("read %s: %v", body, err)
+	}
+	if len(items) == 0 {
+		_, items = ins.JSON.Validate(p)
+	}
+	var types []string
+	for _, it := range items {
+		types = append(types, it.Type+"@"+strings.Trim(strings.ReplaceAll(string(mustJSON(t, it.Loc)), `"`, ""), "[]"))
+	}
+	return types
+}
+
+func mustJSON(t *testing.T, v []any) []byte {
+	t.Helper()
+	var b []byte
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch x := x.(type) {
+		case string:
+			b = append(b, x...)
+		case int:
+			b = append(b, byte('0'+x%10))
+		}
+	}
+	return b
+}
+
+// A document not FastAPI's is never refused for a construct the
+// compilers do not implement: the node is compiled without it (or as the
+// closest validator), the degradation is listed once, and what can be
+// enforced still is. Strictly, the same document is refused as before.
+func TestLaxCompileDegradesPerKeyword(t *testing.T) {
+	t.Parallel()
+	type send struct {
+		body string
+		want []string // error types@loc; none: accepted
+	}
+	for _, tc := range []struct {
+		name, schema, comps, extra string
+		strictErr                  string // a fragment of the strict refusal
+		notes                      []string
+		sends                      []send
+		fields                     []string // the body model's fields, when it is one
+	}{
+		{
+			name:      "int64 is an integer within its range",
+			schema:    `{"$ref":"#/components/schemas/Pet"}`,
+			comps:     `{"Pet":{"type":"object","required":["name"],"properties":{"id":{"type":"integer","format":"int64"},"name":{"type":"string"}}}}`,
+			strictErr: `Pet.id: schema keyword "format" is not implemented`,
+			sends: []send{
+				{`{"id":9223372036854775807,"name":"a"}`, nil},
+				{`{"id":9223372036854775808,"name":"a"}`, []string{"less_than_equal@body,id"}},
+				{`{"id":1}`, []string{"missing@body,name"}},
+				{`{"id":"x","name":"a"}`, []string{"int_parsing@body,id"}},
+			},
+		},
+		{
+			name:      "an unknown keyword is not enforced, the rest is",
+			schema:    `{"type":"object","required":["a"],"properties":{"a":{"type":"string","maxLength":3,"not":{"enum":["no"]}}}}`,
+			strictErr: `is not implemented`,
+			notes:     []string{`request body of POST /x.a: keyword "not" is not enforced (not implemented)`},
+			sends: []send{
+				{`{"a":"no"}`, nil},
+				{`{"a":"long"}`, []string{"string_too_long@body,a"}},
+				{`{}`, []string{"missing@body,a"}},
+			},
+		},
+		{
+			name:      "oneOf takes a value any alternative takes",
+			schema:    `{"type":"object","required":["v"],"properties":{"v":{"oneOf":[{"type":"integer"},{"type":"boolean"}]}}}`,
+			strictErr: `"oneOf" is not implemented`,
+			notes:     []string{`request body of POST /x.v: oneOf's "exactly one" is not enforced (a value any alternative accepts is taken)`},
+			sends: []send{
+				{`{"v":3}`, nil},
+				{`{"v":true}`, nil},
+				{`{"v":[1]}`, []string{"int_type@body,v", "bool_type@body,v"}},
+			},
+		},
+		{
+			name:      "allOf of models is one model",
+			schema:    `{"allOf":[{"$ref":"#/components/schemas/A"},{"type":"object","required":["b"],"properties":{"b":{"type":"integer"}}}]}`,
+			comps:     `{"A":{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}}`,
+			strictErr: `"allOf" is not implemented`,
+			fields:    []string{"a", "b"},
+			sends: []send{
+				{`{"a":"x","b":1}`, nil},
+				{`{"a":"x"}`, []string{"missing@body,b"}},
+				{`{"b":1}`, []string{"missing@body,a"}},
+			},
+		},
+		{
+			name:      "anyOf beyond Optional",
+			schema:    `{"anyOf":[{"type":"string","maxLength":2},{"type":"integer","minimum":10}]}`,
+			strictErr: `anyOf other than`,
+			sends: []send{
+				{`"ab"`, nil},
+				{`11`, nil},
+				{`5`, []string{"string_type@body", "greater_than_equal@body"}},
+			},
+		},
+		{
+			name:      "an email with a length is an email of that length",
+			schema:    `{"type":"object","properties":{"e":{"type":"string","format":"email","maxLength":13}}}`,
+			strictErr: `length or pattern on a email string`,
+			sends: []send{
+				{`{"e":"a@example.com"}`, nil},
+				{`{"e":"abcdef@example.com"}`, []string{"string_too_long@body,e"}},
+				{`{"e":"nope"}`, []string{"value_error@body,e"}},
+			},
+		},
+		{
+			name:      "an unknown format is a string, its length kept",
+			schema:    `{"type":"object","properties":{"h":{"type":"string","format":"hostname","minLength":2},"p":{"type":"string","format":"password"}}}`,
+			strictErr: `string format "hostname" is not implemented`,
+			notes:     []string{`request body of POST /x.h: format "hostname" is not enforced (not implemented; read as a string)`},
+			sends: []send{
+				{`{"h":"ab","p":"x"}`, nil},
+				{`{"h":"a"}`, []string{"string_too_short@body,h"}},
+			},
+		},
+		{
+			name:      "a pattern Rust's regex reads otherwise is not enforced",
+			schema:    `{"type":"object","properties":{"e":{"type":"string","maxLength":5,"pattern":"^[[a-z]]+$"}}}`,
+			strictErr: `nested character classes`,
+			notes:     []string{`request body of POST /x.e: pattern "^[[a-z]]+$" is not enforced (not a regular expression Python's re and Rust's regex both run: pattern "^[[a-z]]+$": nested character classes (Rust regex syntax) are not implemented)`},
+			sends: []send{
+				{`{"e":"9"}`, nil},
+				{`{"e":"abcdef"}`, []string{"string_too_long@body,e"}},
+			},
+		},
+		{
+			name:      "OpenAPI 3.0 boolean exclusiveMinimum",
+			schema:    `{"type":"object","properties":{"n":{"type":"number","minimum":0,"exclusiveMinimum":true},"i":{"type":"integer","minimum":1.5}}}`,
+			strictErr: `boolean exclusiveMinimum`,
+			sends: []send{
+				{`{"n":0.1,"i":2}`, nil},
+				{`{"n":0}`, []string{"greater_than@body,n"}},
+				{`{"i":1}`, []string{"greater_than_equal@body,i"}},
+			},
+		},
+		{
+			name:      "additionalProperties with a schema beside properties",
+			schema:    `{"type":"object","required":["a"],"properties":{"a":{"type":"integer"}},"additionalProperties":{"type":"string"}}`,
+			strictErr: `additionalProperties with a schema on a model`,
+			sends: []send{
+				{`{"a":1,"x":2}`, nil},
+				{`{"a":"z"}`, []string{"int_parsing@body,a"}},
+			},
+		},
+		{
+			name:      "required but not among the properties",
+			schema:    `{"type":"object","required":["a","b"],"properties":{"a":{"type":"integer"}}}`,
+			strictErr: `required property "b" is not among the properties`,
+			sends: []send{
+				{`{"a":1,"b":null}`, nil},
+				{`{"a":1}`, []string{"missing@body,b"}},
+			},
+		},
+		{
+			name:      "media types beside JSON are accepted as sent",
+			schema:    `{"type":"object","required":["a"],"properties":{"a":{"type":"integer"}}}`,
+			extra:     `,"application/xml":{"schema":{"type":"object"}},"application/x-www-form-urlencoded":{"schema":{"type":"object"}}`,
+			strictErr: "", // strictly, the form is read
+			notes:     []string{`request body of POST /x: a body in application/xml, application/x-www-form-urlencoded is not enforced (only application/json is validated; the others are accepted as sent)`},
+			sends: []send{
+				{`{"a":1}`, nil},
+				{`{}`, []string{"missing@body,a"}},
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			strictErr, ins, notes := laxBody(t, tc.schema, tc.comps, tc.extra)
+			if tc.strictErr != "" && (strictErr == nil || !strings.Contains(strictErr.Error(), tc.strictErr)) {
+				t.Errorf("strict compile: %v, want an error with %q", strictErr, tc.strictErr)
+			}
+			for _, n := range tc.notes {
+				if !slices.Contains(notes, n) {
+					t.Errorf("degradations %q lack %q", notes, n)
+				}
+			}
+			for i, n := range notes {
+				if slices.Contains(notes[i+1:], n) {
+					t.Errorf("degradation %q listed twice", n)
+				}
+			}
+			if tc.fields != nil && !slices.Equal(ins.JSON.Fields, tc.fields) {
+				t.Errorf("fields %q, want %q", ins.JSON.Fields, tc.fields)
+			}
+			for _, s := range tc.sends {
+				if got := validateBody(t, ins, "application/json", s.body); !slices.Equal(got, s.want) {
+					t.Errorf("%s: errors %q, want %q", s.body, got, s.want)
+				}
+			}
+		})
+	}
+}
+
+// A body sent in one of the other declared media types is accepted
+// unread; one sent in a media type not declared is read as FastAPI reads
+// it (bytes, refused by the model).
+func TestLaxBodyOtherMedia(t *testing.T) {
+	t.Parallel()
+	_, ins, _ := laxBody(t, `{"type":"object","required":["a"],"properties":{"a":{"type":"integer"}}}`, "",
+		`,"application/xml":{"schema":{"type":"object"}},"text/*":{"schema":{"type":"string"}}`)
+	for _, tc := range []struct {
+		ct   string
+		want int
+	}{{"application/xml", 0}, {"application/xml; charset=utf-8", 0}, {"text/plain", 0}, {"image/png", 1}} {
+		p, items, err := ins.JSON.Read(tc.ct, true, []byte("<a>1</a>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(items) == 0 {
+			_, items = ins.JSON.Validate(p)
+		}
+		if len(items) != tc.want {
+			t.Errorf("%s: %d error items %v, want %d", tc.ct, len(items), items, tc.want)
+		}
+	}
+}
