@@ -101,14 +101,31 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, method, templ
 	}
 	st := s.store.state(r.Header.Get(scenarios.HeaderSession))
 	if _, detail, ok := s.authenticate(r, st); !ok {
-		writeUnauthorized(w, detail)
+		s.writeUnauthorized(w, nil, detail)
 		return false
 	}
 	return true
 }
 
-func writeUnauthorized(w http.ResponseWriter, detail string) {
+// Neutral words of the plain-OpenAPI profile's 401s.
+const (
+	detailNoCredentials  = "authentication required"
+	detailBadCredentials = "invalid or expired credentials"
+)
+
+// writeUnauthorized answers a request o refuses for its credentials (o
+// nil: a scripted answer's operation): FastAPI's detail, or under the
+// plain-OpenAPI profile the declared shape.
+func (s *Server) writeUnauthorized(w http.ResponseWriter, o *operation, detail string) {
 	w.Header().Set("WWW-Authenticate", "Bearer")
+	if s.oa != nil {
+		words := detailBadCredentials
+		if detail == fastapi.DetailNotAuthenticated {
+			words = detailNoCredentials
+		}
+		s.refuse(w, o, http.StatusUnauthorized, problem(words))
+		return
+	}
 	fastapi.WriteDetail(w, http.StatusUnauthorized, detail)
 }
 

@@ -21,7 +21,9 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -126,6 +128,9 @@ type Server struct {
 	named   map[string]bool
 	handler http.Handler
 	fake    *fake.Generator
+	// oa words the refusals of a contract under the plain-OpenAPI
+	// profile; nil under FastAPI's.
+	oa *openapiprofile.Profile
 
 	randMu sync.Mutex
 	rand   *rand.Rand // UUIDs and generated values of created records
@@ -272,6 +277,9 @@ func New(cfg Config) (*Server, error) {
 		tokens: tokens{secret: cfg.JWTSecret, lifetime: cfg.TokenLifetime, now: cfg.Now},
 		fake:   fake.New(cfg.Spec),
 		rand:   rand.New(rand.NewPCG(cfg.Seed, 0x6d6f7669656d6f63)),
+	}
+	if cfg.Model.Framework == framework.OpenAPI {
+		s.oa = openapiprofile.New(cfg.Spec, s.fake, cfg.Seed)
 	}
 	if err := s.openAccounts(cfg.Accounts); err != nil {
 		return nil, err
@@ -574,6 +582,9 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 // never served a value cut short with null.
 func answerUnsatisfiable(c *call) {
 	c.w.Header().Set(scenarios.HeaderError, "true")
+	if c.s.refuse(c.w, c.o, http.StatusInternalServerError, problem("no value satisfies the declared response schema")) {
+		return
+	}
 	fastapi.WriteServerError(c.w)
 }
 
@@ -586,16 +597,18 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 		c := &call{s: s, o: o, w: w, r: r, st: st}
 		parsed, items, err := s.readJSON(o, r)
 		if err != nil {
-			writeBodyError(w, err)
+			s.writeBodyError(w, o, err)
+			return
+		} else if len(items) > 0 && !s.refuseInput(w, o, items) {
+			fastapi.WriteValidation(w, items)
 			return
 		} else if len(items) > 0 {
-			fastapi.WriteValidation(w, items)
 			return
 		}
 		if o.secured {
 			user, detail, ok := s.authenticate(r, st)
 			if !ok {
-				writeUnauthorized(w, detail)
+				s.writeUnauthorized(w, o, detail)
 				return
 			}
 			c.user = user
@@ -604,18 +617,22 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 			// Any well-formed credentials pass: the contract does not
 			// say whose they are.
 			w.Header().Set("WWW-Authenticate", "Basic")
-			fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailNotAuthenticated)
+			if !s.refuse(w, o, http.StatusUnauthorized, problem(detailNoCredentials)) {
+				fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailNotAuthenticated)
+			}
 			return
 		}
 		// The handler is called through a func value, so vals is on the
 		// heap whatever its size: allocated at the size needed.
 		vals := make([]fastapi.Value, len(o.inputs.List))
 		if items, err = s.validateAll(o, r, parsed, vals, c); err != nil {
-			writeBodyError(w, err)
+			s.writeBodyError(w, o, err)
 			return
 		}
 		if len(items) > 0 {
-			fastapi.WriteValidation(w, items)
+			if !s.refuseInput(w, o, items) {
+				fastapi.WriteValidation(w, items)
+			}
 			return
 		}
 		c.args = argList{ins: &o.inputs, vals: vals}
@@ -752,8 +769,15 @@ func (s *Server) fakeValue(f *model.Field) []byte {
 func jsonUnmarshalString(raw []byte, s *string) error { return json.Unmarshal(raw, s) }
 
 // writeBodyError answers a body that could not be read as a form.
-func writeBodyError(w http.ResponseWriter, err error) {
+func (s *Server) writeBodyError(w http.ResponseWriter, o *operation, err error) {
 	code, detail := bodyError(err)
+	if s.oa != nil {
+		if code == http.StatusBadRequest {
+			code = openapiprofile.BadInputStatus(o.m.Op)
+		}
+		s.refuse(w, o, code, openapiprofile.Problem{In: "body", Detail: "could not be read: " + strings.ToLower(strings.TrimSuffix(detail, "."))})
+		return
+	}
 	fastapi.WriteDetail(w, code, detail)
 }
 
@@ -780,6 +804,9 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
+	if s.refuse(w, nil, http.StatusMethodNotAllowed, problem("method "+r.Method+" is not allowed on this path")) {
+		return
+	}
 	fastapi.WriteDetail(w, http.StatusMethodNotAllowed, fastapi.DetailMethodNotAllowed)
 }
 
@@ -798,6 +825,9 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusTemporaryRedirect)
 			return
 		}
+	}
+	if s.refuse(w, nil, http.StatusNotFound, problem("no operation answers "+r.Method+" "+r.URL.Path)) {
+		return
 	}
 	fastapi.WriteDetail(w, http.StatusNotFound, fastapi.DetailNotFound)
 }

@@ -1,0 +1,124 @@
+package mock_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/framework"
+	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
+)
+
+// openapiServer serves testdata/openapi/name, a hand-written document the
+// plain-OpenAPI profile answers.
+func openapiServer(t *testing.T, name string, cfg mock.Config) (*mock.Server, *spec.Spec) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", "openapi", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(raw, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Spec = sp
+	srv := newServer(t, cfg)
+	if got := srv.Model().Framework; got != framework.OpenAPI {
+		t.Fatalf("%s is answered as %s", name, got)
+	}
+	return srv, sp
+}
+
+// bearer is a token the mock issued for its default account.
+func bearer(t *testing.T) http.Header {
+	return http.Header{"Authorization": {"Bearer " + signed(t, "HS256", mock.DefaultJWTSecret,
+		map[string]any{"sub": mock.DefaultAccount.Username, "exp": now.Unix() + 600})}}
+}
+
+type refusal struct {
+	name   string
+	req    request
+	status int
+	media  string
+	want   map[string]any // the body's members compared
+}
+
+func checkRefusals(t *testing.T, srv http.Handler, sp *spec.Spec, cases []refusal) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := serve(srv, tc.req)
+			if rec.Code != tc.status || rec.Header().Get("Content-Type") != tc.media {
+				t.Fatalf("%d %s %s, want %d %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body, tc.status, tc.media)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+				t.Fatalf("%s: %v", rec.Body, err)
+			}
+			for k, v := range tc.want {
+				if !reflect.DeepEqual(got[k], v) {
+					t.Errorf("%s: %s = %#v, want %#v", rec.Body, k, got[k], v)
+				}
+			}
+			req := tc.req.build()
+			if route := sp.Doc.Paths.Find(req.URL.Path); route != nil && route.GetOperation(req.Method) != nil {
+				if declared, err := contract.BodyConforms(sp, route.GetOperation(req.Method), rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes()); declared && err != nil {
+					t.Errorf("the runner refuses the answer: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// A Spotify-like document declares {"error": {"status", "message"}} for
+// its refusals: the mock's refusals take that shape and say why.
+func TestOpenAPIRefusalsSpotifyShape(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "spotify.yaml", mock.Config{Seed: 1})
+	jsonCT := http.Header{"Content-Type": {"application/json"}}
+	withToken := func(h http.Header) http.Header {
+		out := bearer(t)
+		for k, v := range h {
+			out[k] = v
+		}
+		return out
+	}
+	errorOf := func(status float64, message string) map[string]any {
+		return map[string]any{"error": map[string]any{"status": status, "message": message}}
+	}
+	checkRefusals(t, srv, sp, []refusal{
+		{"body member missing", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(jsonCT), body: `{}`},
+			400, "application/json", errorOf(400, "uris is required")},
+		{"body member of the wrong type", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(jsonCT), body: `{"uris":"x","position":"first"}`},
+			400, "application/json", errorOf(400, "uris: expected array; position: expected integer")},
+		{"body not JSON", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(jsonCT), body: `{"uris":`},
+			400, "application/json", errorOf(400, "request body is not valid JSON")},
+		{"query parameter", request{method: "GET", target: "/albums/a1?market=usa", header: bearer(t)},
+			400, "application/problem+json", map[string]any{"detail": "query parameter market: must match pattern ^[A-Z]{2}$"}},
+		{"no credentials", request{method: "GET", target: "/albums/a1"},
+			401, "application/json", errorOf(401, "authentication required")},
+		{"unknown album", request{method: "GET", target: "/albums/nope", header: bearer(t)},
+			404, "application/json", errorOf(404, "Album not found")},
+		{"unknown path", request{method: "GET", target: "/nothing/here"},
+			404, "application/json", errorOf(404, "no operation answers GET /nothing/here")},
+		{"wrong method", request{method: "DELETE", target: "/albums/a1"},
+			405, "application/json", errorOf(405, "method DELETE is not allowed on this path")},
+	})
+}
+
+// A RealWorld-like document declares {"errors": {"body": [...]}} for its
+// 422: one message per problem.
+func TestOpenAPIRefusalsRealWorldShape(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "realworld.yaml", mock.Config{Seed: 1})
+	h := http.Header{"Content-Type": {"application/json"}, "Authorization": {"Token abc"}}
+	checkRefusals(t, srv, sp, []refusal{
+		{"members missing", request{method: "POST", target: "/articles", header: h, body: `{"article":{"title":"t"}}`},
+			422, "application/json", map[string]any{"errors": map[string]any{"body": []any{"article.description is required", "article.body is required"}}}},
+	})
+}
