@@ -122,3 +122,25 @@ func TestOpenAPIRefusalsRealWorldShape(t *testing.T) {
 			422, "application/json", map[string]any{"errors": map[string]any{"body": []any{"article.description is required", "article.body is required"}}}},
 	})
 }
+
+// Under the plain-OpenAPI profile every JSON body is validated, also on
+// an operation declaring no 4xx: FastAPI would leave such a body to its
+// endpoint.
+func TestOpenAPIValidatesEveryJSONBody(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "json-body-no-422.yaml", mock.Config{Seed: 1})
+	h := http.Header{"Content-Type": {"application/json"}}
+	checkRefusals(t, srv, sp, []refusal{
+		{"empty object", request{method: "DELETE", target: "/things/a/remove", header: h, body: `{}`},
+			400, "application/problem+json", map[string]any{"status": 400.0, "detail": "tracks is required",
+				"errors": []any{map[string]any{"pointer": "#/tracks", "detail": "tracks is required"}}}},
+		{"wrong type", request{method: "POST", target: "/things/a/add", header: h, body: `{"tracks":5}`},
+			400, "application/problem+json", map[string]any{"status": 400.0, "detail": "tracks: expected array"}},
+	})
+	for _, target := range []string{"/things/a/remove", "/things/a/add"} {
+		method := map[string]string{"/things/a/remove": "DELETE", "/things/a/add": "POST"}[target]
+		if rec := serve(srv, request{method: method, target: target, header: h, body: `{"tracks":["t1"]}`}); rec.Code/100 != 2 {
+			t.Errorf("%s %s with a valid body: %d %s", method, target, rec.Code, rec.Body)
+		}
+	}
+}

@@ -513,7 +513,7 @@ func (a argList) get(name string) fastapi.Value {
 // compileOperation compiles what an operation validates and how it is
 // answered.
 func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
-	ins, err := fastapi.CompileInputs(s.spec, mo.Op, mo.Item)
+	ins, err := fastapi.CompileInputsFor(s.spec, mo.Op, mo.Item, s.oa != nil)
 	if err != nil {
 		// An input the mock cannot validate as FastAPI would (a body
 		// union, say) does not stop the server: the operation is answered

@@ -110,6 +110,14 @@ var inOrder = map[string]int{"path": 0, "query": 1, "header": 2, "cookie": 3}
 // from the contract. An operation whose body cannot be read as FastAPI
 // would read it is refused here, not at a request.
 func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem) (Inputs, error) {
+	return CompileInputsFor(sp, op, pathItem, false)
+}
+
+// CompileInputsFor is CompileInputs; with validateAll, a JSON body is
+// validated whatever responses op declares (the plain-OpenAPI profile:
+// every declared body is checked), not only where FastAPI would
+// (validatesBody).
+func CompileInputsFor(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, validateAll bool) (Inputs, error) {
 	var ins Inputs
 	params := slices.Clone(pathItem.Parameters)
 	for _, p := range op.Parameters {
@@ -153,7 +161,7 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			break
 		}
 	}
-	if media == nil && body.Content["application/json"] != nil && !validatesBody(op) {
+	if media == nil && body.Content["application/json"] != nil && !validateAll && !validatesBody(op) {
 		// FastAPI declares a 422 on every operation whose parameters or
 		// body it validates (fastapi/openapi/utils.py, unless the route
 		// declares 4XX or default itself): a JSON body on an operation
