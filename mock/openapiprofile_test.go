@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
@@ -141,6 +142,39 @@ func TestOpenAPIValidatesEveryJSONBody(t *testing.T) {
 		method := map[string]string{"/things/a/remove": "DELETE", "/things/a/add": "POST"}[target]
 		if rec := serve(srv, request{method: method, target: target, header: h, body: `{"tracks":["t1"]}`}); rec.Code/100 != 2 {
 			t.Errorf("%s %s with a valid body: %d %s", method, target, rec.Code, rec.Body)
+		}
+	}
+}
+
+// A concrete path is answered by its own operation before a templated
+// one that also matches it, under the plain-OpenAPI profile; under
+// FastAPI's, the first declared route wins, as Starlette's.
+func TestConcretePathBeforeTemplated(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("testdata", "openapi", "literal-vs-template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(raw, "literal-vs-template.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := "/numbers/PN0123456789abcdef0123456789abcdef.json"
+	for _, tc := range []struct {
+		profile framework.Name
+		target  string
+		status  int
+		body    string
+	}{
+		{framework.OpenAPI, "/numbers/Local.json", 200, `{"local":true}`},
+		{framework.OpenAPI, sid, 200, `{"sid":`},
+		{framework.FastAPI, "/numbers/Local.json", 422, `{"detail":[{"type":"string_too_short"`},
+		{framework.FastAPI, sid, 200, `{"sid":`},
+	} {
+		srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, tc.profile), Seed: 1})
+		rec := serve(srv, request{target: tc.target})
+		if rec.Code != tc.status || !strings.HasPrefix(rec.Body.String(), tc.body) {
+			t.Errorf("%s: GET %s: %d %s, want %d %s…", tc.profile, tc.target, rec.Code, rec.Body, tc.status, tc.body)
 		}
 	}
 }

@@ -427,7 +427,7 @@ func (s *Server) routes() (*mux.Router, error) {
 	for _, o := range s.model.Operations {
 		byPath[o.Path] = append(byPath[o.Path], o)
 	}
-	for _, tmpl := range s.spec.Paths() {
+	for _, tmpl := range framework.RouteOrder(s.spec.Paths(), s.model.Framework) {
 		var methods []string
 		for _, mo := range byPath[tmpl] {
 			o, err := s.compileOperation(mo)

@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -53,10 +54,10 @@ func (o *opInfo) String() string { return o.method + " " + o.template }
 
 var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
 
-func newIndex(sp *spec.Spec) (*contractIndex, error) {
+func newIndex(sp *spec.Spec, fw framework.Name) (*contractIndex, error) {
 	x := &contractIndex{sp: sp}
 	router := mux.NewRouter().SkipClean(true)
-	for _, tmpl := range sp.Paths() {
+	for _, tmpl := range framework.RouteOrder(sp.Paths(), fw) {
 		item := sp.Doc.Paths.Value(tmpl)
 		p := &pathInfo{template: tmpl, route: router.Path(tmpl)}
 		for _, method := range methodOrder {

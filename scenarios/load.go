@@ -21,6 +21,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -81,7 +82,11 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // source may not share a name. Every problem of every file is reported,
 // each with file:line.
 func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error) {
-	x, err := newIndex(sp)
+	fw, _ := framework.Detect(sp.Doc)
+	if data != nil && data.Model != nil && data.Model.Framework != "" {
+		fw = data.Model.Framework
+	}
+	x, err := newIndex(sp, fw)
 	if err != nil {
 		// The contract is at fault, not a scenario: say so.
 		return nil, fmt.Errorf("contract %s: %w", sp.Source(), err)
