@@ -1,6 +1,7 @@
 package mock_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -113,7 +114,8 @@ func TestOpenAPIRefusalsSpotifyShape(t *testing.T) {
 }
 
 // A RealWorld-like document declares {"errors": {"body": [...]}} for its
-// 422: one message per problem.
+// 422: one message per problem. Its 401 is declared without content:
+// RFC 9457 problem details.
 func TestOpenAPIRefusalsRealWorldShape(t *testing.T) {
 	t.Parallel()
 	srv, sp := openapiServer(t, "realworld.yaml", mock.Config{Seed: 1})
@@ -121,6 +123,8 @@ func TestOpenAPIRefusalsRealWorldShape(t *testing.T) {
 	checkRefusals(t, srv, sp, []refusal{
 		{"members missing", request{method: "POST", target: "/articles", header: h, body: `{"article":{"title":"t"}}`},
 			422, "application/json", map[string]any{"errors": map[string]any{"body": []any{"article.description is required", "article.body is required"}}}},
+		{"no credentials", request{method: "POST", target: "/articles", header: http.Header{"Content-Type": {"application/json"}}, body: `{}`},
+			401, "application/problem+json", map[string]any{"type": "about:blank", "title": "Unauthorized", "status": 401.0, "detail": "authentication required"}},
 	})
 }
 
@@ -176,5 +180,79 @@ func TestConcretePathBeforeTemplated(t *testing.T) {
 		if rec.Code != tc.status || !strings.HasPrefix(rec.Body.String(), tc.body) {
 			t.Errorf("%s: GET %s: %d %s, want %d %s…", tc.profile, tc.target, rec.Code, rec.Body, tc.status, tc.body)
 		}
+	}
+}
+
+// Under the plain-OpenAPI profile every declared security scheme is
+// enforced: a request without the credentials a requirement names is
+// answered 401 with its challenge; credentials the mock cannot verify are
+// accepted when present, a token the mock itself issued is verified.
+func TestOpenAPIEnforcesEverySecurityScheme(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "security.yaml", mock.Config{Seed: 1})
+	mine := signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": mock.DefaultAccount.Username, "exp": now.Unix() + 600})
+	expired := signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": mock.DefaultAccount.Username, "exp": now.Unix() - 600})
+	tampered := signed(t, "HS256", "another secret", map[string]any{"sub": mock.DefaultAccount.Username, "exp": now.Unix() + 600})
+	foreign := signed(t, "HS256", "the issuer's secret", map[string]any{"sub": "u1", "iss": "https://auth.example.com", "exp": now.Unix() + 600})
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("ada:pw"))
+	h := func(kv ...string) http.Header {
+		out := http.Header{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			out.Set(kv[i], kv[i+1])
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		target    string
+		header    http.Header
+		status    int
+		challenge string
+	}{
+		{"apiKey header", "/key-header", h("X-API-Key", "k1"), 200, ""},
+		{"apiKey header missing", "/key-header", nil, 401, `ApiKey in="header", name="X-API-Key"`},
+		{"apiKey header empty", "/key-header", h("X-API-Key", " "), 401, `ApiKey in="header", name="X-API-Key"`},
+		{"apiKey query", "/key-query?api_key=k1", nil, 200, ""},
+		{"apiKey query missing", "/key-query?other=k1", nil, 401, `ApiKey in="query", name="api_key"`},
+		{"apiKey cookie", "/key-cookie", h("Cookie", "session=s1"), 200, ""},
+		{"apiKey cookie missing", "/key-cookie", h("Cookie", "other=s1"), 401, `ApiKey in="cookie", name="session"`},
+		{"basic", "/basic", h("Authorization", basic), 200, ""},
+		{"basic malformed", "/basic", h("Authorization", "Basic !!!"), 401, "Basic"},
+		{"basic missing", "/basic", nil, 401, "Basic"},
+		{"bearer foreign opaque", "/bearer", h("Authorization", "Bearer opaque-token"), 200, ""},
+		{"bearer foreign JWT", "/bearer", h("Authorization", "Bearer "+foreign), 200, ""},
+		{"bearer the mock's", "/bearer", h("Authorization", "Bearer "+mine), 200, ""},
+		{"bearer the mock's expired", "/bearer", h("Authorization", "Bearer "+expired), 401, "Bearer"},
+		{"bearer the mock's tampered", "/bearer", h("Authorization", "Bearer "+tampered), 401, "Bearer"},
+		{"bearer missing", "/bearer", nil, 401, "Bearer"},
+		{"bearer of another scheme", "/bearer", h("Authorization", basic), 401, "Bearer"},
+		{"oauth2 client credentials", "/oauth", h("Authorization", "Bearer t1"), 200, ""},
+		{"oauth2 missing", "/oauth", nil, 401, "Bearer"},
+		{"oauth2 of another scheme", "/oauth", h("Authorization", basic), 401, "Bearer"},
+		{"openIdConnect", "/oidc", h("Authorization", "bearer t1"), 200, ""},
+		{"openIdConnect missing", "/oidc", nil, 401, "Bearer"},
+		{"either: the key", "/either", h("X-API-Key", "k1"), 200, ""},
+		{"either: basic", "/either", h("Authorization", basic), 200, ""},
+		{"either: neither", "/either", nil, 401, `ApiKey in="header", name="X-API-Key", Basic`},
+		{"both", "/both?api_key=k2", h("X-API-Key", "k1"), 200, ""},
+		{"both: one only", "/both", h("X-API-Key", "k1"), 401, `ApiKey in="header", name="X-API-Key", ApiKey in="query", name="api_key"`},
+		{"optional: none", "/optional", nil, 200, ""},
+		{"optional: a token", "/optional", h("Authorization", "Bearer t1"), 200, ""},
+		{"optional: the mock's expired", "/optional", h("Authorization", "Bearer "+expired), 401, "Bearer"},
+		{"no requirement", "/open", nil, 200, ""},
+		{"apiKey in Authorization: Token <jwt>", "/authz-key", h("Authorization", "Token "+mine), 200, ""},
+		{"apiKey in Authorization: the jwt alone", "/authz-key", h("Authorization", mine), 200, ""},
+		{"apiKey in Authorization: any value", "/authz-key", h("Authorization", "abc"), 200, ""},
+		{"apiKey in Authorization: expired", "/authz-key", h("Authorization", "Token "+expired), 401, `ApiKey in="header", name="Authorization"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := serve(srv, request{target: tc.target, header: tc.header})
+			if rec.Code != tc.status || rec.Header().Get("WWW-Authenticate") != tc.challenge {
+				t.Fatalf("%d WWW-Authenticate %q %s, want %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"), rec.Body, tc.status, tc.challenge)
+			}
+			if tc.status == 401 && rec.Header().Get("Content-Type") != "application/problem+json" {
+				t.Errorf("Content-Type %q", rec.Header().Get("Content-Type"))
+			}
+		})
 	}
 }

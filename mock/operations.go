@@ -425,6 +425,14 @@ func login(c *call) {
 }
 
 func currentUser(c *call) {
+	if c.user == nil {
+		// A credential the mock did not issue, and no user to stand
+		// for it (plain-OpenAPI profile).
+		if !c.s.refuse(c.w, c.o, http.StatusUnauthorized, problem(detailBadCredentials)) {
+			fastapi.WriteDetail(c.w, http.StatusUnauthorized, fastapi.DetailBadCredentials)
+		}
+		return
+	}
 	fastapi.WriteJSON(c.w, c.o.m.Status, c.user.JSON)
 }
 

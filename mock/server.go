@@ -146,7 +146,7 @@ type Server struct {
 	ops []*model.Operation
 	// secured holds the operations that demand a token, by method and
 	// path template, for scripted answers: see authorize.
-	secured map[[2]string]bool
+	secured map[[2]string]*operation
 }
 
 // Data is the loaded data set the server answers from now (without
@@ -173,9 +173,13 @@ type pathRoute struct {
 
 // operation binds a contract operation to the convention that answers it.
 type operation struct {
-	m        *model.Operation
-	inputs   fastapi.Inputs
-	secured  bool // the 401s run first: declared, or RequireAuth
+	m       *model.Operation
+	inputs  fastapi.Inputs
+	secured bool // the 401s run first: declared, or RequireAuth
+	// security is what the plain-OpenAPI profile holds a request to:
+	// every scheme the operation declares (nil: none, or FastAPI's
+	// profile, which checks secured and basic instead).
+	security *openapiprofile.Security
 	basic    bool // HTTP basic: a 401 unless the request carries credentials
 	handle   func(c *call)
 	defaults map[string]int64 // integer query parameters' declared defaults
@@ -422,7 +426,7 @@ func (s *Server) routes() (*mux.Router, error) {
 	router := mux.NewRouter().SkipClean(true)
 	paths := mux.NewRouter().SkipClean(true)
 	s.router, s.byRoute = router, map[*mux.Route]*operation{}
-	s.secured = map[[2]string]bool{}
+	s.secured = map[[2]string]*operation{}
 	byPath := map[string][]*model.Operation{}
 	for _, o := range s.model.Operations {
 		byPath[o.Path] = append(byPath[o.Path], o)
@@ -440,8 +444,8 @@ func (s *Server) routes() (*mux.Router, error) {
 			route := router.Path(tmpl).Methods(mo.Method).Handler(s.operationHandler(o))
 			s.byRoute[route] = o
 			s.ops = append(s.ops, o.m)
-			if o.secured {
-				s.secured[[2]string{mo.Method, tmpl}] = true
+			if o.secured || o.security != nil {
+				s.secured[[2]string{mo.Method, tmpl}] = o
 			}
 			methods = append(methods, mo.Method)
 		}
@@ -538,6 +542,9 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 			}
 		}
 	}
+	if s.oa != nil {
+		o.security = openapiprofile.CompileSecurity(s.spec.Doc, mo.Op)
+	}
 	if !s.fake.Finite(mo.Response) {
 		// No value of the response model exists: FastAPI's response
 		// validation fails whatever the endpoint returns, 500. The
@@ -605,7 +612,13 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 		} else if len(items) > 0 {
 			return
 		}
-		if o.secured {
+		if o.security != nil {
+			user, ok := s.checkSecurity(w, r, st, o)
+			if !ok {
+				return
+			}
+			c.user = user
+		} else if o.secured {
 			user, detail, ok := s.authenticate(r, st)
 			if !ok {
 				s.writeUnauthorized(w, o, detail)
@@ -613,7 +626,7 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 			}
 			c.user = user
 		}
-		if o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
+		if o.security == nil && o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
 			// Any well-formed credentials pass: the contract does not
 			// say whose they are.
 			w.Header().Set("WWW-Authenticate", "Basic")
