@@ -173,13 +173,9 @@ type pathRoute struct {
 
 // operation binds a contract operation to the convention that answers it.
 type operation struct {
-	m       *model.Operation
-	inputs  fastapi.Inputs
-	secured bool // the 401s run first: declared, or RequireAuth
-	// security is what the plain-OpenAPI profile holds a request to:
-	// every scheme the operation declares (nil: none, or FastAPI's
-	// profile, which checks secured and basic instead).
-	security *openapiprofile.Security
+	m        *model.Operation
+	inputs   fastapi.Inputs
+	secured  bool // the 401s run first: declared, or RequireAuth
 	basic    bool // HTTP basic: a 401 unless the request carries credentials
 	handle   func(c *call)
 	defaults map[string]int64 // integer query parameters' declared defaults
@@ -205,6 +201,10 @@ type operation struct {
 	// access_token and token_type (nil: just those).
 	refusal int
 	token   []tokenMember
+	// security is what the plain-OpenAPI profile holds a request to:
+	// every scheme the operation declares (nil: none, or FastAPI's
+	// profile, which checks secured and basic instead).
+	security *openapiprofile.Security
 }
 
 var handlers = map[model.Kind]func(c *call){
