@@ -110,6 +110,10 @@ func TestOpenAPIRefusalsSpotifyShape(t *testing.T) {
 			404, "application/json", errorOf(404, "no operation answers GET /nothing/here")},
 		{"wrong method", request{method: "DELETE", target: "/albums/a1"},
 			405, "application/json", errorOf(405, "method DELETE is not allowed on this path")},
+		{"a status asked for (Prefer)", request{method: "GET", target: "/albums/a1", header: withToken(http.Header{"Prefer": {"code=404"}})},
+			404, "application/json", errorOf(404, "not found")},
+		{"a 401 asked for (Prefer)", request{method: "GET", target: "/albums/a1", header: withToken(http.Header{"Prefer": {"code=401"}})},
+			401, "application/json", errorOf(401, "unauthorized")},
 	})
 }
 

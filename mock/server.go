@@ -328,6 +328,7 @@ func New(cfg Config) (*Server, error) {
 		Now:          cfg.Now,
 		Seed:         cfg.Seed,
 		NotFound:     notFound,
+		Refusals:     s.oa,
 		Logger:       cfg.Logger,
 		OnReset:      func(session string) { s.store.reset(session) },
 		Authorize:    s.authorize,

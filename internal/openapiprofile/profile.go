@@ -94,6 +94,9 @@ func New(sp *spec.Spec, gen *fake.Generator, seed uint64) *Profile {
 	return p
 }
 
+// Doc is the document the profile answers for.
+func (p *Profile) Doc() *openapi3.T { return p.sp.Doc }
+
 var methods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
 
 // BadInputStatus is the status op refuses invalid input with: 400 where it

@@ -119,7 +119,7 @@ func (s *Security) Check(r *http.Request, judge func(token string) bool) Outcome
 	if s.Optional && !out.Refused {
 		return Outcome{OK: true}
 	}
-	out.Challenge = s.challenge()
+	out.Challenge = s.Challenge()
 	return out
 }
 
@@ -184,9 +184,9 @@ func basicWellFormed(param string) bool {
 	return err == nil && strings.Contains(string(data), ":")
 }
 
-// challenge is the WWW-Authenticate of a refusal: a challenge for each
+// Challenge is the WWW-Authenticate of a refusal: a challenge for each
 // scheme the requirements name, once each, in their order.
-func (s *Security) challenge() string {
+func (s *Security) Challenge() string {
 	var out []string
 	add := func(c string) {
 		if !slices.Contains(out, c) {
