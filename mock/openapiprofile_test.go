@@ -78,7 +78,9 @@ func checkRefusals(t *testing.T, srv http.Handler, sp *spec.Spec, cases []refusa
 }
 
 // A Spotify-like document declares {"error": {"status", "message"}} for
-// its refusals: the mock's refusals take that shape and say why.
+// its refusals: the mock's refusals take that shape and say why, also
+// those of a status an operation does not declare (its 400 for a bad
+// query parameter, a 415, an unknown path).
 func TestOpenAPIRefusalsSpotifyShape(t *testing.T) {
 	t.Parallel()
 	srv, sp := openapiServer(t, "spotify.yaml", mock.Config{Seed: 1})
@@ -100,8 +102,10 @@ func TestOpenAPIRefusalsSpotifyShape(t *testing.T) {
 			400, "application/json", errorOf(400, "uris: expected array; position: expected integer")},
 		{"body not JSON", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(jsonCT), body: `{"uris":`},
 			400, "application/json", errorOf(400, "request body is not valid JSON")},
+		{"body of another media type", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(http.Header{"Content-Type": {"text/plain"}}), body: `uris`},
+			415, "application/json", errorOf(415, "request body: media type text/plain is not supported: send application/json")},
 		{"query parameter", request{method: "GET", target: "/albums/a1?market=usa", header: bearer(t)},
-			400, "application/problem+json", map[string]any{"detail": "query parameter market: must match pattern ^[A-Z]{2}$"}},
+			400, "application/json", errorOf(400, "query parameter market: must match pattern ^[A-Z]{2}$")},
 		{"no credentials", request{method: "GET", target: "/albums/a1"},
 			401, "application/json", errorOf(401, "authentication required")},
 		{"unknown album", request{method: "GET", target: "/albums/nope", header: bearer(t)},

@@ -48,3 +48,19 @@ func (s *Server) conflictStatus(o *operation) int {
 	}
 	return openapiprofile.BadInputStatus(o.m.Op)
 }
+
+// unsupportedMedia answers 415 under the plain-OpenAPI profile when o
+// takes a JSON body and r sends a body of another declared Content-Type,
+// and reports whether it did. FastAPI reads such a body as bytes and
+// refuses it with its 422 instead.
+func (s *Server) unsupportedMedia(w http.ResponseWriter, o *operation, r *http.Request) bool {
+	if s.oa == nil || o.inputs.JSON == nil || r.ContentLength == 0 {
+		return false
+	}
+	ct := r.Header.Get("Content-Type")
+	if ct == "" || fastapi.IsJSONContentType(ct) {
+		return false
+	}
+	w.Header().Set("Accept", "application/json")
+	return s.refuse(w, o, http.StatusUnsupportedMediaType, openapiprofile.Problem{In: "body", Detail: "media type " + ct + " is not supported: send application/json"})
+}

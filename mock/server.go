@@ -603,6 +603,9 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := s.store.state(r.Header.Get(scenarios.HeaderSession))
 		c := &call{s: s, o: o, w: w, r: r, st: st}
+		if s.unsupportedMedia(w, o, r) {
+			return
+		}
 		parsed, items, err := s.readJSON(o, r)
 		if err != nil {
 			s.writeBodyError(w, o, err)

@@ -124,8 +124,9 @@ func Response(op *openapi3.Operation, status int) *openapi3.Response {
 }
 
 // Write answers a refusal of op (nil: of no operation, an unknown path)
-// with status, in the shape op declares for it; problems say why (at
-// least one).
+// with status, in the shape op declares for it, else in the one the
+// document declares most often for it, else for any error, else RFC 9457
+// problem details; problems say why (none: the status's phrase).
 func (p *Profile) Write(w http.ResponseWriter, op *openapi3.Operation, status int, problems []Problem) {
 	media, body := p.Render(op, status, problems)
 	h := w.Header()
@@ -141,7 +142,10 @@ func (p *Profile) Render(op *openapi3.Operation, status int, problems []Problem)
 		problems = []Problem{{Detail: strings.ToLower(http.StatusText(status))}}
 	}
 	resp := Response(op, status)
-	if op == nil {
+	if resp == nil {
+		// A status the operation does not declare (or a request of no
+		// operation): the document's usual shape for it, else for any
+		// error.
 		resp = cmp.Or(p.common[status], p.common[0])
 	}
 	if resp != nil {

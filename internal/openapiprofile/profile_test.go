@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -117,12 +119,10 @@ func TestRender(t *testing.T) {
 				map[string]any{"field": "limit", "message": "query parameter limit: expected integer"}}}},
 		{"/default", 400, "application/vnd.api+json", map[string]any{
 			"statusCode": 400.0, "error": "name is required; query parameter limit: expected integer"}},
-		{"/bare", 400, ProblemMedia, map[string]any{
-			"type": "about:blank", "title": "Bad Request", "status": 400.0,
-			"detail": "name is required; query parameter limit: expected integer",
-			"errors": []any{
-				map[string]any{"pointer": "#/name", "detail": "name is required"},
-				map[string]any{"location": "query.limit", "detail": "query parameter limit: expected integer"}}}},
+		// Declaring nothing for it, an operation answers in the shape the
+		// document declares most often for the status.
+		{"/bare", 400, "application/json", map[string]any{
+			"error": map[string]any{"status": 400.0, "message": "name is required; query parameter limit: expected integer"}}},
 		{"/nocontent", 400, ProblemMedia, map[string]any{"status": 400.0}},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
@@ -190,6 +190,33 @@ func TestProblems(t *testing.T) {
 		got := Problems([]fastapi.ErrorItem{tc.item})[0]
 		if got.Message() != tc.message || got.Pointer() != tc.pointer {
 			t.Errorf("%v: %q %q, want %q %q", tc.item.Loc, got.Message(), got.Pointer(), tc.message, tc.pointer)
+		}
+	}
+}
+
+// A document declaring no error response at all gets RFC 9457 problem
+// details.
+func TestRenderProblemDetails(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(`openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200": {description: OK}
+`), "plain.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(sp, fake.New(sp), 1)
+	problems := Problems([]fastapi.ErrorItem{fastapi.Missing("body", "name"), fastapi.IntParsing("x", "query", "limit")})
+	for _, op := range []*openapi3.Operation{sp.Doc.Paths.Value("/x").Get, nil} {
+		media, body := p.Render(op, 400, problems)
+		const want = `{"type":"about:blank","title":"Bad Request","status":400,"detail":"name is required; query parameter limit: expected integer",` +
+			`"errors":[{"pointer":"#/name","detail":"name is required"},{"location":"query.limit","detail":"query parameter limit: expected integer"}]}`
+		if media != ProblemMedia || string(body) != want {
+			t.Errorf("%s %s, want %s %s", media, body, ProblemMedia, want)
 		}
 	}
 }
