@@ -220,3 +220,21 @@ paths:
 		}
 	}
 }
+
+func BenchmarkRender(b *testing.B) {
+	sp, err := spec.Load([]byte(errorsDoc), "errors.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := New(sp, fake.New(sp), 1)
+	problems := Problems([]fastapi.ErrorItem{fastapi.Missing("body", "name"), fastapi.IntParsing("x", "query", "limit")})
+	for _, path := range []string{"/spotify", "/ranged"} {
+		op := sp.Doc.Paths.Value(path).Get
+		b.Run(path[1:], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Render(op, 400, problems)
+			}
+		})
+	}
+}
