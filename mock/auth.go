@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -96,19 +97,41 @@ func (s *Server) authenticate(r *http.Request, st *state) (*fixtures.Record, str
 // scripted answers (scenarios.Options.Authorize): a request to an operation
 // that demands a token gets the 401 it would get from the operation itself.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request, method, template string) bool {
-	if !s.secured[[2]string{method, template}] {
+	o := s.secured[[2]string{method, template}]
+	if o == nil {
 		return true
 	}
 	st := s.store.state(r.Header.Get(scenarios.HeaderSession))
+	if o.security != nil {
+		_, ok := s.checkSecurity(w, r, st, o)
+		return ok
+	}
 	if _, detail, ok := s.authenticate(r, st); !ok {
-		writeUnauthorized(w, detail)
+		s.writeUnauthorized(w, o, detail)
 		return false
 	}
 	return true
 }
 
-func writeUnauthorized(w http.ResponseWriter, detail string) {
+// Neutral words of the plain-OpenAPI profile's 401s.
+const (
+	detailNoCredentials  = "authentication required"
+	detailBadCredentials = "invalid or expired credentials"
+)
+
+// writeUnauthorized answers a request o refuses for its credentials (o
+// nil: a scripted answer's operation): FastAPI's detail, or under the
+// plain-OpenAPI profile the declared shape.
+func (s *Server) writeUnauthorized(w http.ResponseWriter, o *operation, detail string) {
 	w.Header().Set("WWW-Authenticate", "Bearer")
+	if s.oa != nil {
+		words := detailBadCredentials
+		if detail == fastapi.DetailNotAuthenticated {
+			words = detailNoCredentials
+		}
+		s.refuse(w, o, http.StatusUnauthorized, problem(words))
+		return
+	}
 	fastapi.WriteDetail(w, http.StatusUnauthorized, detail)
 }
 
@@ -224,4 +247,90 @@ func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 		out = append(out, m)
 	}
 	return out
+}
+
+// mine reports whether token looks like one this mock issues (an HS256
+// JWT with sub and exp and no issuer): such a token is verified, every
+// other one accepted as the backend's business. For one of the mock's own
+// it also says whose it is, false when it fails verification (expired,
+// tampered).
+func (t tokens) mine(token string) (username string, mine, ok bool) {
+	var claims jwt.RegisteredClaims
+	parsed, _, err := jwt.NewParser().ParseUnverified(token, &claims)
+	if err != nil || parsed.Method == nil || parsed.Method.Alg() != "HS256" || claims.Issuer != "" || claims.Subject == "" || claims.ExpiresAt == nil {
+		return "", false, false
+	}
+	username, ok = t.verify(token)
+	return username, true, ok
+}
+
+// checkSecurity holds r to every security scheme o declares, as the
+// plain-OpenAPI profile does (openapiprofile.Security.Check): the user a
+// token of the mock's names, and true when r may pass; else it has
+// answered 401 in o's declared shape. A credential the mock did not issue
+// names no one: an operation answering the current user answers the
+// first user there is.
+func (s *Server) checkSecurity(w http.ResponseWriter, r *http.Request, st *state, o *operation) (*fixtures.Record, bool) {
+	var user *fixtures.Record
+	out := o.security.Check(r, func(token string) bool {
+		name, mine, ok := s.tokens.mine(token)
+		if !mine {
+			return true
+		}
+		if !ok {
+			return false
+		}
+		st.mu.RLock()
+		u, found := view{base: st.base, ov: st.ov}.user(name)
+		st.mu.RUnlock()
+		if !found {
+			if u = s.accounts[name]; u == nil {
+				return false
+			}
+		}
+		user = u
+		return true
+	})
+	if !out.OK {
+		if out.Challenge != "" {
+			w.Header().Set("WWW-Authenticate", out.Challenge)
+		}
+		detail := detailNoCredentials
+		if out.Refused {
+			detail = detailBadCredentials
+		}
+		s.refuse(w, o, http.StatusUnauthorized, problem(detail))
+		return nil, false
+	}
+	if user == nil && o.m.Kind == model.CurrentUser {
+		user = s.someUser(st)
+	}
+	return user, true
+}
+
+// someUser is who a credential the mock did not issue stands for: the
+// first user of the login collection, else the first account by name;
+// nil when there is none.
+func (s *Server) someUser(st *state) *fixtures.Record {
+	if c := s.model.Login; c != nil {
+		var first *fixtures.Record
+		st.mu.RLock()
+		view{base: st.base, ov: st.ov}.each(c, func(r *fixtures.Record) bool {
+			first = r
+			return false
+		})
+		st.mu.RUnlock()
+		if first != nil {
+			return first
+		}
+	}
+	names := make([]string, 0, len(s.accounts))
+	for name := range s.accounts {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	if len(names) == 0 || s.accounts[names[0]].JSON == nil {
+		return nil
+	}
+	return s.accounts[names[0]]
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // parseToken verifies token with secret and returns its claims.
@@ -74,4 +76,14 @@ func generated(t testing.TB, reviews int) *fixtures.Dataset {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// compiled is sp's model answered by the profile name.
+func compiled(t testing.TB, sp *spec.Spec, name framework.Name) *model.Model {
+	t.Helper()
+	m, err := model.Compile(sp, model.WithFramework(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

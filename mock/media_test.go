@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 )
@@ -96,16 +97,25 @@ func TestNotFoundFitsTheDeclared404(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(t, mock.Config{Spec: sp, Seed: 1})
-	for _, tc := range []struct{ path, want string }{
-		{"/items/nope", `{"message":`},
-		{"/things/nope", `{"message":"Gone","code":4}`},
-		{"/others/nope", `{"detail":"Other not found"}`},
+	for _, tc := range []struct {
+		profile   framework.Name
+		path      string
+		want, typ string
+	}{
+		{framework.FastAPI, "/items/nope", `{"message":`, "application/json"},
+		{framework.FastAPI, "/things/nope", `{"message":"Gone","code":4}`, "application/json"},
+		{framework.FastAPI, "/others/nope", `{"detail":"Other not found"}`, "application/json"},
+		// The plain-OpenAPI profile words the declared shape itself; a
+		// 404 declared without content is answered with RFC 9457's.
+		{framework.OpenAPI, "/items/nope", `{"message":"Item not found"}`, "application/json"},
+		{framework.OpenAPI, "/things/nope", `{"message":"Thing not found"}`, "application/json"},
+		{framework.OpenAPI, "/others/nope", `{"type":"about:blank","title":"Not Found","status":404,"detail":"Other not found"}`, "application/problem+json"},
 	} {
+		srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, tc.profile), Seed: 1})
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
-		if rec.Code != http.StatusNotFound || !strings.HasPrefix(rec.Body.String(), tc.want) {
-			t.Errorf("%s: %d %s, want 404 %s…", tc.path, rec.Code, rec.Body, tc.want)
+		if rec.Code != http.StatusNotFound || !strings.HasPrefix(rec.Body.String(), tc.want) || rec.Header().Get("Content-Type") != tc.typ {
+			t.Errorf("%s %s: %d %s %s, want 404 %s %s…", tc.profile, tc.path, rec.Code, rec.Header().Get("Content-Type"), rec.Body, tc.typ, tc.want)
 		}
 	}
 }

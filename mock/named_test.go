@@ -1,9 +1,11 @@
 package mock_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 )
@@ -28,29 +30,42 @@ func TestExampleOperationLooksUpItsRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := mock.New(mock.Config{Spec: sp})
-	if err != nil {
-		t.Fatal(err)
+	// Under the plain-OpenAPI profile a 404 declared without content is
+	// answered with RFC 9457's problem details.
+	problem := func(detail string) string {
+		return `{"type":"about:blank","title":"Not Found","status":404,"detail":"` + detail + `"}`
 	}
-	for _, tc := range []struct {
-		target string
-		status int
-		body   string
-	}{
-		{"/items/foo", 200, ""},
-		{"/items/plumbus", 200, ""},
-		{"/items/gun", 200, ""},
-		{"/items/moviemock-unknown-1", 404, `{"detail":"Item not found"}`},
-		{"/things/7", 200, ""},
-		{"/things/8", 404, `{"detail":"Not found"}`},
-		{"/echo/anything", 200, ""},
-	} {
-		rec := serve(srv, request{target: tc.target})
-		if rec.Code != tc.status || tc.body != "" && rec.Body.String() != tc.body {
-			t.Errorf("GET %s: %d %s, want %d %s", tc.target, rec.Code, rec.Body, tc.status, tc.body)
+	for _, profile := range []framework.Name{framework.FastAPI, framework.OpenAPI} {
+		srv, err := mock.New(mock.Config{Spec: sp, Model: compiled(t, sp, profile)})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if rec.Code == http.StatusNotFound && rec.Header().Get("Content-Type") != "application/json" {
-			t.Errorf("GET %s: Content-Type %q", tc.target, rec.Header().Get("Content-Type"))
+		for _, tc := range []struct {
+			target string
+			status int
+			body   string
+		}{
+			{"/items/foo", 200, ""},
+			{"/items/plumbus", 200, ""},
+			{"/items/gun", 200, ""},
+			{"/items/moviemock-unknown-1", 404, `{"detail":"Item not found"}`},
+			{"/things/7", 200, ""},
+			{"/things/8", 404, `{"detail":"Not found"}`},
+			{"/echo/anything", 200, ""},
+		} {
+			want, media := tc.body, "application/json"
+			if profile == framework.OpenAPI && tc.status == 404 {
+				var d map[string]string
+				json.Unmarshal([]byte(tc.body), &d)
+				want, media = problem(d["detail"]), "application/problem+json"
+			}
+			rec := serve(srv, request{target: tc.target})
+			if rec.Code != tc.status || want != "" && rec.Body.String() != want {
+				t.Errorf("%s: GET %s: %d %s, want %d %s", profile, tc.target, rec.Code, rec.Body, tc.status, want)
+			}
+			if rec.Code == http.StatusNotFound && rec.Header().Get("Content-Type") != media {
+				t.Errorf("%s: GET %s: Content-Type %q", profile, tc.target, rec.Header().Get("Content-Type"))
+			}
 		}
 	}
 }

@@ -45,6 +45,9 @@ type call struct {
 func (c *call) view() view { return view{base: c.st.base, ov: c.st.ov} }
 
 func (c *call) notFound(coll *model.Collection) {
+	if c.s.refuse(c.w, c.o, http.StatusNotFound, problem(coll.Title+" not found")) {
+		return
+	}
 	if c.o.notFound != nil {
 		fastapi.WriteJSON(c.w, http.StatusNotFound, c.o.notFound)
 		return
@@ -388,7 +391,9 @@ func login(c *call) {
 		if c.o.refusal == http.StatusUnauthorized {
 			c.w.Header().Set("WWW-Authenticate", "Bearer")
 		}
-		fastapi.WriteDetail(c.w, c.o.refusal, fastapi.DetailWrongLogin)
+		if !c.s.refuse(c.w, c.o, c.o.refusal, problem("incorrect username or password")) {
+			fastapi.WriteDetail(c.w, c.o.refusal, fastapi.DetailWrongLogin)
+		}
 		return
 	}
 	token, err := c.s.tokens.issue(username)
@@ -420,6 +425,14 @@ func login(c *call) {
 }
 
 func currentUser(c *call) {
+	if c.user == nil {
+		// A credential the mock did not issue, and no user to stand
+		// for it (plain-OpenAPI profile).
+		if !c.s.refuse(c.w, c.o, http.StatusUnauthorized, problem(detailBadCredentials)) {
+			fastapi.WriteDetail(c.w, http.StatusUnauthorized, fastapi.DetailBadCredentials)
+		}
+		return
+	}
 	fastapi.WriteJSON(c.w, c.o.m.Status, c.user.JSON)
 }
 
@@ -459,13 +472,16 @@ func (c *call) namedRecord() bool {
 		if c.s.named[in.Name+"\x00"+c.args.get(in.Name).Str] || c.s.named["\x00"+c.args.get(in.Name).Str] {
 			continue
 		}
-		if c.o.notFound != nil {
-			fastapi.WriteJSON(c.w, http.StatusNotFound, c.o.notFound)
-			return false
-		}
 		detail := "Not found"
 		if stem, ok := strings.CutSuffix(last, "_id"); ok && stem != "" {
 			detail = strings.ToUpper(stem[:1]) + strings.ReplaceAll(stem[1:], "_", " ") + " not found"
+		}
+		if c.s.refuse(c.w, c.o, http.StatusNotFound, problem(detail)) {
+			return false
+		}
+		if c.o.notFound != nil {
+			fastapi.WriteJSON(c.w, http.StatusNotFound, c.o.notFound)
+			return false
 		}
 		fastapi.WriteDetail(c.w, http.StatusNotFound, detail)
 		return false

@@ -21,7 +21,9 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -126,6 +128,9 @@ type Server struct {
 	named   map[string]bool
 	handler http.Handler
 	fake    *fake.Generator
+	// oa words the refusals of a contract under the plain-OpenAPI
+	// profile; nil under FastAPI's.
+	oa *openapiprofile.Profile
 
 	randMu sync.Mutex
 	rand   *rand.Rand // UUIDs and generated values of created records
@@ -141,7 +146,7 @@ type Server struct {
 	ops []*model.Operation
 	// secured holds the operations that demand a token, by method and
 	// path template, for scripted answers: see authorize.
-	secured map[[2]string]bool
+	secured map[[2]string]*operation
 }
 
 // Data is the loaded data set the server answers from now (without
@@ -196,6 +201,10 @@ type operation struct {
 	// access_token and token_type (nil: just those).
 	refusal int
 	token   []tokenMember
+	// security is what the plain-OpenAPI profile holds a request to:
+	// every scheme the operation declares (nil: none, or FastAPI's
+	// profile, which checks secured and basic instead).
+	security *openapiprofile.Security
 }
 
 var handlers = map[model.Kind]func(c *call){
@@ -273,6 +282,9 @@ func New(cfg Config) (*Server, error) {
 		fake:   fake.New(cfg.Spec),
 		rand:   rand.New(rand.NewPCG(cfg.Seed, 0x6d6f7669656d6f63)),
 	}
+	if cfg.Model.Framework == framework.OpenAPI {
+		s.oa = openapiprofile.New(cfg.Spec, s.fake, cfg.Seed)
+	}
 	if err := s.openAccounts(cfg.Accounts); err != nil {
 		return nil, err
 	}
@@ -316,6 +328,7 @@ func New(cfg Config) (*Server, error) {
 		Now:          cfg.Now,
 		Seed:         cfg.Seed,
 		NotFound:     notFound,
+		Refusals:     s.oa,
 		Logger:       cfg.Logger,
 		OnReset:      func(session string) { s.store.reset(session) },
 		Authorize:    s.authorize,
@@ -414,12 +427,12 @@ func (s *Server) routes() (*mux.Router, error) {
 	router := mux.NewRouter().SkipClean(true)
 	paths := mux.NewRouter().SkipClean(true)
 	s.router, s.byRoute = router, map[*mux.Route]*operation{}
-	s.secured = map[[2]string]bool{}
+	s.secured = map[[2]string]*operation{}
 	byPath := map[string][]*model.Operation{}
 	for _, o := range s.model.Operations {
 		byPath[o.Path] = append(byPath[o.Path], o)
 	}
-	for _, tmpl := range s.spec.Paths() {
+	for _, tmpl := range framework.RouteOrder(s.spec.Paths(), s.model.Framework) {
 		var methods []string
 		for _, mo := range byPath[tmpl] {
 			o, err := s.compileOperation(mo)
@@ -432,8 +445,8 @@ func (s *Server) routes() (*mux.Router, error) {
 			route := router.Path(tmpl).Methods(mo.Method).Handler(s.operationHandler(o))
 			s.byRoute[route] = o
 			s.ops = append(s.ops, o.m)
-			if o.secured {
-				s.secured[[2]string{mo.Method, tmpl}] = true
+			if o.secured || o.security != nil {
+				s.secured[[2]string{mo.Method, tmpl}] = o
 			}
 			methods = append(methods, mo.Method)
 		}
@@ -530,6 +543,9 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 			}
 		}
 	}
+	if s.oa != nil {
+		o.security = openapiprofile.CompileSecurity(s.spec.Doc, mo.Op)
+	}
 	if !s.fake.Finite(mo.Response) {
 		// No value of the response model exists: FastAPI's response
 		// validation fails whatever the endpoint returns, 500. The
@@ -574,6 +590,9 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 // never served a value cut short with null.
 func answerUnsatisfiable(c *call) {
 	c.w.Header().Set(scenarios.HeaderError, "true")
+	if c.s.refuse(c.w, c.o, http.StatusInternalServerError, problem("no value satisfies the declared response schema")) {
+		return
+	}
 	fastapi.WriteServerError(c.w)
 }
 
@@ -584,38 +603,53 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := s.store.state(r.Header.Get(scenarios.HeaderSession))
 		c := &call{s: s, o: o, w: w, r: r, st: st}
-		parsed, items, err := s.readJSON(o, r)
-		if err != nil {
-			writeBodyError(w, err)
-			return
-		} else if len(items) > 0 {
-			fastapi.WriteValidation(w, items)
+		if s.unsupportedMedia(w, o, r) {
 			return
 		}
-		if o.secured {
+		parsed, items, err := s.readJSON(o, r)
+		if err != nil {
+			s.writeBodyError(w, o, err)
+			return
+		} else if len(items) > 0 && !s.refuseInput(w, o, items) {
+			fastapi.WriteValidation(w, items)
+			return
+		} else if len(items) > 0 {
+			return
+		}
+		if o.security != nil {
+			user, ok := s.checkSecurity(w, r, st, o)
+			if !ok {
+				return
+			}
+			c.user = user
+		} else if o.secured {
 			user, detail, ok := s.authenticate(r, st)
 			if !ok {
-				writeUnauthorized(w, detail)
+				s.writeUnauthorized(w, o, detail)
 				return
 			}
 			c.user = user
 		}
-		if o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
+		if o.security == nil && o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
 			// Any well-formed credentials pass: the contract does not
 			// say whose they are.
 			w.Header().Set("WWW-Authenticate", "Basic")
-			fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailNotAuthenticated)
+			if !s.refuse(w, o, http.StatusUnauthorized, problem(detailNoCredentials)) {
+				fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailNotAuthenticated)
+			}
 			return
 		}
 		// The handler is called through a func value, so vals is on the
 		// heap whatever its size: allocated at the size needed.
 		vals := make([]fastapi.Value, len(o.inputs.List))
 		if items, err = s.validateAll(o, r, parsed, vals, c); err != nil {
-			writeBodyError(w, err)
+			s.writeBodyError(w, o, err)
 			return
 		}
 		if len(items) > 0 {
-			fastapi.WriteValidation(w, items)
+			if !s.refuseInput(w, o, items) {
+				fastapi.WriteValidation(w, items)
+			}
 			return
 		}
 		c.args = argList{ins: &o.inputs, vals: vals}
@@ -752,8 +786,15 @@ func (s *Server) fakeValue(f *model.Field) []byte {
 func jsonUnmarshalString(raw []byte, s *string) error { return json.Unmarshal(raw, s) }
 
 // writeBodyError answers a body that could not be read as a form.
-func writeBodyError(w http.ResponseWriter, err error) {
+func (s *Server) writeBodyError(w http.ResponseWriter, o *operation, err error) {
 	code, detail := bodyError(err)
+	if s.oa != nil {
+		if code == http.StatusBadRequest {
+			code = openapiprofile.BadInputStatus(o.m.Op)
+		}
+		s.refuse(w, o, code, openapiprofile.Problem{In: "body", Detail: "could not be read: " + strings.ToLower(strings.TrimSuffix(detail, "."))})
+		return
+	}
 	fastapi.WriteDetail(w, code, detail)
 }
 
@@ -780,6 +821,9 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
+	if s.refuse(w, nil, http.StatusMethodNotAllowed, problem("method "+r.Method+" is not allowed on this path")) {
+		return
+	}
 	fastapi.WriteDetail(w, http.StatusMethodNotAllowed, fastapi.DetailMethodNotAllowed)
 }
 
@@ -798,6 +842,9 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusTemporaryRedirect)
 			return
 		}
+	}
+	if s.refuse(w, nil, http.StatusNotFound, problem("no operation answers "+r.Method+" "+r.URL.Path)) {
+		return
 	}
 	fastapi.WriteDetail(w, http.StatusNotFound, fastapi.DetailNotFound)
 }

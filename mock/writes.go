@@ -78,7 +78,9 @@ func create(c *call) {
 			// POST /movies {"id": "tt0137523", …}): the record keeps it,
 			// and a taken one is refused as such backends refuse it.
 			if _, taken := v.get(coll, string(val)); taken {
-				fastapi.WriteDetail(c.w, http.StatusConflict, coll.Title+" already exists")
+				if !c.s.refuse(c.w, c.o, http.StatusConflict, problem(coll.Title+" already exists")) {
+					fastapi.WriteDetail(c.w, http.StatusConflict, coll.Title+" already exists")
+				}
 				return
 			}
 			vals[f.Index] = val
@@ -117,7 +119,9 @@ func create(c *call) {
 				return !taken
 			})
 			if taken {
-				fastapi.WriteDetail(c.w, http.StatusBadRequest, detailUsernameTaken)
+				if !c.s.refuse(c.w, c.o, c.s.conflictStatus(c.o), problem("username is already taken")) {
+					fastapi.WriteDetail(c.w, http.StatusBadRequest, detailUsernameTaken)
+				}
 				return
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -66,7 +67,11 @@ func newIndex(sp *spec.Spec, m *model.Model) (*contractIndex, error) {
 		}
 	}
 	router := mux.NewRouter().SkipClean(true)
-	for _, tmpl := range sp.Paths() {
+	fw, _ := framework.Detect(sp.Doc)
+	if m != nil {
+		fw = m.Framework
+	}
+	for _, tmpl := range framework.RouteOrder(sp.Paths(), fw) {
 		item := sp.Doc.Paths.Value(tmpl)
 		p := &pathInfo{template: tmpl, route: router.Path(tmpl)}
 		for _, method := range methodOrder {

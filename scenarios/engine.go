@@ -18,6 +18,7 @@ import (
 
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
 	"github.com/moviemock/moviemock/internal/status"
 )
 
@@ -54,6 +55,10 @@ type Options struct {
 	// for Prefer: code=404 (default "Not Found").
 	NotFound map[string]string
 	Logger   *slog.Logger
+	// Refusals words the statuses a scripted Prefer: code=… answers
+	// without a body of its own under the plain-OpenAPI profile, in the
+	// operation's declared shape; nil: FastAPI's.
+	Refusals *openapiprofile.Profile
 	// OnReset is told of every reset, so that what the mock keeps beside
 	// the engine (the writes) goes with it: the session's id, or "" for a
 	// reset of everything.

@@ -12,6 +12,7 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
 )
 
 // preference is a parsed Prefer header, as Prism reads it:
@@ -224,6 +225,15 @@ func replaceMember(obj []byte, name string, v []byte) []byte {
 // without a body of its own: HTTPException(status) with the operation's
 // own 404 detail, or the status phrase, and a 500 as Starlette sends it.
 func (e *Engine) frameworkAnswer(w http.ResponseWriter, op *opInfo, code int) {
+	if e.opts.Refusals != nil {
+		if code == http.StatusUnauthorized {
+			if sec := openapiprofile.CompileSecurity(e.opts.Refusals.Doc(), op.op); sec != nil {
+				w.Header().Set("WWW-Authenticate", sec.Challenge())
+			}
+		}
+		e.opts.Refusals.Write(w, op.op, code, nil)
+		return
+	}
 	switch code {
 	case http.StatusInternalServerError:
 		fastapi.WriteServerError(w)

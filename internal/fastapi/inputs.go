@@ -110,7 +110,15 @@ var inOrder = map[string]int{"path": 0, "query": 1, "header": 2, "cookie": 3}
 // from the contract. An operation whose body cannot be read as FastAPI
 // would read it is refused here, not at a request.
 func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem) (Inputs, error) {
-	return compileInputs(sp, op, pathItem, nil)
+	return compileInputs(sp, op, pathItem, nil, false)
+}
+
+// CompileInputsFor is CompileInputs; with validateAll, a JSON body is
+// validated whatever responses op declares (the plain-OpenAPI profile:
+// every declared body is checked), not only where FastAPI would
+// (validatesBody).
+func CompileInputsFor(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, validateAll bool) (Inputs, error) {
+	return compileInputs(sp, op, pathItem, nil, validateAll)
 }
 
 // CompileInputsLax is CompileInputs for a document that is not FastAPI's:
@@ -121,11 +129,13 @@ func CompileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 // compile at all is accepted unread (Raw), and listed.
 func CompileInputsLax(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem) (Inputs, Degradations, error) {
 	notes := Degradations{}
-	ins, err := compileInputs(sp, op, pathItem, &notes)
+	// Such a document's JSON bodies are all validated: FastAPI's rule
+	// (validatesBody) is FastAPI's.
+	ins, err := compileInputs(sp, op, pathItem, &notes, true)
 	return ins, notes, err
 }
 
-func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, notes *Degradations) (Inputs, error) {
+func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, notes *Degradations, validateAll bool) (Inputs, error) {
 	var ins Inputs
 	params := slices.Clone(pathItem.Parameters)
 	for _, p := range op.Parameters {
@@ -181,7 +191,7 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		// validated, the others accepted as sent (see JSONBody.Others).
 		media = nil
 	}
-	if media == nil && body.Content["application/json"] != nil && !validatesBody(op) {
+	if media == nil && body.Content["application/json"] != nil && !validateAll && !validatesBody(op) {
 		// FastAPI declares a 422 on every operation whose parameters or
 		// body it validates (fastapi/openapi/utils.py, unless the route
 		// declares 4XX or default itself): a JSON body on an operation

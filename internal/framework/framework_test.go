@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -46,5 +47,24 @@ func TestParse(t *testing.T) {
 	}
 	if _, _, err := Parse("django"); err == nil {
 		t.Error("Parse(django): no error")
+	}
+}
+
+func TestRouteOrder(t *testing.T) {
+	paths := []string{"/numbers/{Sid}.json", "/numbers/Local.json", "/users/{id}", "/users/me", "/{a}/b", "/a/{b}", "/"}
+	for _, tc := range []struct {
+		name Name
+		want []string
+	}{
+		{FastAPI, paths},
+		{OpenAPI, []string{"/", "/numbers/Local.json", "/users/me", "/numbers/{Sid}.json", "/users/{id}", "/a/{b}", "/{a}/b"}},
+	} {
+		got := RouteOrder(paths, tc.name)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if paths[0] != "/numbers/{Sid}.json" {
+		t.Error("RouteOrder changed its argument")
 	}
 }

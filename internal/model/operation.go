@@ -106,7 +106,9 @@ type Operation struct {
 // strictness say.
 func (m *Model) compileInputs(o *Operation) {
 	if m.Strict || m.Framework == framework.FastAPI {
-		o.Inputs, o.InputsErr = fastapi.CompileInputs(m.Spec, o.Op, o.Item)
+		// A document not FastAPI's has every JSON body validated, strict
+		// or not: FastAPI's rule (only where it declares a 422) is its own.
+		o.Inputs, o.InputsErr = fastapi.CompileInputsFor(m.Spec, o.Op, o.Item, m.Framework != framework.FastAPI)
 	} else {
 		var notes fastapi.Degradations
 		o.Inputs, notes, o.InputsErr = fastapi.CompileInputsLax(m.Spec, o.Op, o.Item)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -38,7 +39,7 @@ func Match(src *Source, m *model.Model) []Matched {
 	for _, o := range m.Operations {
 		ops[[2]string{o.Method, o.Path}] = o
 	}
-	out := MatchSpec(src, m.Spec)
+	out := matchSpec(src, m.Spec, m.Framework)
 	for i := range out {
 		out[i].Op = ops[[2]string{out[i].Method, out[i].Path}]
 	}
@@ -99,7 +100,17 @@ func KeepAPIServers(src *Source, matched []Matched) []Matched {
 // moviemock diff reads OLD): Op stays nil, Method and Path say the
 // operation.
 func MatchSpec(src *Source, sp *spec.Spec) []Matched {
-	rt := newRouter(sp)
+	fw := framework.OpenAPI
+	if sp != nil {
+		fw, _ = framework.Detect(sp.Doc)
+	}
+	return matchSpec(src, sp, fw)
+}
+
+// matchSpec is MatchSpec with the paths tried in profile fw's order
+// (framework.RouteOrder).
+func matchSpec(src *Source, sp *spec.Spec, fw framework.Name) []Matched {
+	rt := newRouter(sp, fw)
 	out := make([]Matched, len(src.Calls))
 	for i := range src.Calls {
 		out[i] = rt.match(&src.Calls[i])
@@ -122,7 +133,7 @@ type pathMethods struct {
 // methodOrder is the order model.Operation lists a path's methods in.
 var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
 
-func newRouter(sp *spec.Spec) *router {
+func newRouter(sp *spec.Spec, fw framework.Name) *router {
 	// As the mock's router: Starlette matches the raw decoded path, no
 	// cleaning of // or /./.
 	rt := &router{ops: mux.NewRouter().SkipClean(true), byOp: map[*mux.Route][2]string{}}
@@ -130,7 +141,7 @@ func newRouter(sp *spec.Spec) *router {
 	if sp == nil || sp.Doc == nil || sp.Doc.Paths == nil {
 		return rt
 	}
-	for _, tmpl := range sp.Paths() {
+	for _, tmpl := range framework.RouteOrder(sp.Paths(), fw) {
 		item := sp.Doc.Paths.Value(tmpl)
 		if item == nil {
 			continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
@@ -380,5 +381,39 @@ func TestKeepAPIServers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Under the plain-OpenAPI profile a concrete path is matched before its
+// templated counterpart, whatever the document's order; under FastAPI's
+// the first declared wins, as Starlette routes.
+func TestMatchConcreteBeforeTemplated(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "mock", "testdata", "openapi", "literal-vs-template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(raw, "literal-vs-template.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		profile framework.Name
+		want    string
+	}{
+		{framework.OpenAPI, "/numbers/Local.json"},
+		{framework.FastAPI, "/numbers/{Sid}.json"},
+	} {
+		m, err := model.Compile(sp, model.WithFramework(tc.profile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := traffic.Match(&traffic.Source{Calls: []traffic.Call{{Method: "GET", Path: "/numbers/Local.json"}}}, m)
+		if got[0].Path != tc.want {
+			t.Errorf("%s: GET /numbers/Local.json matched %q, want %q", tc.profile, got[0].Path, tc.want)
+		}
+	}
+	if got := traffic.MatchSpec(&traffic.Source{Calls: []traffic.Call{{Method: "GET", Path: "/numbers/Local.json"}}}, sp); got[0].Path != "/numbers/Local.json" {
+		t.Errorf("MatchSpec: %q", got[0].Path)
 	}
 }

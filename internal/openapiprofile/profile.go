@@ -1,0 +1,243 @@
+// Package openapiprofile is the plain-OpenAPI framework profile: how a mock
+// answers a request it refuses when the document is not FastAPI's. It has
+// no habits of its own beyond the document's word: a refusal takes the
+// status and the body shape the operation declares for it, filled with real
+// messages, and RFC 9457 problem details where the document declares
+// nothing.
+//
+// It does not validate (the input checks produce the problems it words)
+// nor route; the mock asks it what to write.
+package openapiprofile
+
+import (
+	"cmp"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/fake"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// ProblemMedia is RFC 9457's media type, answered where the document
+// declares no shape for a refusal.
+const ProblemMedia = "application/problem+json"
+
+// Profile answers one contract's refusals.
+type Profile struct {
+	sp   *spec.Spec
+	gen  *fake.Generator
+	seed uint64
+	// common is, per status, the error response the document declares
+	// most often (for answers of no operation: an unknown path, a wrong
+	// method); under 0, the most common of any 4XX or default.
+	common map[int]*openapi3.Response
+}
+
+// New reads sp's error responses; gen renders the values the messages do
+// not fill, seeded with seed.
+func New(sp *spec.Spec, gen *fake.Generator, seed uint64) *Profile {
+	p := &Profile{sp: sp, gen: gen, seed: seed, common: map[int]*openapi3.Response{}}
+	counts := map[int]map[*openapi3.Response]int{}
+	first := map[*openapi3.Response]int{}
+	n := 0
+	count := func(status int, r *openapi3.Response) {
+		if counts[status] == nil {
+			counts[status] = map[*openapi3.Response]int{}
+		}
+		counts[status][r]++
+		if _, ok := first[r]; !ok {
+			first[r] = n
+			n++
+		}
+	}
+	for _, path := range sp.Paths() {
+		item := sp.Doc.Paths.Value(path)
+		if item == nil {
+			continue
+		}
+		for _, method := range methods {
+			op := item.GetOperation(method)
+			if op == nil || op.Responses == nil {
+				continue
+			}
+			for code, ref := range op.Responses.Map() {
+				if ref == nil || ref.Value == nil || jsonMedia(ref.Value) == "" {
+					continue
+				}
+				status, err := strconv.Atoi(code)
+				switch {
+				case err == nil && status >= 400:
+					count(status, ref.Value)
+					count(0, ref.Value)
+				case code == "default" || code == "4XX" || code == "5XX":
+					count(0, ref.Value)
+				}
+			}
+		}
+	}
+	for status, byResp := range counts {
+		var best *openapi3.Response
+		for r, c := range byResp {
+			if best == nil || c > byResp[best] || c == byResp[best] && first[r] < first[best] {
+				best = r
+			}
+		}
+		p.common[status] = best
+	}
+	return p
+}
+
+// Doc is the document the profile answers for.
+func (p *Profile) Doc() *openapi3.T { return p.sp.Doc }
+
+var methods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
+
+// BadInputStatus is the status op refuses invalid input with: 400 where it
+// declares it, else 422 where it declares that, else 400 (under a 4XX
+// range or default response, or none).
+func BadInputStatus(op *openapi3.Operation) int {
+	if op != nil && op.Responses != nil && op.Responses.Value("400") == nil && op.Responses.Value("422") != nil {
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusBadRequest
+}
+
+// Response is the response op declares for status: the status itself,
+// else its range (4XX), else default; nil when none.
+func Response(op *openapi3.Operation, status int) *openapi3.Response {
+	if op == nil || op.Responses == nil {
+		return nil
+	}
+	for _, code := range []string{strconv.Itoa(status), strconv.Itoa(status/100) + "XX", "default"} {
+		if ref := op.Responses.Value(code); ref != nil && ref.Value != nil {
+			return ref.Value
+		}
+	}
+	return nil
+}
+
+// Write answers a refusal of op (nil: of no operation, an unknown path)
+// with status, in the shape op declares for it, else in the one the
+// document declares most often for it, else for any error, else RFC 9457
+// problem details; problems say why (none: the status's phrase).
+func (p *Profile) Write(w http.ResponseWriter, op *openapi3.Operation, status int, problems []Problem) {
+	media, body := p.Render(op, status, problems)
+	h := w.Header()
+	h.Set("Content-Type", media)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// Render is the media type and body of a refusal (see Write).
+func (p *Profile) Render(op *openapi3.Operation, status int, problems []Problem) (string, []byte) {
+	if len(problems) == 0 {
+		problems = []Problem{{Detail: strings.ToLower(http.StatusText(status))}}
+	}
+	resp := Response(op, status)
+	if resp == nil {
+		// A status the operation does not declare (or a request of no
+		// operation): the document's usual shape for it, else for any
+		// error.
+		resp = cmp.Or(p.common[status], p.common[0])
+	}
+	if resp != nil {
+		if media := jsonMedia(resp); media != "" {
+			if schema := resp.Content[media].Schema; schema != nil && schema.Value != nil {
+				b := builder{p: p, status: status, problems: problems,
+					f: gofakeit.NewFaker(rand.NewPCG(p.seed, uint64(status)), false)}
+				if body, ok := b.value(schema, "", nil, 0); ok {
+					return media, body
+				}
+			}
+		} else if resp.Content.Get("text/plain") != nil {
+			return "text/plain; charset=utf-8", []byte(joined(problems))
+		}
+	}
+	return ProblemMedia, problemDetails(status, problems)
+}
+
+// jsonMedia is the JSON media type r declares: application/json, else
+// the first +json one in name order; "" when none.
+func jsonMedia(r *openapi3.Response) string {
+	if r.Content["application/json"] != nil {
+		return "application/json"
+	}
+	names := make([]string, 0, len(r.Content))
+	for name := range r.Content {
+		base, _, _ := strings.Cut(strings.ToLower(name), ";")
+		if strings.HasSuffix(strings.TrimSpace(base), "+json") || strings.TrimSpace(base) == "application/json" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+// problemDetails is RFC 9457's body: type about:blank, the status's title,
+// the problems as detail and, one by one, as errors.
+func problemDetails(status int, problems []Problem) []byte {
+	type item struct {
+		Pointer  string `json:"pointer,omitempty"`
+		Location string `json:"location,omitempty"`
+		Detail   string `json:"detail"`
+	}
+	body := struct {
+		Type   string `json:"type"`
+		Title  string `json:"title"`
+		Status int    `json:"status"`
+		Detail string `json:"detail"`
+		Errors []item `json:"errors,omitempty"`
+	}{Type: "about:blank", Title: http.StatusText(status), Status: status, Detail: joined(problems)}
+	for _, pr := range problems {
+		if pr.In == "" {
+			continue
+		}
+		it := item{Detail: pr.Message()}
+		if pr.In == "body" {
+			it.Pointer = "#" + pr.Pointer()
+		} else {
+			it.Location = pr.Location()
+		}
+		body.Errors = append(body.Errors, it)
+	}
+	return marshal(body)
+}
+
+func joined(problems []Problem) string {
+	msgs := make([]string, len(problems))
+	for i, pr := range problems {
+		msgs[i] = pr.Message()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func marshal(v any) []byte {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte("null")
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n"))
+}
+
+// Code is a refusal's short code, for string fields named code:
+// "bad_request", "not_found".
+func Code(status int) string {
+	text := http.StatusText(status)
+	if text == "" {
+		return "error"
+	}
+	return strings.ReplaceAll(strings.ToLower(strings.ReplaceAll(text, "-", " ")), " ", "_")
+}

@@ -1,0 +1,240 @@
+package openapiprofile
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/fake"
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// errorsDoc declares one operation per error shape seen in public
+// documents.
+const errorsDoc = `openapi: 3.0.3
+info: {title: errors, version: "1"}
+paths:
+  /spotify:
+    get:
+      responses:
+        "200": {description: OK}
+        "400": {description: Bad, content: {application/json: {schema: {$ref: "#/components/schemas/SpotifyError"}}}}
+  /realworld:
+    get:
+      responses:
+        "200": {description: OK}
+        "422": {description: Unprocessable, content: {application/json: {schema: {$ref: "#/components/schemas/GenericErrorModel"}}}}
+  /ranged:
+    get:
+      responses:
+        "200": {description: OK}
+        "4XX": {description: Client error, content: {application/json: {schema: {$ref: "#/components/schemas/FieldErrors"}}}}
+  /default:
+    get:
+      responses:
+        "200": {description: OK}
+        default: {description: Error, content: {application/vnd.api+json: {schema: {$ref: "#/components/schemas/Coded"}}}}
+  /bare:
+    get:
+      responses:
+        "200": {description: OK}
+  /nocontent:
+    get:
+      responses:
+        "200": {description: OK}
+        "400": {description: Bad}
+components:
+  schemas:
+    SpotifyError:
+      type: object
+      required: [error]
+      properties:
+        error:
+          type: object
+          required: [status, message]
+          properties:
+            status: {type: integer, minimum: 400, maximum: 599}
+            message: {type: string}
+    GenericErrorModel:
+      type: object
+      required: [errors]
+      properties:
+        errors:
+          type: object
+          required: [body]
+          properties:
+            body: {type: array, items: {type: string}}
+    FieldErrors:
+      type: object
+      required: [code, errors, requestId]
+      properties:
+        code: {type: string}
+        requestId: {type: string, format: uuid}
+        errors:
+          type: array
+          items:
+            type: object
+            required: [field, message]
+            properties:
+              field: {type: string}
+              message: {type: string}
+    Coded:
+      type: object
+      required: [statusCode, error, kind]
+      properties:
+        statusCode: {type: integer}
+        error: {type: string}
+        kind: {type: string, enum: [client, server]}
+`
+
+func TestRender(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(errorsDoc), "errors.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(sp, fake.New(sp), 1)
+	problems := Problems([]fastapi.ErrorItem{
+		fastapi.Missing("body", "name"),
+		fastapi.IntParsing("x", "query", "limit"),
+	})
+	for _, tc := range []struct {
+		path   string
+		status int
+		media  string
+		want   map[string]any // members compared; the rest only present
+	}{
+		{"/spotify", 400, "application/json", map[string]any{
+			"error": map[string]any{"status": 400.0, "message": "name is required; query parameter limit: expected integer"}}},
+		{"/realworld", 422, "application/json", map[string]any{
+			"errors": map[string]any{"body": []any{"name is required", "query parameter limit: expected integer"}}}},
+		{"/ranged", 400, "application/json", map[string]any{
+			"code": "bad_request",
+			"errors": []any{
+				map[string]any{"field": "name", "message": "name is required"},
+				map[string]any{"field": "limit", "message": "query parameter limit: expected integer"}}}},
+		{"/default", 400, "application/vnd.api+json", map[string]any{
+			"statusCode": 400.0, "error": "name is required; query parameter limit: expected integer"}},
+		// Declaring nothing for it, an operation answers in the shape the
+		// document declares most often for the status.
+		{"/bare", 400, "application/json", map[string]any{
+			"error": map[string]any{"status": 400.0, "message": "name is required; query parameter limit: expected integer"}}},
+		{"/nocontent", 400, ProblemMedia, map[string]any{"status": 400.0}},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			op := sp.Doc.Paths.Value(tc.path).Get
+			status := BadInputStatus(op)
+			if status != tc.status {
+				t.Errorf("BadInputStatus = %d, want %d", status, tc.status)
+			}
+			media, body := p.Render(op, status, problems)
+			if media != tc.media {
+				t.Errorf("media %q, want %q", media, tc.media)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatalf("%s: %v", body, err)
+			}
+			for k, v := range tc.want {
+				if !reflect.DeepEqual(got[k], v) {
+					t.Errorf("%s: %s = %#v, want %#v", body, k, got[k], v)
+				}
+			}
+			if resp := Response(op, status); resp != nil && resp.Content[media] != nil {
+				if err := sp.Validate(resp.Content[media].Schema.Value, got, true); err != nil {
+					t.Errorf("%s does not fit the declared schema: %v", body, err)
+				}
+			}
+		})
+	}
+}
+
+// An answer of no operation (an unknown path) takes the shape the
+// document declares most often for the status.
+func TestRenderCommonShape(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(errorsDoc), "errors.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(sp, fake.New(sp), 1)
+	media, body := p.Render(nil, http.StatusNotFound, []Problem{{Detail: "not found"}})
+	var got map[string]any
+	if err := json.Unmarshal(body, &got); err != nil || media != "application/json" {
+		t.Fatalf("%s %s: %v", media, body, err)
+	}
+	// Three shapes are declared once each: the first written wins.
+	if e, _ := got["error"].(map[string]any); e["status"] != 404.0 || e["message"] != "not found" {
+		t.Errorf("404 of no operation: %s", body)
+	}
+}
+
+func TestProblems(t *testing.T) {
+	t.Parallel()
+	pattern, _ := fastapi.Constraint("pattern", "^a+$", "b", "body", "tags", 0)
+	for _, tc := range []struct {
+		item             fastapi.ErrorItem
+		message, pointer string
+	}{
+		{fastapi.Missing("body", "name"), "name is required", "/name"},
+		{fastapi.Missing("body"), "request body is required", ""},
+		{fastapi.IntParsing("abc", "path", "id"), "path parameter id: expected integer", "id"},
+		{pattern, "tags.0: must match pattern ^a+$", "/tags/0"},
+		{fastapi.ErrorItem{Type: "string_type", Loc: []any{"body", "author", "name"}}, "author.name: expected string", "/author/name"},
+		{fastapi.ErrorItem{Type: "json_invalid", Loc: []any{"body", 3}}, "request body is not valid JSON", ""},
+	} {
+		got := Problems([]fastapi.ErrorItem{tc.item})[0]
+		if got.Message() != tc.message || got.Pointer() != tc.pointer {
+			t.Errorf("%v: %q %q, want %q %q", tc.item.Loc, got.Message(), got.Pointer(), tc.message, tc.pointer)
+		}
+	}
+}
+
+// A document declaring no error response at all gets RFC 9457 problem
+// details.
+func TestRenderProblemDetails(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(`openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200": {description: OK}
+`), "plain.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(sp, fake.New(sp), 1)
+	problems := Problems([]fastapi.ErrorItem{fastapi.Missing("body", "name"), fastapi.IntParsing("x", "query", "limit")})
+	for _, op := range []*openapi3.Operation{sp.Doc.Paths.Value("/x").Get, nil} {
+		media, body := p.Render(op, 400, problems)
+		const want = `{"type":"about:blank","title":"Bad Request","status":400,"detail":"name is required; query parameter limit: expected integer",` +
+			`"errors":[{"pointer":"#/name","detail":"name is required"},{"location":"query.limit","detail":"query parameter limit: expected integer"}]}`
+		if media != ProblemMedia || string(body) != want {
+			t.Errorf("%s %s, want %s %s", media, body, ProblemMedia, want)
+		}
+	}
+}
+
+func BenchmarkRender(b *testing.B) {
+	sp, err := spec.Load([]byte(errorsDoc), "errors.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := New(sp, fake.New(sp), 1)
+	problems := Problems([]fastapi.ErrorItem{fastapi.Missing("body", "name"), fastapi.IntParsing("x", "query", "limit")})
+	for _, path := range []string{"/spotify", "/ranged"} {
+		op := sp.Doc.Paths.Value(path).Get
+		b.Run(path[1:], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Render(op, 400, problems)
+			}
+		})
+	}
+}

@@ -1,0 +1,266 @@
+package mock_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/framework"
+	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
+)
+
+// openapiServer serves testdata/openapi/name, a hand-written document the
+// plain-OpenAPI profile answers.
+func openapiServer(t *testing.T, name string, cfg mock.Config) (*mock.Server, *spec.Spec) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", "openapi", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(raw, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Spec = sp
+	srv := newServer(t, cfg)
+	if got := srv.Model().Framework; got != framework.OpenAPI {
+		t.Fatalf("%s is answered as %s", name, got)
+	}
+	return srv, sp
+}
+
+// bearer is a token the mock issued for its default account.
+func bearer(t *testing.T) http.Header {
+	return http.Header{"Authorization": {"Bearer " + signed(t, "HS256", mock.DefaultJWTSecret,
+		map[string]any{"sub": mock.DefaultAccount.Username, "exp": now.Unix() + 600})}}
+}
+
+type refusal struct {
+	name   string
+	req    request
+	status int
+	media  string
+	want   map[string]any // the body's members compared
+}
+
+func checkRefusals(t *testing.T, srv http.Handler, sp *spec.Spec, cases []refusal) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := serve(srv, tc.req)
+			if rec.Code != tc.status || rec.Header().Get("Content-Type") != tc.media {
+				t.Fatalf("%d %s %s, want %d %s", rec.Code, rec.Header().Get("Content-Type"), rec.Body, tc.status, tc.media)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+				t.Fatalf("%s: %v", rec.Body, err)
+			}
+			for k, v := range tc.want {
+				if !reflect.DeepEqual(got[k], v) {
+					t.Errorf("%s: %s = %#v, want %#v", rec.Body, k, got[k], v)
+				}
+			}
+			req := tc.req.build()
+			if route := sp.Doc.Paths.Find(req.URL.Path); route != nil && route.GetOperation(req.Method) != nil {
+				if declared, err := contract.BodyConforms(sp, route.GetOperation(req.Method), rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes()); declared && err != nil {
+					t.Errorf("the runner refuses the answer: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// A Spotify-like document declares {"error": {"status", "message"}} for
+// its refusals: the mock's refusals take that shape and say why, also
+// those of a status an operation does not declare (its 400 for a bad
+// query parameter, a 415, an unknown path).
+func TestOpenAPIRefusalsSpotifyShape(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "spotify.yaml", mock.Config{Seed: 1})
+	jsonCT := http.Header{"Content-Type": {"application/json"}}
+	withToken := func(h http.Header) http.Header {
+		out := bearer(t)
+		for k, v := range h {
+			out[k] = v
+		}
+		return out
+	}
+	errorOf := func(status float64, message string) map[string]any {
+		return map[string]any{"error": map[string]any{"status": status, "message": message}}
+	}
+	checkRefusals(t, srv, sp, []refusal{
+		{"body member missing", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(jsonCT), body: `{}`},
+			400, "application/json", errorOf(400, "uris is required")},
+		{"body member of the wrong type", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(jsonCT), body: `{"uris":"x","position":"first"}`},
+			400, "application/json", errorOf(400, "uris: expected array; position: expected integer")},
+		{"body not JSON", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(jsonCT), body: `{"uris":`},
+			400, "application/json", errorOf(400, "request body is not valid JSON")},
+		{"body of another media type", request{method: "POST", target: "/playlists/p1/tracks", header: withToken(http.Header{"Content-Type": {"text/plain"}}), body: `uris`},
+			415, "application/json", errorOf(415, "request body: media type text/plain is not supported: send application/json")},
+		{"query parameter", request{method: "GET", target: "/albums/a1?market=usa", header: bearer(t)},
+			400, "application/json", errorOf(400, "query parameter market: must match pattern ^[A-Z]{2}$")},
+		{"no credentials", request{method: "GET", target: "/albums/a1"},
+			401, "application/json", errorOf(401, "authentication required")},
+		{"unknown album", request{method: "GET", target: "/albums/nope", header: bearer(t)},
+			404, "application/json", errorOf(404, "Album not found")},
+		{"unknown path", request{method: "GET", target: "/nothing/here"},
+			404, "application/json", errorOf(404, "no operation answers GET /nothing/here")},
+		{"wrong method", request{method: "DELETE", target: "/albums/a1"},
+			405, "application/json", errorOf(405, "method DELETE is not allowed on this path")},
+		{"a status asked for (Prefer)", request{method: "GET", target: "/albums/a1", header: withToken(http.Header{"Prefer": {"code=404"}})},
+			404, "application/json", errorOf(404, "not found")},
+		{"a 401 asked for (Prefer)", request{method: "GET", target: "/albums/a1", header: withToken(http.Header{"Prefer": {"code=401"}})},
+			401, "application/json", errorOf(401, "unauthorized")},
+	})
+}
+
+// A RealWorld-like document declares {"errors": {"body": [...]}} for its
+// 422: one message per problem. Its 401 is declared without content:
+// RFC 9457 problem details.
+func TestOpenAPIRefusalsRealWorldShape(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "realworld.yaml", mock.Config{Seed: 1})
+	h := http.Header{"Content-Type": {"application/json"}, "Authorization": {"Token abc"}}
+	checkRefusals(t, srv, sp, []refusal{
+		{"members missing", request{method: "POST", target: "/articles", header: h, body: `{"article":{"title":"t"}}`},
+			422, "application/json", map[string]any{"errors": map[string]any{"body": []any{"article.description is required", "article.body is required"}}}},
+		{"no credentials", request{method: "POST", target: "/articles", header: http.Header{"Content-Type": {"application/json"}}, body: `{}`},
+			401, "application/problem+json", map[string]any{"type": "about:blank", "title": "Unauthorized", "status": 401.0, "detail": "authentication required"}},
+	})
+}
+
+// Under the plain-OpenAPI profile every JSON body is validated, also on
+// an operation declaring no 4xx: FastAPI would leave such a body to its
+// endpoint.
+func TestOpenAPIValidatesEveryJSONBody(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "json-body-no-422.yaml", mock.Config{Seed: 1})
+	h := http.Header{"Content-Type": {"application/json"}}
+	checkRefusals(t, srv, sp, []refusal{
+		{"empty object", request{method: "DELETE", target: "/things/a/remove", header: h, body: `{}`},
+			400, "application/problem+json", map[string]any{"status": 400.0, "detail": "tracks is required",
+				"errors": []any{map[string]any{"pointer": "#/tracks", "detail": "tracks is required"}}}},
+		{"wrong type", request{method: "POST", target: "/things/a/add", header: h, body: `{"tracks":5}`},
+			400, "application/problem+json", map[string]any{"status": 400.0, "detail": "tracks: expected array"}},
+	})
+	for _, target := range []string{"/things/a/remove", "/things/a/add"} {
+		method := map[string]string{"/things/a/remove": "DELETE", "/things/a/add": "POST"}[target]
+		if rec := serve(srv, request{method: method, target: target, header: h, body: `{"tracks":["t1"]}`}); rec.Code/100 != 2 {
+			t.Errorf("%s %s with a valid body: %d %s", method, target, rec.Code, rec.Body)
+		}
+	}
+}
+
+// A concrete path is answered by its own operation before a templated
+// one that also matches it, under the plain-OpenAPI profile; under
+// FastAPI's, the first declared route wins, as Starlette's.
+func TestConcretePathBeforeTemplated(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("testdata", "openapi", "literal-vs-template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(raw, "literal-vs-template.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := "/numbers/PN0123456789abcdef0123456789abcdef.json"
+	for _, tc := range []struct {
+		profile framework.Name
+		target  string
+		status  int
+		body    string
+	}{
+		{framework.OpenAPI, "/numbers/Local.json", 200, `{"local":true}`},
+		{framework.OpenAPI, sid, 200, `{"sid":`},
+		{framework.FastAPI, "/numbers/Local.json", 422, `{"detail":[{"type":"string_too_short"`},
+		{framework.FastAPI, sid, 200, `{"sid":`},
+	} {
+		srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, tc.profile), Seed: 1})
+		rec := serve(srv, request{target: tc.target})
+		if rec.Code != tc.status || !strings.HasPrefix(rec.Body.String(), tc.body) {
+			t.Errorf("%s: GET %s: %d %s, want %d %s…", tc.profile, tc.target, rec.Code, rec.Body, tc.status, tc.body)
+		}
+	}
+}
+
+// Under the plain-OpenAPI profile every declared security scheme is
+// enforced: a request without the credentials a requirement names is
+// answered 401 with its challenge; credentials the mock cannot verify are
+// accepted when present, a token the mock itself issued is verified.
+func TestOpenAPIEnforcesEverySecurityScheme(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "security.yaml", mock.Config{Seed: 1})
+	mine := signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": mock.DefaultAccount.Username, "exp": now.Unix() + 600})
+	expired := signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": mock.DefaultAccount.Username, "exp": now.Unix() - 600})
+	tampered := signed(t, "HS256", "another secret", map[string]any{"sub": mock.DefaultAccount.Username, "exp": now.Unix() + 600})
+	foreign := signed(t, "HS256", "the issuer's secret", map[string]any{"sub": "u1", "iss": "https://auth.example.com", "exp": now.Unix() + 600})
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("ada:pw"))
+	h := func(kv ...string) http.Header {
+		out := http.Header{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			out.Set(kv[i], kv[i+1])
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		target    string
+		header    http.Header
+		status    int
+		challenge string
+	}{
+		{"apiKey header", "/key-header", h("X-API-Key", "k1"), 200, ""},
+		{"apiKey header missing", "/key-header", nil, 401, `ApiKey in="header", name="X-API-Key"`},
+		{"apiKey header empty", "/key-header", h("X-API-Key", " "), 401, `ApiKey in="header", name="X-API-Key"`},
+		{"apiKey query", "/key-query?api_key=k1", nil, 200, ""},
+		{"apiKey query missing", "/key-query?other=k1", nil, 401, `ApiKey in="query", name="api_key"`},
+		{"apiKey cookie", "/key-cookie", h("Cookie", "session=s1"), 200, ""},
+		{"apiKey cookie missing", "/key-cookie", h("Cookie", "other=s1"), 401, `ApiKey in="cookie", name="session"`},
+		{"basic", "/basic", h("Authorization", basic), 200, ""},
+		{"basic malformed", "/basic", h("Authorization", "Basic !!!"), 401, "Basic"},
+		{"basic missing", "/basic", nil, 401, "Basic"},
+		{"bearer foreign opaque", "/bearer", h("Authorization", "Bearer opaque-token"), 200, ""},
+		{"bearer foreign JWT", "/bearer", h("Authorization", "Bearer "+foreign), 200, ""},
+		{"bearer the mock's", "/bearer", h("Authorization", "Bearer "+mine), 200, ""},
+		{"bearer the mock's expired", "/bearer", h("Authorization", "Bearer "+expired), 401, "Bearer"},
+		{"bearer the mock's tampered", "/bearer", h("Authorization", "Bearer "+tampered), 401, "Bearer"},
+		{"bearer missing", "/bearer", nil, 401, "Bearer"},
+		{"bearer of another scheme", "/bearer", h("Authorization", basic), 401, "Bearer"},
+		{"oauth2 client credentials", "/oauth", h("Authorization", "Bearer t1"), 200, ""},
+		{"oauth2 missing", "/oauth", nil, 401, "Bearer"},
+		{"oauth2 of another scheme", "/oauth", h("Authorization", basic), 401, "Bearer"},
+		{"openIdConnect", "/oidc", h("Authorization", "bearer t1"), 200, ""},
+		{"openIdConnect missing", "/oidc", nil, 401, "Bearer"},
+		{"either: the key", "/either", h("X-API-Key", "k1"), 200, ""},
+		{"either: basic", "/either", h("Authorization", basic), 200, ""},
+		{"either: neither", "/either", nil, 401, `ApiKey in="header", name="X-API-Key", Basic`},
+		{"both", "/both?api_key=k2", h("X-API-Key", "k1"), 200, ""},
+		{"both: one only", "/both", h("X-API-Key", "k1"), 401, `ApiKey in="header", name="X-API-Key", ApiKey in="query", name="api_key"`},
+		{"optional: none", "/optional", nil, 200, ""},
+		{"optional: a token", "/optional", h("Authorization", "Bearer t1"), 200, ""},
+		{"optional: the mock's expired", "/optional", h("Authorization", "Bearer "+expired), 401, "Bearer"},
+		{"no requirement", "/open", nil, 200, ""},
+		{"apiKey in Authorization: Token <jwt>", "/authz-key", h("Authorization", "Token "+mine), 200, ""},
+		{"apiKey in Authorization: the jwt alone", "/authz-key", h("Authorization", mine), 200, ""},
+		{"apiKey in Authorization: any value", "/authz-key", h("Authorization", "abc"), 200, ""},
+		{"apiKey in Authorization: expired", "/authz-key", h("Authorization", "Token "+expired), 401, `ApiKey in="header", name="Authorization"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := serve(srv, request{target: tc.target, header: tc.header})
+			if rec.Code != tc.status || rec.Header().Get("WWW-Authenticate") != tc.challenge {
+				t.Fatalf("%d WWW-Authenticate %q %s, want %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"), rec.Body, tc.status, tc.challenge)
+			}
+			if tc.status == 401 && rec.Header().Get("Content-Type") != "application/problem+json" {
+				t.Errorf("Content-Type %q", rec.Header().Get("Content-Type"))
+			}
+		})
+	}
+}
