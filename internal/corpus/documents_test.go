@@ -345,6 +345,10 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 	return res
 }
 
+// startTimeout bounds serve's start on one document: a hang is a failure,
+// not a stuck test.
+const startTimeout = time.Minute
+
 // serveDocument starts `moviemock serve --spec` on a free port and returns
 // its URL; it records how long the start took and the process's resident
 // memory then.
@@ -367,9 +371,21 @@ func serveDocument(t *testing.T, bin, spec string, res *docResult) (string, erro
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); cmd.Wait() })
-	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	first := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		first <- line
+		io.Copy(io.Discard, stdout)
+	}()
+	var line string
+	select {
+	case line = <-first:
+	case <-time.After(startTimeout):
+		cancel() // the pipe closes with the process
+		<-first
+		return "", fmt.Errorf("serve said nothing within %s", startTimeout)
+	}
 	res.startup = time.Since(start)
-	go io.Copy(io.Discard, stdout)
 	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
 	if base == "" {
 		cmd.Wait()
