@@ -29,5 +29,22 @@
 // reason; a listed failure that no longer happens fails the test too, so
 // the list stays true.
 //
+// TestDocuments proves moviemock on public OpenAPI documents of every kind
+// of generator, not FastAPI's only: testdata/corpus/documents/<name>/
+// holds each as published, with its SOURCE.md (repository, commit, path,
+// generator, licence) and its licence. The harness reads each document on
+// its own, sharing no code with the mock (schemas checked by
+// santhosh-tekuri/jsonschema), and for each: `moviemock serve --spec`
+// starts; every operation sent a valid request built from the document
+// answers a declared status, in a declared media type, with a body its
+// schema accepts; a wrong-typed parameter or a body without a required
+// field gets a declared 4xx in its declared schema; and `moviemock
+// contract` against the mock finds nothing. testdata/corpus/documents/
+// known.json lists what fails today, per document, check and operation,
+// with why; the test fails on anything else, and on a listed failure that
+// no longer happens (-update rewrites it). TestDocumentRequests holds the
+// harness itself to the documents: every request it builds is valid by
+// their schemas.
+//
 // The package has no code of its own: only tests.
 package corpus

@@ -1,0 +1,153 @@
+package corpus
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// checkDoc is a small document of the constructs checkAnswer judges by.
+const checkDoc = `{
+  "openapi": "3.0.3",
+  "info": {"title": "t", "version": "1"},
+  "paths": {
+    "/items/{id}": {
+      "get": {
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 3}}],
+        "responses": {
+          "200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+          "400": {"description": "bad", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}},
+          "404": {"description": "none"}
+        }
+      }
+    },
+    "/free": {
+      "post": {
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+        "responses": {
+          "201": {"description": "made", "content": {"text/*": {}}},
+          "default": {"description": "error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+        }
+      }
+    },
+    "/bare": {
+      "delete": {"responses": {"204": {"description": "gone"}}}
+    }
+  },
+  "components": {
+    "schemas": {
+      "Item": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "note": {"type": "string", "nullable": true}}},
+      "Problem": {"type": "object", "required": ["title"], "properties": {"title": {"type": "string"}}}
+    }
+  }
+}`
+
+func TestCheckAnswer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "openapi.json")
+	if err := os.WriteFile(path, []byte(checkDoc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := loadDocument("check", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]*docOperation{}
+	for _, op := range d.ops {
+		ops[op.String()] = op
+	}
+	tests := []struct {
+		name    string
+		op      string
+		invalid bool
+		status  int
+		ctype   string
+		body    string
+		want    string // a part of the verdict; "" for none
+	}{
+		{"declared status, schema kept", "GET /items/{id}", false, 200, "application/json", `{"name":"a"}`, ""},
+		{"nullable written as null", "GET /items/{id}", false, 200, "application/json", `{"name":"a","note":null}`, ""},
+		{"body the schema refuses", "GET /items/{id}", false, 200, "application/json", `{"note":"x"}`, "schema refuses"},
+		{"body not JSON", "GET /items/{id}", false, 200, "application/json", `{`, "not JSON"},
+		{"undeclared media type", "GET /items/{id}", false, 200, "text/plain", `a`, `in "text/plain"`},
+		{"undeclared status", "GET /items/{id}", false, 500, "application/json", `{}`, "declares 200, 400, 404"},
+		{"valid request refused though declared", "GET /items/{id}", false, 400, "application/problem+json", `{"title":"x"}`, "to a valid request"},
+		{"valid request refused for its credentials", "GET /items/{id}", false, 401, "application/json", `{}`, "credentials"},
+		{"no record: a declared 404 without content", "GET /items/{id}", false, 404, "application/json", `{"detail":"x"}`, ""},
+		{"invalid refused with the declared 4xx", "GET /items/{id}", true, 400, "application/problem+json", `{"title":"x"}`, ""},
+		{"invalid refused in another schema", "GET /items/{id}", true, 400, "application/problem+json", `{"detail":"x"}`, "schema refuses"},
+		{"invalid refused in another media type", "GET /items/{id}", true, 400, "application/json", `{"title":"x"}`, `in "application/json"`},
+		{"invalid refused with an undeclared 4xx", "GET /items/{id}", true, 422, "application/json", `{}`, "declares 200, 400, 404"},
+		{"invalid accepted", "GET /items/{id}", true, 200, "application/json", `{"name":"a"}`, "not a 4xx"},
+		{"media range matches", "POST /free", false, 201, "text/plain", `made`, ""},
+		{"default holds the error", "POST /free", false, 500, "application/json", `{"title":"x"}`, ""},
+		{"default's schema refuses", "POST /free", false, 500, "application/json", `{"detail":"x"}`, "DEFAULT schema refuses"},
+		{"invalid, no 4xx declared: default's schema", "POST /free", true, 422, "application/json", `{"detail":[]}`, "DEFAULT schema refuses"},
+		{"invalid, no 4xx declared: any 4xx in default's shape", "POST /free", true, 422, "application/json", `{"title":"x"}`, ""},
+		{"no content declared: any body", "DELETE /bare", false, 204, "", ``, ""},
+		{"nothing declared for an invalid one: any 4xx", "DELETE /bare", true, 404, "application/json", `{}`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			op := ops[tc.op]
+			if op == nil {
+				t.Fatalf("no operation %s in %v", tc.op, ops)
+			}
+			h := http.Header{}
+			if tc.ctype != "" {
+				h.Set("Content-Type", tc.ctype)
+			}
+			got := d.checkAnswer(op, tc.status, h, []byte(tc.body), tc.invalid)
+			switch {
+			case tc.want == "" && got != "":
+				t.Errorf("checkAnswer = %q, want no fault", got)
+			case tc.want != "" && !strings.Contains(got, tc.want):
+				t.Errorf("checkAnswer = %q, want one saying %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestBreakingRequests(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "openapi.json")
+	if err := os.WriteFile(path, []byte(checkDoc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := loadDocument("check", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range d.ops {
+		switch op.String() {
+		case "GET /items/{id}":
+			valid, err := d.request(op, breaking{})
+			if err != nil || len(valid.invalidValues) > 0 {
+				t.Fatalf("valid request: %v %v", err, valid.invalidValues)
+			}
+			if valid.path != "/items/3" {
+				t.Errorf("valid path = %q, want /items/3 (the minimum)", valid.path)
+			}
+			p := d.wrongTypeParam(op)
+			if p == nil || p.name != "id" {
+				t.Fatalf("wrongTypeParam = %v, want id", p)
+			}
+			bad, err := d.request(op, breaking{param: p})
+			if err != nil || bad.path != "/items/not-a-number" {
+				t.Errorf("broken request path = %q (%v), want /items/not-a-number", bad.path, err)
+			}
+		case "POST /free":
+			if f := d.requiredBodyField(op); f != "name" {
+				t.Fatalf("requiredBodyField = %q, want name", f)
+			}
+			valid, err := d.request(op, breaking{})
+			if err != nil || string(valid.body) != `{"name":"a"}` {
+				t.Errorf("valid body = %s (%v), want {\"name\":\"a\"}", valid.body, err)
+			}
+			bad, err := d.request(op, breaking{dropReq: "name"})
+			if err != nil || string(bad.body) != `{}` {
+				t.Errorf("broken body = %s (%v), want {}", bad.body, err)
+			}
+		}
+	}
+}
