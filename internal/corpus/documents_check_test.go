@@ -34,6 +34,12 @@ const checkDoc = `{
     },
     "/bare": {
       "delete": {"responses": {"204": {"description": "gone"}}}
+    },
+    "/guarded": {
+      "get": {
+        "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+        "responses": {"200": {"description": "ok"}, "401": {"description": "no token"}, "429": {"description": "slow down"}}
+      }
     }
   },
   "components": {
@@ -87,6 +93,8 @@ func TestCheckAnswer(t *testing.T) {
 		{"invalid, no 4xx declared: any 4xx in default's shape", "POST /free", true, 422, "application/json", `{"title":"x"}`, ""},
 		{"no content declared: any body", "DELETE /bare", false, 204, "", ``, ""},
 		{"nothing declared for an invalid one: any 4xx", "DELETE /bare", true, 404, "application/json", `{}`, ""},
+		{"no bad-input status declared: an undeclared 400 will do", "GET /guarded", true, 400, "application/json", `{}`, ""},
+		{"no bad-input status declared: still a 4xx", "GET /guarded", true, 500, "application/json", `{}`, "not a 4xx"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

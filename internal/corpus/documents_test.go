@@ -473,7 +473,8 @@ func sendDoc(client *http.Client, base string, r *docRequest) (int, http.Header,
 
 // checkAnswer says what is wrong with an answer to an operation ("" when
 // nothing): for a valid request, a declared status; for an invalid one, a
-// 4xx, declared where the operation declares any; either way a declared
+// 4xx, declared where the operation declares one for bad input (400, 422,
+// 4XX); either way a declared
 // media type and a body the declared schema accepts.
 func (d *document) checkAnswer(op *docOperation, status int, header http.Header, body []byte, invalid bool) string {
 	code := strconv.Itoa(status)
@@ -487,11 +488,15 @@ func (d *document) checkAnswer(op *docOperation, status int, header http.Header,
 		r = op.responses[key]
 	}
 	declared := slices.Sorted(maps.Keys(op.responses))
-	declares4xx := slices.ContainsFunc(declared, func(k string) bool { return strings.HasPrefix(k, "4") })
+	// A status for bad input: where the operation declares one, an
+	// invalid request must get a declared one. Where it declares only
+	// others (401, 403, 429: Spotify's), no declared status means "your
+	// input is wrong", and any 4xx will do.
+	declaresBadInput := slices.ContainsFunc(declared, func(k string) bool { return k == "400" || k == "422" || k == "4XX" })
 	switch {
 	case invalid && (status < 400 || status > 499):
 		return fmt.Sprintf("answered %d, not a 4xx%s", status, bodyHint(body))
-	case invalid && declares4xx && (r == nil || key == "DEFAULT"):
+	case invalid && declaresBadInput && (r == nil || key == "DEFAULT"):
 		return fmt.Sprintf("answered %d, the operation declares %s%s", status, strings.Join(declared, ", "), bodyHint(body))
 	case invalid && r == nil:
 		return "" // no 4xx and no default declared: any 4xx will do
