@@ -37,6 +37,7 @@ type Model struct {
 
 	byName map[string]*Collection
 	byFile map[string]*Collection
+	keys   map[string]string // schema → its natural key where it has no id (naturalKeys)
 }
 
 // Option changes how Compile reads a contract.
