@@ -21,6 +21,7 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/scenarios"
@@ -196,6 +197,10 @@ type operation struct {
 	// access_token and token_type (nil: just those).
 	refusal int
 	token   []tokenMember
+	// anyUser: a request's token names its user though the operation's
+	// scheme is not one the mock enforces; needsUser: the operation works
+	// on that user (the current user's read and changes), a 401 without.
+	anyUser, needsUser bool
 }
 
 var handlers = map[model.Kind]func(c *call){
@@ -203,6 +208,7 @@ var handlers = map[model.Kind]func(c *call){
 	model.Create: create, model.NestedCreate: create,
 	model.Replace: modify, model.Update: modify, model.Delete: remove,
 	model.Login: login, model.CurrentUser: currentUser, model.Example: example,
+	model.UpdateMe: changeMe, model.DeleteMe: deleteMe, model.ChangePassword: changePassword,
 	// An action's effect is the backend's own: the record it answers is
 	// the one its path names, as it is (a 404 when there is none).
 	model.Action: readOne,
@@ -520,6 +526,11 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	}
 	o := &operation{m: mo, inputs: ins, handle: handlers[mo.Kind], defaults: map[string]int64{},
 		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login), basic: mo.Basic}
+	o.anyUser = s.model.Framework != framework.FastAPI
+	switch mo.Kind {
+	case model.CurrentUser, model.UpdateMe, model.DeleteMe, model.ChangePassword:
+		o.needsUser = true
+	}
 	for _, list := range []openapi3.Parameters{mo.Item.Parameters, mo.Op.Parameters} {
 		for _, p := range list {
 			if p.Value == nil || p.Value.In != "query" || p.Value.Schema == nil || p.Value.Schema.Value == nil {
@@ -599,6 +610,15 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 				return
 			}
 			c.user = user
+		} else if o.anyUser && r.Header.Get("Authorization") != "" {
+			// A scheme the mock does not enforce (an API key in
+			// Authorization: Token …) still names the user a write
+			// fills in as author.
+			c.user, _, _ = s.authenticate(r, st)
+		}
+		if c.user == nil && o.needsUser {
+			writeUnauthorized(w, fastapi.DetailNotAuthenticated)
+			return
 		}
 		if o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
 			// Any well-formed credentials pass: the contract does not

@@ -1,0 +1,436 @@
+package mock
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+// Resource shapes beyond FastAPI's CRUD: records wrapped in an envelope
+// ({"article": {…}}), lists beside their counts ({"data": […], "count":
+// n}), request bodies wrapping the record's fields, records keyed by a
+// field other than an id, the token's user read and changed in place.
+
+// writeRecord answers the operation's success status with rec, wrapped in
+// the response's envelope when it declares one. The login collection's
+// token field (RealWorld's {"user": {…, "token"}}) carries a token of the
+// user's when one is issued for the answer.
+func (c *call) writeRecord(rec *fixtures.Record, token string) {
+	body := rec.JSON
+	if token != "" {
+		if f := c.o.m.Coll.Field("token"); f != nil && c.o.m.Coll == c.s.model.Login {
+			vals := rec.Vals(c.o.m.Coll)
+			vals[f.Index] = fastapi.AppendString(nil, token)
+			nr := fixtures.Build(c.o.m.Coll, vals, nil, rec.Secret, nil)
+			body = nr.JSON
+		}
+	}
+	if env := c.o.m.Envelope; env != "" && c.o.m.Shape == model.OneShape {
+		out := make([]byte, 0, len(body)+len(env)+5)
+		out = append(out, '{')
+		out = fastapi.AppendString(out, env)
+		out = append(out, ':')
+		out = append(out, body...)
+		body = append(out, '}')
+	}
+	fastapi.WriteJSON(c.w, c.o.m.Status, body)
+}
+
+// bodyFields are the request body's members that carry the record's
+// fields: the body's own, or those of the member it wraps them in
+// (Operation.BodyWrap).
+func (c *call) bodyFields() []fastapi.ModelField {
+	wrap := c.o.m.BodyWrap
+	if wrap == "" {
+		return c.body.Fields
+	}
+	if c.unwrapped != nil {
+		return *c.unwrapped
+	}
+	var out []fastapi.ModelField
+	for _, bf := range c.body.Fields {
+		if bf.Name != wrap || len(bf.JSON) == 0 || bf.JSON[0] != '{' {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(bf.JSON))
+		dec.UseNumber()
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			break
+		}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			name, _ := tok.(string)
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				break
+			}
+			out = append(out, fastapi.ModelField{Name: name, Set: true, JSON: raw})
+		}
+	}
+	c.unwrapped = &out
+	return out
+}
+
+// countMember reports whether an envelope's member tells how many records
+// match: count, total, totalCount, total_count, articlesCount, items_count.
+func countMember(name string) bool {
+	l := strings.ToLower(name)
+	return l == "count" || l == "total" || strings.HasSuffix(l, "count") || strings.HasPrefix(l, "total")
+}
+
+// appendEnvelope writes a list envelope: its declared members in order,
+// the records in the member holding them, the count-like members the
+// number of records matching before paging, has_more whether records
+// follow the page, next and previous null unless a page follows or
+// precedes (then the request's own URL with the page moved).
+func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, start int64) []byte {
+	o := c.o.m
+	b = append(b, '{')
+	more := start+int64(len(recs)) < int64(total)
+	for i, name := range c.s.spec.PropertyOrder(o.Response) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fastapi.AppendString(b, name)
+		b = append(b, ':')
+		l := strings.ToLower(name)
+		switch {
+		case name == o.Envelope:
+			b = appendRecords(b, recs)
+		case countMember(name):
+			b = strconv.AppendInt(b, int64(total), 10)
+		case l == "has_more" || l == "hasmore" || l == "has_next" || l == "hasnext":
+			b = strconv.AppendBool(b, more)
+		case (l == "next" || l == "next_page" || l == "nextpage") && more:
+			b = fastapi.AppendString(b, c.pageURL(start+int64(len(recs))))
+		case (l == "previous" || l == "prev") && start > 0 && len(recs) > 0:
+			b = fastapi.AppendString(b, c.pageURL(max(0, start-int64(len(recs)))))
+		default:
+			if f := c.o.m.Paging; name == f.Limit && name != "" {
+				b = strconv.AppendInt(b, c.intArg(name, int64(len(recs))), 10)
+			} else if name == f.Skip && name != "" {
+				b = strconv.AppendInt(b, start, 10)
+			} else {
+				b = append(b, "null"...)
+			}
+		}
+	}
+	return append(b, '}')
+}
+
+// pageURL is the request's URL with the list starting at start: its skip
+// or offset parameter set, else its page.
+func (c *call) pageURL(start int64) string {
+	p := c.o.m.Paging
+	u := *c.r.URL
+	q := u.Query()
+	switch {
+	case p.Skip != "":
+		q.Set(p.Skip, strconv.FormatInt(start, 10))
+	case p.Page != "" && p.Size != "":
+		size := max(c.intArg(p.Size, 50), 1)
+		q.Set(p.Page, strconv.FormatInt(start/size+p.FirstPage, 10))
+	}
+	u.RawQuery = q.Encode()
+	scheme := "http"
+	if c.r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + c.r.Host + u.RequestURI()
+}
+
+// looseMatch is the test of a Loose filter: an array field holding the
+// value, or an embedded record whose key is the value.
+func (c *call) looseMatch(l model.Loose) func(r *fixtures.Record) bool {
+	want := fastapi.AppendString(nil, c.args.get(l.Param).Str)
+	if l.Field.Type == "array" {
+		return func(r *fixtures.Record) bool { return jsonHas(r.Value(l.Field), "", want) }
+	}
+	key := c.s.model.EmbeddedKey(l.Field)
+	return func(r *fixtures.Record) bool { return jsonHas(r.Value(l.Field), key.Name, want) }
+}
+
+// jsonHas reports whether v, an array, holds want, or, an object, holds
+// want in its member called member.
+func jsonHas(v []byte, member string, want []byte) bool {
+	if member == "" {
+		var items []json.RawMessage
+		if json.Unmarshal(v, &items) != nil {
+			return false
+		}
+		for _, it := range items {
+			if bytes.Equal(it, want) {
+				return true
+			}
+		}
+		return false
+	}
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(v, &obj) == nil && bytes.Equal(obj[member], want)
+}
+
+// naturalKey is the key of a record created without one, where the key is
+// not an id (an Article's slug): the slug of the body's title (or name)
+// when the key is a slug, else a generated value; made unique in v.
+func (c *call) naturalKey(v view, coll *model.Collection, vals [][]byte) []byte {
+	f := coll.ID
+	if f.Type != "string" || !strings.Contains(strings.ToLower(f.Name), "slug") {
+		return c.uniqueValue(v, coll, f)
+	}
+	var title string
+	for _, name := range []string{"title", "name"} {
+		if tf := coll.Field(name); tf != nil && vals[tf.Index] != nil {
+			_ = jsonUnmarshalString(vals[tf.Index], &title)
+			break
+		}
+	}
+	base := slugify(title)
+	if base == "" {
+		return c.uniqueValue(v, coll, f)
+	}
+	val := fastapi.AppendString(nil, base)
+	for n := 2; ; n++ {
+		if _, taken := v.get(coll, string(val)); !taken {
+			return val
+		}
+		val = fastapi.AppendString(nil, base+"-"+strconv.Itoa(n))
+	}
+}
+
+// slugify writes s as a URL slug: lower-case letters and digits, words
+// joined by hyphens.
+func slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		dash = true
+		if b.Len() > 200 {
+			break
+		}
+	}
+	return b.String()
+}
+
+// userAs is the token's user as the field f embeds a record of another
+// collection keyed like the login collection (an Article's author, a
+// Profile, named by its username): the user's fields of the embedded
+// schema's names, the rest their defaults (false, null). nil when f embeds
+// no such record or there is no user.
+func (c *call) userAs(f *model.Field) []byte {
+	login := c.s.model.Login
+	key := c.s.model.EmbeddedKey(f)
+	if c.user == nil || login == nil || key == nil || login.UserKey == nil || key.Name != login.UserKey.Name || c.user.JSON == nil {
+		return nil
+	}
+	embedded := c.s.model.Lookup(strings.TrimPrefix(f.Ref.Ref, "#/components/schemas/"))
+	if embedded == nil {
+		embedded = c.s.model.Collection(key.Name)
+	}
+	if embedded == nil {
+		return nil
+	}
+	vals := make([][]byte, len(embedded.Fields))
+	for _, ef := range embedded.Fields {
+		if uf := login.Field(ef.Name); uf != nil {
+			vals[ef.Index] = c.user.Value(uf)
+		} else if ef.Default == nil && ef.Type == "boolean" {
+			vals[ef.Index] = []byte("false")
+		}
+	}
+	rec := fixtures.Build(embedded, vals, nil, "", nil)
+	return rec.JSON
+}
+
+// answerMessage answers an operation whose success schema is not the
+// record it changed (a DELETE declaring a Message): an object of its
+// declared members, a message or detail string saying what was done, the
+// rest generated once at start (the operation's example).
+func (c *call) answerMessage(what string) {
+	o := c.o.m
+	if o.Response == nil || o.Response.Value == nil || len(o.Response.Value.Properties) == 0 {
+		c.w.Header()["Content-Type"] = []string{"application/json"}
+		c.w.WriteHeader(o.Status)
+		return
+	}
+	var example map[string]json.RawMessage
+	if c.o.example != nil {
+		_ = json.Unmarshal(c.o.example, &example)
+	}
+	b := []byte{'{'}
+	for i, name := range c.s.spec.PropertyOrder(o.Response) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fastapi.AppendString(b, name)
+		b = append(b, ':')
+		p := o.Response.Value.Properties[name]
+		switch {
+		case (name == "message" || name == "detail" || name == "msg") && p.Value != nil && p.Value.Type.Is("string"):
+			b = fastapi.AppendString(b, what)
+		case example[name] != nil:
+			b = append(b, example[name]...)
+		default:
+			b = append(b, "null"...)
+		}
+	}
+	fastapi.WriteJSON(c.w, o.Status, append(b, '}'))
+}
+
+// answersRecord reports whether the operation's success schema is its
+// collection's record (itself, or in an envelope), so that a write
+// answers the record it wrote rather than some other declared body.
+func (c *call) answersRecord() bool {
+	o := c.o.m
+	return o.Response != nil && o.Shape == model.OneShape && o.Response.Value != nil
+}
+
+// changeMe is UpdateMe: the token's user changed by the fields sent.
+func changeMe(c *call) {
+	coll := c.o.m.Coll
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	v := c.view()
+	old := c.user
+	vals := old.Vals(coll)
+	for _, f := range coll.Fields {
+		if f == coll.ID || f.Embed != nil {
+			continue
+		}
+		if val, set, ok := c.bodyValue(f); ok && set && (string(val) != "null" || f.Nullable) {
+			vals[f.Index] = val
+		}
+		if f.Stamp == "updated" {
+			vals[f.Index] = fastapi.AppendString(nil, fastapi.FormatDateTime(c.s.cfg.Now()))
+		}
+	}
+	secret := old.Secret
+	if s := c.bodySecret(coll); s != "" {
+		secret = s
+	}
+	rec := fixtures.Build(coll, vals, v.join, secret, nil)
+	if !c.store(coll, rec.Key(coll), &rec) {
+		return
+	}
+	c.writeRecord(&rec, c.bearer())
+}
+
+// deleteMe is DeleteMe: the token's user removed.
+func deleteMe(c *call) {
+	coll := c.o.m.Coll
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	if !c.store(coll, c.user.Key(coll), nil) {
+		return
+	}
+	if c.answersRecord() && c.o.m.Coll == coll && c.o.m.Envelope == "" && isRecordSchema(c) {
+		c.writeRecord(c.user, "")
+		return
+	}
+	c.answerMessage("User deleted successfully")
+}
+
+// changePassword is ChangePassword: the current password checked (400
+// "Incorrect password" when wrong), the new one kept.
+func changePassword(c *call) {
+	coll := c.o.m.Coll
+	var cur, next string
+	for _, bf := range c.bodyFields() {
+		var s string
+		if jsonUnmarshalString(bf.JSON, &s) != nil {
+			continue
+		}
+		switch bf.Name {
+		case c.o.m.Passwords[0]:
+			cur = s
+		case c.o.m.Passwords[1]:
+			next = s
+		}
+	}
+	if !passwordMatches(c.user, cur) {
+		fastapi.WriteDetail(c.w, http.StatusBadRequest, "Incorrect password")
+		return
+	}
+	if cur == next {
+		fastapi.WriteDetail(c.w, http.StatusBadRequest, "New password cannot be the same as the current one")
+		return
+	}
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	rec := fixtures.Build(coll, c.user.Vals(coll), c.view().join, next, nil)
+	if !c.store(coll, rec.Key(coll), &rec) {
+		return
+	}
+	c.answerMessage("Password updated successfully")
+}
+
+// isRecordSchema reports whether the operation's response names its
+// collection's schema.
+func isRecordSchema(c *call) bool {
+	name, _ := strings.CutPrefix(c.o.m.Response.Ref, "#/components/schemas/")
+	return c.s.model.Collection(name) == c.o.m.Coll
+}
+
+// bearer is the token the request carries, "" when none.
+func (c *call) bearer() string {
+	_, param, ok := strings.Cut(c.r.Header.Get("Authorization"), " ")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(param)
+}
+
+// jsonLogin is a Login taking a JSON body (POST /users/login {"user":
+// {"email", "password"}}): the account the body's member by names, its
+// password checked, answered as the account's record with a token of its
+// own, which the mock then accepts (as Bearer or Token).
+func jsonLogin(c *call, by string) {
+	coll := c.o.m.Coll
+	var name, password string
+	for _, bf := range c.bodyFields() {
+		switch bf.Name {
+		case by:
+			_ = jsonUnmarshalString(bf.JSON, &name)
+		case "password":
+			_ = jsonUnmarshalString(bf.JSON, &password)
+		}
+	}
+	f := coll.Field(by)
+	want := fastapi.AppendString(nil, name)
+	var u *fixtures.Record
+	c.st.mu.RLock()
+	c.view().each(coll, func(r *fixtures.Record) bool {
+		if bytes.Equal(r.Value(f), want) {
+			u = r
+			return false
+		}
+		return true
+	})
+	c.st.mu.RUnlock()
+	if u == nil || !passwordMatches(u, password) {
+		fastapi.WriteDetail(c.w, c.o.refusal, fastapi.DetailWrongLogin)
+		return
+	}
+	token, err := c.s.tokens.issue(u.Str(coll.UserKey))
+	if err != nil {
+		panic(err) // HS256 with a []byte key cannot fail
+	}
+	c.writeRecord(u, token)
+}
