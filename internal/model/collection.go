@@ -309,12 +309,15 @@ func countLike(p *openapi3.SchemaRef) bool {
 	if v == nil {
 		return false
 	}
-	for _, t := range []string{"integer", "number", "boolean", "string"} {
-		if v.Type.Is(t) {
-			return true
+	if v.Type == nil || len(v.Properties) > 0 || v.Items != nil {
+		return false
+	}
+	for _, t := range v.Type.Slice() {
+		if t != "integer" && t != "number" && t != "boolean" && t != "string" && t != "null" {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // itemsOfInline is the earlier reading of a schema that is not a

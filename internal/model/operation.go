@@ -289,7 +289,7 @@ func (m *Model) place(o *Operation) {
 			o.Kind, o.Coll = Login, m.Login
 			return
 		}
-		if by := jsonLogin(jsonBody); by != "" && m.Login != nil && coll == m.Login && shape == OneShape && len(pathParams) == 0 && m.Login.Field(by) != nil {
+		if by := jsonLogin(jsonBody); by != "" && m.Framework != framework.FastAPI && loginPath(o.Path) && m.Login != nil && coll == m.Login && shape == OneShape && len(pathParams) == 0 && m.Login.Field(by) != nil {
 			o.Kind, o.Coll, o.LoginBy = Login, m.Login, by
 			return
 		}
@@ -682,4 +682,17 @@ func (m *Model) EmbeddedKey(f *Field) *Field {
 		return c.ID
 	}
 	return nil
+}
+
+// loginPath reports whether a path's last segment names a login:
+// /users/login, /auth/signin, /sessions, /token. A JSON body of a name
+// and a password elsewhere (POST /account/user) registers an account.
+func loginPath(path string) bool {
+	segs, _ := segments(path)
+	last := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(segs[len(segs)-1]))
+	switch last {
+	case "login", "signin", "logon", "session", "sessions", "token", "tokens", "authenticate", "auth":
+		return true
+	}
+	return false
 }
