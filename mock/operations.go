@@ -123,6 +123,14 @@ func readOne(c *call) {
 	coll := c.o.m.Coll
 	c.st.mu.RLock()
 	defer c.st.mu.RUnlock()
+	if from := coll.ViewOf; from != nil {
+		// a profile: the account of that name, seen as a profile
+		if _, acct, ok := c.find(from, c.o.m.IDParam); ok {
+			rec := project(acct, from, coll)
+			c.writeRecord(&rec, "")
+			return
+		}
+	}
 	_, rec, ok := c.find(coll, c.o.m.IDParam)
 	if !ok {
 		c.notFound(coll)
@@ -184,6 +192,9 @@ func list(c *call) {
 		if c.args.get(l.Param).Set {
 			match = append(match, c.looseMatch(l))
 		}
+	}
+	if m := c.ownRecords(coll); m != nil {
+		match = append(match, m)
 	}
 	start, stop, paged := c.window(o.Paging)
 	if o.Shape == model.ArrayShape && len(match) == 0 && !paged && v.co(coll) == nil {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
@@ -20,7 +19,7 @@ import (
 
 // writeRecord answers the operation's success status with rec, wrapped in
 // the response's envelope when it declares one. The login collection's
-// token field (RealWorld's {"user": {…, "token"}}) carries a token of the
+// token field ({"user": {…, "token"}}) carries a token of the
 // user's when one is issued for the answer.
 func (c *call) writeRecord(rec *fixtures.Record, token string) {
 	body := rec.JSON
@@ -194,7 +193,7 @@ func (c *call) naturalKey(v view, coll *model.Collection, vals [][]byte) []byte 
 			break
 		}
 	}
-	base := slugify(title)
+	base := fixtures.Slug(title)
 	if base == "" {
 		return c.uniqueValue(v, coll, f)
 	}
@@ -205,28 +204,6 @@ func (c *call) naturalKey(v view, coll *model.Collection, vals [][]byte) []byte 
 		}
 		val = fastapi.AppendString(nil, base+"-"+strconv.Itoa(n))
 	}
-}
-
-// slugify writes s as a URL slug: lower-case letters and digits, words
-// joined by hyphens.
-func slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-			continue
-		}
-		dash = true
-		if b.Len() > 200 {
-			break
-		}
-	}
-	return b.String()
 }
 
 // userAs is the token's user as the field f embeds a record of another
@@ -247,16 +224,46 @@ func (c *call) userAs(f *model.Field) []byte {
 	if embedded == nil {
 		return nil
 	}
-	vals := make([][]byte, len(embedded.Fields))
-	for _, ef := range embedded.Fields {
-		if uf := login.Field(ef.Name); uf != nil {
-			vals[ef.Index] = c.user.Value(uf)
-		} else if ef.Default == nil && ef.Type == "boolean" {
-			vals[ef.Index] = []byte("false")
+	rec := project(c.user, login, embedded)
+	return rec.JSON
+}
+
+// project is rec, a record of from, seen as a record of to: its fields of
+// to's names, the others false (booleans) or their defaults.
+func project(rec *fixtures.Record, from, to *model.Collection) fixtures.Record {
+	vals := make([][]byte, len(to.Fields))
+	for _, tf := range to.Fields {
+		if ff := from.Field(tf.Name); ff != nil {
+			vals[tf.Index] = rec.Value(ff)
+		} else if tf.Default == nil && tf.Type == "boolean" {
+			vals[tf.Index] = []byte("false")
 		}
 	}
-	rec := fixtures.Build(embedded, vals, nil, "", nil)
-	return rec.JSON
+	return fixtures.Build(to, vals, nil, "", nil)
+}
+
+// ownRecords is the test of a secured list's records against the token's
+// user where the records have an owner (owner_id naming an account): a
+// user sees their own, as the usual backend filters by
+// owner_id == current_user.id; a superuser (an account whose
+// is_superuser, or is_admin, is true) sees every one. nil: no such test.
+func (c *call) ownRecords(coll *model.Collection) func(r *fixtures.Record) bool {
+	login := c.s.model.Login
+	if !c.o.m.Secured || c.user == nil || c.user.JSON == nil || login == nil {
+		return nil
+	}
+	for _, name := range []string{"is_superuser", "is_admin", "isAdmin", "superuser", "admin"} {
+		if f := login.Field(name); f != nil && string(c.user.Value(f)) == "true" {
+			return nil
+		}
+	}
+	for _, f := range coll.Fields {
+		if f.Owner && f.Refers == login && f.Embed == nil {
+			want := ownerValue(f, c.user.Value(login.ID))
+			return func(r *fixtures.Record) bool { return bytes.Equal(r.Value(f), want) }
+		}
+	}
+	return nil
 }
 
 // answerMessage answers an operation whose success schema is not the

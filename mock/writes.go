@@ -7,6 +7,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 )
 
@@ -108,6 +109,12 @@ func create(c *call) {
 		case f.Type == "object" && c.userAs(f) != nil:
 			vals[f.Index] = c.userAs(f)
 		case f.Default != nil:
+		case f.Type == "integer" && countMember(f.Name) && c.s.model.Framework != framework.FastAPI:
+			// favoritesCount, comments_count: nothing counted yet
+			vals[f.Index] = []byte("0")
+		case f.Type == "boolean" && c.s.model.Framework != framework.FastAPI:
+			// favorited, following: not yet
+			vals[f.Index] = []byte("false")
 		case f.Type == "array":
 			vals[f.Index] = []byte("[]")
 		case f.Type == "object":

@@ -38,7 +38,16 @@ type Collection struct {
 	// username names an account by: username, or email for accounts that
 	// register and log in with their email. Nil for other collections.
 	UserKey *Field
-	Checker *spec.Checker // the loader's fast path; nil when the schema is beyond it
+	// ViewOf is, for a collection keyed like the login collection and
+	// never created on its own (a Profile, by username), the
+	// login collection: its record for a key is the account's, seen
+	// through this schema. Nil for others.
+	ViewOf *Collection
+	// ScopedBy is the collection whose records this one's are made under
+	// where they do not name it (a Comment under its Article: see
+	// Operation.Scoped); nil for others.
+	ScopedBy *Collection
+	Checker  *spec.Checker // the loader's fast path; nil when the schema is beyond it
 
 	byName map[string]*Field
 }
@@ -598,4 +607,34 @@ func (m *Model) projectionOf(s *openapi3.Schema) string {
 		return ""
 	}
 	return best
+}
+
+// findViews sets ViewOf: outside FastAPI documents, a collection without
+// an id, keyed by the login collection's user key, that no operation
+// creates, whose every field but booleans the login collection has.
+func (m *Model) findViews() {
+	l := m.Login
+	if m.Framework == framework.FastAPI || l == nil || l.UserKey == nil {
+		return
+	}
+	created := map[*Collection]bool{}
+	for _, o := range m.Operations {
+		if o.Kind == Create || o.Kind == NestedCreate {
+			created[o.Coll] = true
+		}
+	}
+	for _, c := range m.Collections {
+		if c == l || created[c] || c.Field("id") != nil || c.ID.Name != l.UserKey.Name {
+			continue
+		}
+		view := true
+		for _, f := range c.Fields {
+			if lf := l.Field(f.Name); (lf == nil && f.Type != "boolean") || (lf != nil && lf.Type != f.Type) {
+				view = false
+			}
+		}
+		if view {
+			c.ViewOf = l
+		}
+	}
 }

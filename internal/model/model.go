@@ -66,6 +66,7 @@ func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
 	if err := m.classify(); err != nil {
 		return nil, err
 	}
+	m.findViews()
 	return m, nil
 }
 

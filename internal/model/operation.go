@@ -312,6 +312,7 @@ func (m *Model) place(o *Operation) {
 		if p := pathParams[len(pathParams)-1].Name; last == "" && m.Framework != framework.FastAPI && coll.Field(p) == nil {
 			if parent := m.readAt(parentPath(o.Path)); parent != nil && parent != coll && parent.ID.Name == p {
 				o.Kind, o.ParentParam, o.Parent, o.Scoped = NestedCreate, p, parent, true
+				coll.ScopedBy = parent
 				return
 			}
 		}
@@ -336,6 +337,7 @@ func (m *Model) place(o *Operation) {
 			p := pathParams[len(pathParams)-1].Name
 			if parent := m.readAt(parentPath(o.Path)); coll.Field(p) == nil && m.Framework != framework.FastAPI && parent != nil && parent != coll && parent.ID.Name == p {
 				o.Kind, o.Coll, o.ParentParam, o.Parent, o.Scoped = NestedList, coll, p, parent, true
+				coll.ScopedBy = parent
 				m.listParams(o)
 				return
 			}
