@@ -73,6 +73,11 @@ func (c *call) bodyFields() []fastapi.ModelField {
 			if dec.Decode(&raw) != nil {
 				break
 			}
+			if string(raw) == "null" {
+				// the wrapped model's dump writes the members left out
+				// as null: not sent, for a create or an update alike
+				continue
+			}
 			out = append(out, fastapi.ModelField{Name: name, Set: true, JSON: raw})
 		}
 	}
@@ -96,6 +101,12 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 	o := c.o.m
 	b = append(b, '{')
 	more := start+int64(len(recs)) < int64(total)
+	page := int64(len(recs)) // the page's length, as asked for
+	if p := o.Paging; p.Limit != "" {
+		page = c.intArg(p.Limit, page)
+	} else if p.Size != "" {
+		page = c.intArg(p.Size, page)
+	}
 	for i, name := range c.s.spec.PropertyOrder(o.Response) {
 		if i > 0 {
 			b = append(b, ',')
@@ -113,7 +124,7 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 		case (l == "next" || l == "next_page" || l == "nextpage") && more:
 			b = fastapi.AppendString(b, c.pageURL(start+int64(len(recs))))
 		case (l == "previous" || l == "prev") && start > 0 && len(recs) > 0:
-			b = fastapi.AppendString(b, c.pageURL(max(0, start-int64(len(recs)))))
+			b = fastapi.AppendString(b, c.pageURL(max(0, start-page)))
 		default:
 			if f := c.o.m.Paging; name == f.Limit && name != "" {
 				b = strconv.AppendInt(b, c.intArg(name, int64(len(recs))), 10)
