@@ -413,7 +413,7 @@ func (m *Model) listParams(o *Operation) {
 		case "size", "page_size", "per_page":
 			o.Paging.Size = p.Name
 		default:
-			if f := o.Coll.Field(p.Name); f != nil && (f.Type != "object" || m.Framework == framework.FastAPI) {
+			if f := o.Coll.Field(p.Name); f != nil && (f.Type != "object" || m.Framework == framework.FastAPI) && !m.otherQuestion(p, f) {
 				o.Filters = append(o.Filters, p.Name)
 			} else if f := m.looseFilter(o.Coll, p); f != nil {
 				o.Loose = append(o.Loose, Loose{Param: p.Name, Field: f})
@@ -697,4 +697,13 @@ func loginPath(path string) bool {
 		return true
 	}
 	return false
+}
+
+// otherQuestion reports whether a query parameter named like a field asks
+// another question than the field's value, outside FastAPI documents: a
+// string parameter on a field of another type (?favorited=jake, a user's
+// name, on the boolean favorited) is no equality filter.
+func (m *Model) otherQuestion(p *openapi3.Parameter, f *Field) bool {
+	return m.Framework != framework.FastAPI && p.Schema != nil && p.Schema.Value != nil &&
+		p.Schema.Value.Type.Is("string") && f.Type != "string"
 }

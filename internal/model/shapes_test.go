@@ -128,6 +128,9 @@ func TestRealDocumentsKeysAndFilters(t *testing.T) {
 	if want := []string{"tag→tagList", "author→author"}; !slices.Equal(loose, want) {
 		t.Errorf("loose filters %v, want %v", loose, want)
 	}
+	if len(list.Filters) != 0 {
+		t.Errorf("filters %v: ?favorited= names a user, not the boolean favorited", list.Filters)
+	}
 	if list.Paging.Skip != "offset" || list.Paging.Limit != "limit" {
 		t.Errorf("paging %+v", list.Paging)
 	}
