@@ -211,7 +211,7 @@ var handlers = map[model.Kind]func(c *call){
 	model.UpdateMe: changeMe, model.DeleteMe: deleteMe, model.ChangePassword: changePassword,
 	// An action's effect is the backend's own: the record it answers is
 	// the one its path names, as it is (a 404 when there is none).
-	model.Action: readOne,
+	model.Action: action,
 }
 
 // New builds a Server from cfg.

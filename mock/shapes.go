@@ -9,6 +9,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 )
 
@@ -451,4 +452,73 @@ func jsonLogin(c *call, by string) {
 		panic(err) // HS256 with a []byte key cannot fail
 	}
 	c.writeRecord(u, token)
+}
+
+// action is an Action: the record its path names, as it is; outside
+// FastAPI documents, a POST or DELETE on /things/{key}/verb whose record
+// has a flag of the verb (favorite → favorited, follow → following, like
+// → liked) sets it (POST) or clears it (DELETE), and moves the count of
+// the verb beside it (favoritesCount) with it.
+func action(c *call) {
+	o := c.o.m
+	coll := o.Coll
+	if c.s.model.Framework == framework.FastAPI || (o.Method != "POST" && o.Method != "DELETE") || coll.ViewOf != nil {
+		readOne(c)
+		return
+	}
+	flag, count := verbFields(coll, o.Path)
+	if flag == nil {
+		readOne(c)
+		return
+	}
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	key, old, ok := c.find(coll, o.IDParam)
+	if !ok {
+		c.notFound(coll)
+		return
+	}
+	set := o.Method == "POST"
+	was := string(old.Value(flag)) == "true"
+	vals := old.Vals(coll)
+	vals[flag.Index] = []byte(strconv.FormatBool(set))
+	if count != nil && was != set {
+		n, _ := strconv.ParseInt(string(old.Value(count)), 10, 64)
+		if set {
+			n++
+		} else if n > 0 {
+			n--
+		}
+		vals[count.Index] = strconv.AppendInt(nil, n, 10)
+	}
+	rec := fixtures.Build(coll, vals, c.view().join, old.Secret, nil)
+	rec.Parent = old.Parent
+	if !c.store(coll, key, &rec) {
+		return
+	}
+	c.writeRecord(&rec, "")
+}
+
+// verbFields are the boolean field and the count an action's path's last
+// segment names: favorite → favorited and favoritesCount. nil when the
+// record has no such flag.
+func verbFields(coll *model.Collection, path string) (flag, count *model.Field) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	stem := strings.TrimSuffix(strings.ToLower(segs[len(segs)-1]), "e")
+	if len(stem) < 3 || strings.HasPrefix(stem, "{") {
+		return nil, nil
+	}
+	for _, f := range coll.Fields {
+		l := strings.ToLower(f.Name)
+		switch {
+		case flag == nil && f.Type == "boolean" && strings.HasPrefix(l, stem):
+			flag = f
+		case count == nil && f.Type == "integer" && strings.HasPrefix(l, stem) && countMember(f.Name):
+			count = f
+		}
+	}
+	if flag == nil {
+		return nil, nil
+	}
+	return flag, count
 }

@@ -151,7 +151,8 @@ const (
 // body, tagList), gets its slug from its title, its author from the
 // token's user, zero favorites and the clock's stamps; it is listed with
 // articlesCount one higher, read by slug, found by ?tag= and ?author=,
-// updated, commented on under its own slug, deleted, and then 404.
+// updated, commented on under its own slug, favorited (the flag set, the
+// count moved once) and unfavorited, deleted, and then 404.
 func TestRealWorldConversation(t *testing.T) {
 	t.Parallel()
 	srv := contractServer(t, realworldDoc, nil, nil)
@@ -191,7 +192,11 @@ func TestRealWorldConversation(t *testing.T) {
 		{"GET", "/articles/no-such-article/comments", "", 404, nil, ""},
 		{"DELETE", "/articles/how-to-train-your-dragon/comments/4", "", 204, nil, ""},
 		{"GET", "/articles/how-to-train-your-dragon/comments", "", 200, map[string]string{"comments": "[]"}, ""},
-		{"POST", "/articles/how-to-train-your-dragon/favorite", "", 200, map[string]string{"article.slug": `"how-to-train-your-dragon"`}, ""},
+		{"POST", "/articles/how-to-train-your-dragon/favorite", "", 200, map[string]string{"article.slug": `"how-to-train-your-dragon"`, "article.favorited": "true", "article.favoritesCount": "1"}, ""},
+		{"POST", "/articles/how-to-train-your-dragon/favorite", "", 200, map[string]string{"article.favorited": "true", "article.favoritesCount": "1"}, ""},
+		{"GET", "/articles/how-to-train-your-dragon", "", 200, map[string]string{"article.favorited": "true", "article.favoritesCount": "1"}, ""},
+		{"DELETE", "/articles/how-to-train-your-dragon/favorite", "", 200, map[string]string{"article.favorited": "false", "article.favoritesCount": "0"}, ""},
+		{"POST", "/articles/no-such-article/favorite", "", 404, nil, ""},
 		{"DELETE", "/articles/how-to-train-your-dragon", "", 204, nil, ""},
 		{"GET", "/articles/how-to-train-your-dragon", "", 404, nil, ""},
 		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "4"}, ""},
