@@ -197,7 +197,7 @@ func list(c *call) {
 		match = append(match, m)
 	}
 	start, stop, paged := c.window(o.Paging)
-	if o.Shape == model.ArrayShape && len(match) == 0 && !paged && v.co(coll) == nil {
+	if o.Shape == model.ArrayShape && len(match) == 0 && !paged && v.co(coll) == nil && o.Project == nil {
 		// The loaded data never changes: it is sent without the lock,
 		// which a slow client (or a scenario's trickle) would otherwise
 		// hold against every write for as long as the list takes.
@@ -229,7 +229,7 @@ func list(c *call) {
 		if o.Shape == model.PageShape {
 			return c.appendPage(b, recs, total)
 		}
-		return appendRecords(b, recs)
+		return c.appendList(b, recs)
 	})
 }
 

@@ -117,7 +117,7 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 		l := strings.ToLower(name)
 		switch {
 		case name == o.Envelope:
-			b = appendRecords(b, recs)
+			b = c.appendList(b, recs)
 		case countMember(name):
 			b = strconv.AppendInt(b, int64(total), 10)
 		case l == "has_more" || l == "hasmore" || l == "has_next" || l == "hasnext":
@@ -521,4 +521,30 @@ func verbFields(coll *model.Collection, path string) (flag, count *model.Field) 
 		return nil, nil
 	}
 	return flag, count
+}
+
+// appendList writes a list's records, each as the list's items declare
+// it: the whole record, or the fields of Operation.Project.
+func (c *call) appendList(b []byte, recs []*fixtures.Record) []byte {
+	o := c.o.m
+	if o.Project == nil {
+		return appendRecords(b, recs)
+	}
+	b = append(b, '[')
+	for i, r := range recs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		for j, name := range o.Project {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = fastapi.AppendString(b, name)
+			b = append(b, ':')
+			b = append(b, r.Value(o.Coll.Field(name))...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }

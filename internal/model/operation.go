@@ -82,6 +82,11 @@ type Operation struct {
 	// in a field of theirs (/articles/{slug}/comments answering Comments
 	// with no slug): the store keeps each record's parent beside it.
 	Scoped bool
+	// Project is, for a list whose items the document writes inline as a
+	// part of a collection's fields (articles without their body), those
+	// fields in the inline schema's order: each record is served as
+	// them. nil when the items are the collection's schema.
+	Project []string
 	// Passwords are, for ChangePassword, the body members holding the
 	// current and the new password.
 	Passwords [2]string
@@ -266,6 +271,9 @@ func (m *Model) place(o *Operation) {
 	name, shape, member := recordsOf(o.Response, m.projectionOf)
 	coll := m.byName[name]
 	o.Shape, o.Envelope = shape, member
+	if coll != nil && (shape == ArrayShape || shape == PageShape) {
+		o.Project = m.projection(o.Response, member, coll)
+	}
 	jsonBody := bodySchema(o.Op, "application/json")
 	if inner, wrap := bodyEnvelope(jsonBody); wrap != "" {
 		jsonBody, o.BodyWrap = inner, wrap
@@ -706,4 +714,31 @@ func loginPath(path string) bool {
 func (m *Model) otherQuestion(p *openapi3.Parameter, f *Field) bool {
 	return m.Framework != framework.FastAPI && p.Schema != nil && p.Schema.Value != nil &&
 		p.Schema.Value.Type.Is("string") && f.Type != "string"
+}
+
+// projection is Operation.Project for a list response whose records are
+// in member (the body itself when ""), nil when its items are a
+// reference or hold every field of coll.
+func (m *Model) projection(resp *openapi3.SchemaRef, member string, coll *Collection) []string {
+	arr := resp
+	if member != "" && resp.Value != nil {
+		arr = resp.Value.Properties[member]
+	}
+	if arr == nil || arr.Value == nil || arr.Value.Items == nil || componentRef(arr.Value.Items) != "" || arr.Value.Items.Value == nil {
+		return nil
+	}
+	inline := arr.Value.Items.Value.Properties
+	if len(inline) >= len(coll.Fields) {
+		return nil
+	}
+	var props []string // in the record's order: an inline schema's own is not kept
+	for _, f := range coll.Fields {
+		if inline[f.Name] != nil {
+			props = append(props, f.Name)
+		}
+	}
+	if len(props) != len(inline) {
+		return nil
+	}
+	return props
 }

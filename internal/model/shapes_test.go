@@ -128,6 +128,12 @@ func TestRealDocumentsKeysAndFilters(t *testing.T) {
 	if want := []string{"tag→tagList", "author→author"}; !slices.Equal(loose, want) {
 		t.Errorf("loose filters %v, want %v", loose, want)
 	}
+	if want := []string{"slug", "title", "description", "tagList", "createdAt", "updatedAt", "favorited", "favoritesCount", "author"}; !slices.Equal(list.Project, want) {
+		t.Errorf("list items %v, want the Article's fields but body: %v", list.Project, want)
+	}
+	if o := m.Operation("GetArticleComments"); o.Project != nil {
+		t.Errorf("comments' items are the Comment schema, yet projected to %v", o.Project)
+	}
 	if len(list.Filters) != 0 {
 		t.Errorf("filters %v: ?favorited= names a user, not the boolean favorited", list.Filters)
 	}
