@@ -582,10 +582,34 @@ func (m *Model) projectionOf(s *openapi3.Schema) string {
 	if s == nil || len(s.Properties) < 2 || m.Spec.Doc.Components == nil {
 		return ""
 	}
+	if name, ok := m.projections[s]; ok {
+		return name
+	}
+	if m.byProp == nil {
+		// each property name → the schemas that could be collections
+		// holding it, so that a document of many schemas and many
+		// inline lists costs the schemas sharing a property, once each
+		m.byProp = map[string][]string{}
+		for name, ref := range m.Spec.Doc.Components.Schemas {
+			if v := ref.Value; v != nil && (v.Properties["id"] != nil || m.keys[name] != "") {
+				for prop := range v.Properties {
+					m.byProp[prop] = append(m.byProp[prop], name)
+				}
+			}
+		}
+		m.projections = map[*openapi3.Schema]string{}
+	}
+	var candidates []string
+	first := true
+	for prop := range s.Properties {
+		if c := m.byProp[prop]; first || len(c) < len(candidates) {
+			candidates, first = c, false
+		}
+	}
 	best, bestN, tie := "", 0, false
-	for name, ref := range m.Spec.Doc.Components.Schemas {
-		v := ref.Value
-		if v == nil || (v.Properties["id"] == nil && m.keys[name] == "") || len(v.Properties) < len(s.Properties) {
+	for _, name := range candidates {
+		v := m.Spec.Doc.Components.Schemas[name].Value
+		if len(v.Properties) < len(s.Properties) {
 			continue
 		}
 		fits := true
@@ -604,8 +628,9 @@ func (m *Model) projectionOf(s *openapi3.Schema) string {
 		}
 	}
 	if tie {
-		return ""
+		best = ""
 	}
+	m.projections[s] = best
 	return best
 }
 

@@ -38,6 +38,9 @@ type Model struct {
 	byName map[string]*Collection
 	byFile map[string]*Collection
 	keys   map[string]string // schema → its natural key where it has no id (naturalKeys)
+	// byProp and projections serve projectionOf while compiling.
+	byProp      map[string][]string
+	projections map[*openapi3.Schema]string
 }
 
 // Option changes how Compile reads a contract.
@@ -67,6 +70,7 @@ func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
 		return nil, err
 	}
 	m.findViews()
+	m.byProp, m.projections = nil, nil
 	return m, nil
 }
 

@@ -1,8 +1,10 @@
 package model_test
 
 import (
+	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/internal/framework"
@@ -204,5 +206,41 @@ func TestEnvelopes(t *testing.T) {
 				t.Errorf("kind %v envelope %q (%s), want %v %q", o.Kind, o.Envelope, o.Why, tc.kind, tc.envelope)
 			}
 		})
+	}
+}
+
+// BenchmarkCompileInlineLists compiles a document of many schemas and
+// many lists whose items are written inline: each inline item schema is
+// matched against the schemas sharing its rarest property, once.
+func BenchmarkCompileInlineLists(b *testing.B) {
+	const n = 2000
+	var doc strings.Builder
+	doc.WriteString(`{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{`)
+	for i := range n {
+		if i > 0 {
+			doc.WriteByte(',')
+		}
+		fmt.Fprintf(&doc, `"/p%d":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"},"b%d":{"type":"string"}}}}}}}}}}`, i, i)
+	}
+	doc.WriteString(`},"components":{"schemas":{`)
+	for i := range n {
+		if i > 0 {
+			doc.WriteByte(',')
+		}
+		fmt.Fprintf(&doc, `"S%d":{"type":"object","properties":{"id":{"type":"integer"},"a":{"type":"string"},"b%d":{"type":"string"},"c":{"type":"string"}}}`, i, i)
+	}
+	doc.WriteString(`}}}`)
+	sp, err := spec.Load([]byte(doc.String()), "many.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		m, err := model.Compile(sp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(m.Collections) != n {
+			b.Fatalf("%d collections, want %d", len(m.Collections), n)
+		}
 	}
 }
