@@ -548,3 +548,22 @@ func (c *call) appendList(b []byte, recs []*fixtures.Record) []byte {
 	}
 	return append(b, ']')
 }
+
+// underParent reports whether rec, a record of a sub-collection
+// (model.Collection.ScopedBy), is under the parent the request's path
+// names by its key (DELETE /articles/{slug}/comments/{id}: a comment of
+// that article). Records of other collections, or a path naming no
+// parent, pass.
+func (c *call) underParent(coll *model.Collection, rec *fixtures.Record) bool {
+	p := coll.ScopedBy
+	if p == nil {
+		return true
+	}
+	for _, in := range c.o.inputs.List {
+		if in.In == "path" && in.Name == p.ID.Name && in.Name != c.o.m.IDParam {
+			key, _, ok := c.find(p, in.Name)
+			return ok && key == rec.Parent
+		}
+	}
+	return true
+}

@@ -199,6 +199,7 @@ func TestRealWorldConversation(t *testing.T) {
 		{"GET", "/articles/how-to-train-your-dragon-2/comments", "", 200, map[string]string{"comments": "[]"}, ""},
 		{"POST", "/articles/no-such-article/comments", `{"comment":{"body":"x"}}`, 404, nil, ""},
 		{"GET", "/articles/no-such-article/comments", "", 404, nil, ""},
+		{"DELETE", "/articles/how-to-train-your-dragon-2/comments/4", "", 404, nil, ""},
 		{"DELETE", "/articles/how-to-train-your-dragon/comments/4", "", 204, nil, ""},
 		{"GET", "/articles/how-to-train-your-dragon/comments", "", 200, map[string]string{"comments": "[]"}, ""},
 		{"POST", "/articles/how-to-train-your-dragon/favorite", "", 200, map[string]string{"article.slug": `"how-to-train-your-dragon"`, "article.favorited": "true", "article.favoritesCount": "1"}, ""},

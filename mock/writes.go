@@ -310,7 +310,7 @@ func remove(c *call) {
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
 	key, old, ok := c.find(coll, o.IDParam)
-	if !ok {
+	if !ok || !c.underParent(coll, old) {
 		c.notFound(coll)
 		return
 	}
