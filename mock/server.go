@@ -208,7 +208,7 @@ var handlers = map[model.Kind]func(c *call){
 	model.Create: create, model.NestedCreate: create,
 	model.Replace: modify, model.Update: modify, model.Delete: remove,
 	model.Login: login, model.CurrentUser: currentUser, model.Example: example,
-	model.UpdateMe: changeMe, model.DeleteMe: deleteMe, model.ChangePassword: changePassword,
+	model.UpdateMe: changeMe, model.DeleteMe: deleteMe, model.ChangePassword: changePassword, model.Values: values,
 	// An action's effect is the backend's own: the record it answers is
 	// the one its path names, as it is (a 404 when there is none).
 	model.Action: action,

@@ -567,3 +567,33 @@ func (c *call) underParent(coll *model.Collection, rec *fixtures.Record) bool {
 	}
 	return true
 }
+
+// values is Values: the distinct strings of an array field across the
+// records (every tag of every article), in the order first met.
+func values(c *call) {
+	o := c.o.m
+	c.st.mu.RLock()
+	defer c.st.mu.RUnlock()
+	seen := map[string]bool{}
+	b := []byte{'{'}
+	b = fastapi.AppendString(b, o.Envelope)
+	b = append(b, ":["...)
+	c.view().each(o.Coll, func(r *fixtures.Record) bool {
+		var items []json.RawMessage
+		if json.Unmarshal(r.Value(o.ValuesOf), &items) != nil {
+			return true
+		}
+		for _, it := range items {
+			if len(it) == 0 || it[0] != '"' || seen[string(it)] {
+				continue
+			}
+			if len(seen) > 0 {
+				b = append(b, ',')
+			}
+			seen[string(it)] = true
+			b = append(b, it...)
+		}
+		return true
+	})
+	fastapi.WriteJSON(c.w, o.Status, append(b, "]}"...))
+}

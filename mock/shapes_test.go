@@ -187,6 +187,7 @@ func TestRealWorldConversation(t *testing.T) {
 		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "5", "articles.3.slug": `"how-to-train-your-dragon"`,
 			"articles.3.description": `"Ever wonder how?"`, "articles.3.body": "<absent>"}, ""},
 		{"GET", "/articles/how-to-train-your-dragon", "", 200, map[string]string{"article.description": `"Ever wonder how?"`}, ""},
+		{"GET", "/tags", "", 200, map[string]string{"tags.#": "6", "tags.4": `"reactjs"`, "tags.5": `"dragons"`}, ""},
 		{"GET", "/articles?tag=dragons", "", 200, map[string]string{"articlesCount": "1", "articles.0.slug": `"how-to-train-your-dragon"`}, ""},
 		{"GET", "/articles?author=jake", "", 200, map[string]string{"articlesCount": "2"}, ""},
 		{"GET", "/articles?author=jake&tag=nothing", "", 200, map[string]string{"articlesCount": "0", "articles": "[]"}, ""},

@@ -19,24 +19,29 @@ type Kind uint8
 
 // The conventions, FastAPI's usual CRUD shapes.
 const (
-	Example        Kind = iota // no convention: the declared example, else a generated body
-	ReadOne                    // GET /things/{thing_id}
-	List                       // GET /things
-	NestedList                 // GET /parents/{parent_id}/things
-	Create                     // POST /things, JSON body
-	NestedCreate               // POST /parents/{parent_id}/things
-	Replace                    // PUT /things/{thing_id}
-	Update                     // PATCH /things/{thing_id}
-	Delete                     // DELETE /things/{thing_id}
-	Login                      // the OAuth2 password form; Coll is the login collection, nil when the contract has none
-	CurrentUser                // GET /users/me: the token's user
-	Action                     // POST /things/{thing_id}/verb answering that thing
-	UpdateMe                   // PUT or PATCH /users/me: the token's user changed
-	DeleteMe                   // DELETE /users/me: the token's user removed
-	ChangePassword             // PATCH /users/me/password {current_password, new_password}
+	Example      Kind = iota // no convention: the declared example, else a generated body
+	ReadOne                  // GET /things/{thing_id}
+	List                     // GET /things
+	NestedList               // GET /parents/{parent_id}/things
+	Create                   // POST /things, JSON body
+	NestedCreate             // POST /parents/{parent_id}/things
+	Replace                  // PUT /things/{thing_id}
+	Update                   // PATCH /things/{thing_id}
+	Delete                   // DELETE /things/{thing_id}
+	Login                    // the OAuth2 password form; Coll is the login collection, nil when the contract has none
+	CurrentUser              // GET /users/me: the token's user
+	Action                   // POST /things/{thing_id}/verb answering that thing
 )
 
-var kindNames = [...]string{"example", "read", "list", "nested list", "create", "nested create", "replace", "update", "delete", "login", "current user", "action", "update me", "delete me", "change password"}
+// The conventions on shapes beyond FastAPI's CRUD.
+const (
+	UpdateMe       Kind = Action + 1 + iota // PUT or PATCH /users/me: the token's user changed
+	DeleteMe                                // DELETE /users/me: the token's user removed
+	ChangePassword                          // PATCH /users/me/password {current_password, new_password}
+	Values                                  // GET /tags {"tags": […]}: the values of a collection's array field (tagList)
+)
+
+var kindNames = [...]string{"example", "read", "list", "nested list", "create", "nested create", "replace", "update", "delete", "login", "current user", "action", "update me", "delete me", "change password", "values"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -84,9 +89,11 @@ type Operation struct {
 	Scoped bool
 	// Project is, for a list whose items the document writes inline as a
 	// part of a collection's fields (articles without their body), those
-	// fields in the inline schema's order: each record is served as
-	// them. nil when the items are the collection's schema.
+	// fields in the record's order: each record is served as them. nil
+	// when the items are the collection's schema.
 	Project []string
+	// ValuesOf is, for Values, the array field whose values it lists.
+	ValuesOf *Field
 	// Passwords are, for ChangePassword, the body members holding the
 	// current and the new password.
 	Passwords [2]string
@@ -355,6 +362,7 @@ func (m *Model) place(o *Operation) {
 			}
 			o.Kind, o.Coll, o.ParentParam, o.Parent = NestedList, coll, p, coll.Field(p).Refers
 			m.listParams(o)
+		case coll == nil && len(pathParams) == 0 && m.valuesOf(o):
 		default:
 			o.Why = "answers no record or list of a collection by a convention"
 		}
@@ -741,4 +749,32 @@ func (m *Model) projection(resp *openapi3.SchemaRef, member string, coll *Collec
 		return nil
 	}
 	return props
+}
+
+// valuesOf places a GET answering {"tags": [strings]} as Values: the
+// distinct values of the array of strings field of a collection that the
+// member names (tags → tagList, tags). Only outside FastAPI documents.
+func (m *Model) valuesOf(o *Operation) bool {
+	if m.Framework == framework.FastAPI || o.Response == nil || o.Response.Value == nil || len(o.Response.Value.Properties) != 1 {
+		return false
+	}
+	for member, p := range o.Response.Value.Properties {
+		if p.Value == nil || !p.Value.Type.Is("array") || p.Value.Items == nil || p.Value.Items.Value == nil || !p.Value.Items.Value.Type.Is("string") {
+			return false
+		}
+		stem := strings.TrimSuffix(strings.ToLower(member), "s")
+		if len(stem) < 2 {
+			return false
+		}
+		for _, c := range m.Collections {
+			for _, f := range c.Fields {
+				if f.Type == "array" && f.Schema.Items != nil && f.Schema.Items.Value != nil && f.Schema.Items.Value.Type.Is("string") &&
+					strings.HasPrefix(strings.ToLower(f.Name), stem) {
+					o.Kind, o.Coll, o.ValuesOf, o.Envelope = Values, c, f, member
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -70,7 +70,7 @@ func TestRealDocumentsPlaced(t *testing.T) {
 		{realworld, "POST /users/login", want{model.Login, "User", "user", "user", "", false}},
 		{realworld, "GET /user", want{model.CurrentUser, "User", "user", "", "", false}},
 		{realworld, "PUT /user", want{model.UpdateMe, "User", "user", "user", "", false}},
-		{realworld, "GET /tags", want{model.Example, "", "", "", "", false}},
+		{realworld, "GET /tags", want{model.Values, "Article", "tags", "", "", false}},
 		{fullstack, "GET /api/v1/items/", want{model.List, "ItemPublic", "data", "", "", false}},
 		{fullstack, "GET /api/v1/users/", want{model.List, "UserPublic", "data", "", "", false}},
 		{fullstack, "DELETE /api/v1/items/{id}", want{model.Delete, "ItemPublic", "", "", "id", false}},
