@@ -527,8 +527,13 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	o := &operation{m: mo, inputs: ins, handle: handlers[mo.Kind], defaults: map[string]int64{},
 		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login), basic: mo.Basic}
 	o.anyUser = s.model.Framework != framework.FastAPI
-	switch mo.Kind {
-	case model.CurrentUser, model.UpdateMe, model.DeleteMe, model.ChangePassword:
+	switch {
+	case mo.Kind == model.CurrentUser, mo.Kind == model.UpdateMe, mo.Kind == model.DeleteMe, mo.Kind == model.ChangePassword:
+		o.needsUser = true
+	case o.anyUser && mo.Guarded && mo.Kind != model.Example:
+		// a write filling its author from the token's user, outside
+		// FastAPI documents whose schemes (an API key) the mock does not
+		// otherwise enforce: without the user it could not fill it
 		o.needsUser = true
 	}
 	for _, list := range []openapi3.Parameters{mo.Item.Parameters, mo.Op.Parameters} {

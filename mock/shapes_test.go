@@ -169,6 +169,7 @@ func TestRealWorldConversation(t *testing.T) {
 		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "3", "articles.#": "3", "articles.0.slug": `"raiders-of-the-lost-ark-1"`}, ""},
 		{"GET", "/articles?limit=1&offset=1", "", 200, map[string]string{"articlesCount": "3", "articles.#": "1"}, ""},
 		{"GET", "/user", "", 401, nil, ""},
+		{"POST", "/articles", `{"article":{"title":"t","description":"d","body":"b"}}`, 401, nil, ""},
 		{"POST", "/users", `{"user":{"username":"jake","email":"jake@jake.jake","password":"jakejake"}}`, 201,
 			map[string]string{"user.username": `"jake"`, "user.email": `"jake@jake.jake"`}, ""},
 		{"POST", "/users/login", `{"user":{"email":"jake@jake.jake","password":"wrong"}}`, 401, nil, ""},

@@ -55,6 +55,9 @@ type Operation struct {
 	// Secured: the operation declares an OAuth2 (or HTTP bearer) security
 	// requirement, so FastAPI's OAuth2PasswordBearer answers 401 first.
 	Secured bool
+	// Guarded: the operation declares a security requirement of any scheme
+	// (an API key as well), none of its alternatives optional.
+	Guarded bool
 	// Basic: the operation declares an HTTP basic requirement, so FastAPI's
 	// HTTPBasic answers 401 with WWW-Authenticate: Basic first unless the
 	// request carries credentials.
@@ -238,6 +241,7 @@ func (m *Model) classify() error {
 			o.Media, o.MediaSchema, o.Items = successMedia(m.Spec, path, method, op, o.Status)
 			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Media, o.MediaSchema)
 			o.SecretPath = SecretPathParams(item, op)
+			o.Guarded = declaresSecurity(doc, op)
 			m.place(o)
 			m.Operations = append(m.Operations, o)
 		}
