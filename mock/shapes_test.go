@@ -413,3 +413,39 @@ func TestListEnvelopePaging(t *testing.T) {
 		})
 	}
 }
+
+// The mock's tokens are accepted as "Token …" outside FastAPI documents
+// only: FastAPI's OAuth2PasswordBearer takes "Bearer …" alone.
+func TestTokenScheme(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, doc, register, login, me, tokenAt, scheme string
+		status                                          int
+	}{
+		{"realworld, Token", realworldDoc, `{"user":{"username":"u1","email":"u1@example.com","password":"password1"}}`,
+			`{"user":{"email":"u1@example.com","password":"password1"}}`, "/user", "user.token", "Token", 200},
+		{"realworld, Bearer", realworldDoc, `{"user":{"username":"u1","email":"u1@example.com","password":"password1"}}`,
+			`{"user":{"email":"u1@example.com","password":"password1"}}`, "/user", "user.token", "Bearer", 200},
+		{"realworld, another scheme", realworldDoc, `{"user":{"username":"u1","email":"u1@example.com","password":"password1"}}`,
+			`{"user":{"email":"u1@example.com","password":"password1"}}`, "/user", "user.token", "Basic", 401},
+		{"fullstack, Bearer", fullstackDoc, `{"email":"u1@example.com","password":"password1"}`,
+			"username=u1%40example.com&password=password1", "/api/v1/users/me", "access_token", "Bearer", 200},
+		{"fullstack, Token", fullstackDoc, `{"email":"u1@example.com","password":"password1"}`,
+			"username=u1%40example.com&password=password1", "/api/v1/users/me", "access_token", "Token", 401},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := contractServer(t, tc.doc, nil, nil)
+			register, login := "/users", "/users/login"
+			regStatus := 201
+			if tc.doc == fullstackDoc {
+				register, login, regStatus = "/api/v1/users/signup", "/api/v1/login/access-token", 200
+			}
+			converse(t, srv, tc.scheme, []step{
+				{"POST", register, tc.register, regStatus, nil, ""},
+				{"POST", login, tc.login, 200, nil, tc.tokenAt},
+				{"GET", tc.me, "", tc.status, nil, ""},
+			})
+		})
+	}
+}
