@@ -23,7 +23,7 @@ var shapesNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // contractModel compiles one of testdata/contracts' documents. The
 // RealWorld document's `format: password` is taken out of the test's copy
 // in memory: the mock does not yet accept that format on a request body.
-func contractModel(t *testing.T, path string) (*spec.Spec, *model.Model) {
+func contractModel(t testing.TB, path string) (*spec.Spec, *model.Model) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -43,7 +43,7 @@ func contractModel(t *testing.T, path string) (*spec.Spec, *model.Model) {
 
 // contractServer serves a contract of testdata/contracts with data (nil:
 // three generated records of each collection).
-func contractServer(t *testing.T, path string, data func(m *model.Model) *fixtures.Dataset, accounts []mock.Account) http.Handler {
+func contractServer(t testing.TB, path string, data func(m *model.Model) *fixtures.Dataset, accounts []mock.Account) http.Handler {
 	t.Helper()
 	sp, m := contractModel(t, path)
 	var d *fixtures.Dataset
@@ -75,7 +75,7 @@ type step struct {
 }
 
 // converse runs steps in order against srv, sending the saved token.
-func converse(t *testing.T, srv http.Handler, scheme string, steps []step) {
+func converse(t testing.TB, srv http.Handler, scheme string, steps []step) {
 	t.Helper()
 	token := ""
 	for i, s := range steps {
@@ -448,4 +448,63 @@ func TestTokenScheme(t *testing.T) {
 			})
 		})
 	}
+}
+
+// FuzzShapes sends arbitrary requests, with a token of a registered user
+// or without, to the mock of a document of envelopes, natural keys and
+// sub-collections: whatever comes in, the mock answers without a 5xx.
+func FuzzShapes(f *testing.F) {
+	for _, seed := range []struct{ method, target, body string }{
+		{"POST", "/articles", `{"article":{"title":"A b","description":"d","body":"b","tagList":["x"]}}`},
+		{"POST", "/articles", `{"article":{"title":"","description":"d","body":"b","tagList":null}}`},
+		{"POST", "/articles", `{"article":null}`},
+		{"PUT", "/articles/a-b", `{"article":{"title":null}}`},
+		{"GET", "/articles?tag=x&author=&offset=-1&limit=0", ""},
+		{"POST", "/articles/a-b/comments", `{"comment":{"body":"c"}}`},
+		{"DELETE", "/articles/a-b/comments/99999999999999999999", ""},
+		{"POST", "/articles/%00/favorite", ""},
+		{"PUT", "/user", `{"user":{"username":"jake","password":"p"}}`},
+		{"POST", "/users/login", `{"user":{"email":1,"password":[]}}`},
+		{"GET", "/profiles/jake", ""},
+		{"GET", "/tags", ""},
+	} {
+		f.Add(seed.method, seed.target, seed.body, true)
+	}
+	srv := contractServer(f, realworldDoc, nil, nil)
+	var token string
+	converse(f, srv, "Token", []step{
+		{"POST", "/users", `{"user":{"username":"jake","email":"jake@jake.jake","password":"jakejake"}}`, 201, nil, ""},
+	})
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", "/users/login", strings.NewReader(`{"user":{"email":"jake@jake.jake","password":"jakejake"}}`))
+	r.Header.Set("Content-Type", "application/json")
+	srv.ServeHTTP(w, r)
+	var login struct{ User struct{ Token string } }
+	if err := json.Unmarshal(w.Body.Bytes(), &login); err != nil || login.User.Token == "" {
+		f.Fatalf("login: %d %s", w.Code, w.Body)
+	}
+	token = login.User.Token
+	f.Fuzz(func(t *testing.T, method, target, body string, authed bool) {
+		if !strings.HasPrefix(target, "/") || strings.ContainsAny(target, " \r\n#") {
+			return
+		}
+		switch method {
+		case "GET", "POST", "PUT", "PATCH", "DELETE":
+		default:
+			return
+		}
+		r, err := http.NewRequest(method, "http://example.com"+target, strings.NewReader(body))
+		if err != nil {
+			return
+		}
+		r.Header.Set("Content-Type", "application/json")
+		if authed {
+			r.Header.Set("Authorization", "Token "+token)
+		}
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		if w.Code >= 500 {
+			t.Errorf("%s %s %q: %d %s", method, target, body, w.Code, w.Body)
+		}
+	})
 }
