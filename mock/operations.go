@@ -123,13 +123,9 @@ func readOne(c *call) {
 	coll := c.o.m.Coll
 	c.st.mu.RLock()
 	defer c.st.mu.RUnlock()
-	if from := coll.ViewOf; from != nil {
-		// a profile: the account of that name, seen as a profile
-		if _, acct, ok := c.find(from, c.o.m.IDParam); ok {
-			rec := project(acct, from, coll)
-			c.writeRecord(&rec, "")
-			return
-		}
+	if rec, ok := c.viewed(coll); ok {
+		c.writeRecord(&rec, "")
+		return
 	}
 	_, rec, ok := c.find(coll, c.o.m.IDParam)
 	if !ok {

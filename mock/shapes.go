@@ -240,6 +240,33 @@ func (c *call) userAs(f *model.Field) []byte {
 	return rec.JSON
 }
 
+// viewed is, for a collection that is a view of the accounts
+// (model.Collection.ViewOf), the account the path names seen through it,
+// with the fields the accounts do not have (a profile's following) as
+// the view's own record of that key holds them; false when coll is no
+// view or no account has the key.
+func (c *call) viewed(coll *model.Collection) (fixtures.Record, bool) {
+	from := coll.ViewOf
+	if from == nil {
+		return fixtures.Record{}, false
+	}
+	_, acct, ok := c.find(from, c.o.m.IDParam)
+	if !ok {
+		return fixtures.Record{}, false
+	}
+	rec := project(acct, from, coll)
+	if own, ok := c.view().get(coll, rec.Key(coll)); ok {
+		vals := rec.Vals(coll)
+		for _, f := range coll.Fields {
+			if from.Field(f.Name) == nil {
+				vals[f.Index] = own.Value(f)
+			}
+		}
+		rec = fixtures.Build(coll, vals, nil, "", nil)
+	}
+	return rec, true
+}
+
 // project is rec, a record of from, seen as a record of to: its fields of
 // to's names, the others false (booleans) or their defaults.
 func project(rec *fixtures.Record, from, to *model.Collection) fixtures.Record {
@@ -462,7 +489,7 @@ func jsonLogin(c *call, by string) {
 func action(c *call) {
 	o := c.o.m
 	coll := o.Coll
-	if c.s.model.Framework == framework.FastAPI || (o.Method != "POST" && o.Method != "DELETE") || coll.ViewOf != nil {
+	if c.s.model.Framework == framework.FastAPI || (o.Method != "POST" && o.Method != "DELETE") {
 		readOne(c)
 		return
 	}
@@ -474,6 +501,11 @@ func action(c *call) {
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
 	key, old, ok := c.find(coll, o.IDParam)
+	if v, seen := c.viewed(coll); seen {
+		// a profile followed: the flag is the view's own, kept in its
+		// collection beside the account's fields
+		key, old, ok = v.Key(coll), &v, true
+	}
 	if !ok {
 		c.notFound(coll)
 		return
