@@ -38,6 +38,8 @@ type Collection struct {
 	// username names an account by: username, or email for accounts that
 	// register and log in with their email. Nil for other collections.
 	UserKey *Field
+	Checker *spec.Checker // the loader's fast path; nil when the schema is beyond it
+
 	// ViewOf is, for a collection keyed like the login collection and
 	// never created on its own (a Profile, by username), the
 	// login collection: its record for a key is the account's, seen
@@ -47,7 +49,6 @@ type Collection struct {
 	// where they do not name it (a Comment under its Article: see
 	// Operation.Scoped); nil for others.
 	ScopedBy *Collection
-	Checker  *spec.Checker // the loader's fast path; nil when the schema is beyond it
 
 	byName map[string]*Field
 }

@@ -111,10 +111,10 @@ type Operation struct {
 	ParentParam string
 	Parent      *Collection
 	Filters     []string // query parameters naming a field of Coll: equality filters
+	Paging      Paging
 	// Loose are the query parameters that filter by a field they do not
 	// name exactly (?tag= on tagList, ?author= on an embedded author).
-	Loose  []Loose
-	Paging Paging
+	Loose []Loose
 	// Example is the declared example of the success response, compact, or
 	// nil.
 	Example []byte
@@ -289,7 +289,7 @@ func (m *Model) place(o *Operation) {
 	if inner, wrap := bodyEnvelope(jsonBody); wrap != "" {
 		jsonBody, o.BodyWrap = inner, wrap
 	}
-	secured := o.Secured || (m.Framework != framework.FastAPI && declaresSecurity(m.Spec.Doc, o.Op))
+	secured := o.Secured || (m.Framework != framework.FastAPI && o.Guarded)
 	if m.Login != nil && secured && len(pathParams) == 0 {
 		if o.placeMe(m, coll, shape, jsonBody) {
 			return
