@@ -16,6 +16,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -72,7 +73,7 @@ func passwordMatches(u *fixtures.Record, password string) bool {
 func (s *Server) authenticate(r *http.Request, st *state) (*fixtures.Record, string, bool) {
 	authorization := r.Header.Get("Authorization")
 	scheme, param, _ := strings.Cut(authorization, " ")
-	if authorization == "" || !strings.EqualFold(scheme, "bearer") {
+	if authorization == "" || !(strings.EqualFold(scheme, "bearer") || (strings.EqualFold(scheme, "token") && s.model.Framework != framework.FastAPI)) {
 		return nil, fastapi.DetailNotAuthenticated, false
 	}
 	// FastAPI 0.128.1 and later strip the token (str.strip() of the

@@ -201,6 +201,10 @@ type operation struct {
 	// access_token and token_type (nil: just those).
 	refusal int
 	token   []tokenMember
+	// anyUser: a request's token names its user though the operation's
+	// scheme is not one the mock enforces; needsUser: the operation works
+	// on that user (the current user's read and changes), a 401 without.
+	anyUser, needsUser bool
 	// security is what the plain-OpenAPI profile holds a request to:
 	// every scheme the operation declares (nil: none, or FastAPI's
 	// profile, which checks secured and basic instead).
@@ -212,9 +216,10 @@ var handlers = map[model.Kind]func(c *call){
 	model.Create: create, model.NestedCreate: create,
 	model.Replace: modify, model.Update: modify, model.Delete: remove,
 	model.Login: login, model.CurrentUser: currentUser, model.Example: example,
+	model.UpdateMe: changeMe, model.DeleteMe: deleteMe, model.ChangePassword: changePassword, model.Values: values,
 	// An action's effect is the backend's own: the record it answers is
 	// the one its path names, as it is (a 404 when there is none).
-	model.Action: readOne,
+	model.Action: action,
 }
 
 // New builds a Server from cfg.
@@ -533,6 +538,16 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	}
 	o := &operation{m: mo, inputs: ins, handle: handlers[mo.Kind], defaults: map[string]int64{},
 		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login), basic: mo.Basic}
+	o.anyUser = s.model.Framework != framework.FastAPI
+	switch {
+	case mo.Kind.Me():
+		o.needsUser = true
+	case o.anyUser && mo.Guarded && mo.Kind != model.Example:
+		// a write filling its author from the token's user, outside
+		// FastAPI documents whose schemes (an API key) the mock does not
+		// otherwise enforce: without the user it could not fill it
+		o.needsUser = true
+	}
 	for _, list := range []openapi3.Parameters{mo.Item.Parameters, mo.Op.Parameters} {
 		for _, p := range list {
 			if p.Value == nil || p.Value.In != "query" || p.Value.Schema == nil || p.Value.Schema.Value == nil {
@@ -629,6 +644,20 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 				return
 			}
 			c.user = user
+		}
+		if c.user == nil && o.anyUser && r.Header.Get("Authorization") != "" {
+			// A credential the profile accepts, or a scheme the mock
+			// does not enforce (an API key in Authorization: Token …),
+			// still names the user a write fills in as author when the
+			// mock issued it.
+			c.user, _, _ = s.authenticate(r, st)
+		}
+		if c.user == nil && o.needsUser && (o.security == nil || o.m.Kind.Me()) {
+			// A write filling its author goes on without one where
+			// the profile accepted a credential the mock cannot tell
+			// the user of; the current user's own operations cannot.
+			s.writeUnauthorized(w, o, fastapi.DetailNotAuthenticated)
+			return
 		}
 		if o.security == nil && o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
 			// Any well-formed credentials pass: the contract does not

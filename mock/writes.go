@@ -7,6 +7,7 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 )
 
@@ -20,7 +21,7 @@ const detailUsernameTaken = "Username already registered"
 // bodyValue is the body's value for the record field f, rendered as the
 // record holds it; set reports whether the client sent it.
 func (c *call) bodyValue(f *model.Field) (v []byte, set, ok bool) {
-	for _, bf := range c.body.Fields {
+	for _, bf := range c.bodyFields() {
 		if bf.Name != f.Name || bf.JSON == nil {
 			continue
 		}
@@ -35,7 +36,7 @@ func (c *call) bodyValue(f *model.Field) (v []byte, set, ok bool) {
 
 // bodySecret is the password a registration body carries.
 func (c *call) bodySecret(coll *model.Collection) string {
-	for _, bf := range c.body.Fields {
+	for _, bf := range c.bodyFields() {
 		if bf.Name == coll.Secret && bf.JSON != nil && bf.JSON[0] == '"' {
 			var s string
 			if err := jsonUnmarshalString(bf.JSON, &s); err == nil {
@@ -52,7 +53,15 @@ func create(c *call) {
 	defer c.st.mu.Unlock()
 	v := c.view()
 	vals := make([][]byte, len(coll.Fields))
-	if o.Kind == model.NestedCreate {
+	parent := ""
+	if o.Scoped {
+		key, _, ok := c.find(o.Parent, o.ParentParam)
+		if !ok {
+			c.notFound(o.Parent)
+			return
+		}
+		parent = key
+	} else if o.Kind == model.NestedCreate {
 		f := coll.Field(o.ParentParam)
 		want, ok := c.paramJSON(o.ParentParam, f)
 		if p := o.Parent; p != nil && v.count(p) > 0 {
@@ -84,6 +93,9 @@ func create(c *call) {
 				return
 			}
 			vals[f.Index] = val
+		case f == coll.ID && f.Name != "id" && f.Type == "string":
+			// a natural key (an Article's slug): made once the other
+			// fields are known, below
 		case f == coll.ID:
 			vals[f.Index] = c.newID(coll)
 		case f.Embed != nil:
@@ -96,7 +108,15 @@ func create(c *call) {
 			vals[f.Index] = now
 		case f.Owner && c.user != nil && f.Refers != nil:
 			vals[f.Index] = ownerValue(f, c.user.Value(f.Refers.ID))
+		case f.Type == "object" && c.userAs(f) != nil:
+			vals[f.Index] = c.userAs(f)
 		case f.Default != nil:
+		case f.Type == "integer" && countMember(f.Name) && c.s.model.Framework != framework.FastAPI:
+			// favoritesCount, comments_count: nothing counted yet
+			vals[f.Index] = []byte("0")
+		case f.Type == "boolean" && c.s.model.Framework != framework.FastAPI:
+			// favorited, following: not yet
+			vals[f.Index] = []byte("false")
 		case f.Type == "array":
 			vals[f.Index] = []byte("[]")
 		case f.Type == "object":
@@ -104,6 +124,9 @@ func create(c *call) {
 		default:
 			vals[f.Index] = c.s.fakeValue(f)
 		}
+	}
+	if vals[coll.ID.Index] == nil {
+		vals[coll.ID.Index] = c.naturalKey(v, coll, vals)
 	}
 	if c.refsMissing(coll, vals) {
 		return
@@ -127,7 +150,17 @@ func create(c *call) {
 		}
 	}
 	rec := fixtures.Build(coll, vals, v.join, secret, nil)
+	rec.Parent = parent
 	if !c.store(coll, rec.Key(coll), &rec) {
+		return
+	}
+	if coll == c.s.model.Login && coll.Field("token") != nil && c.answersRecord() {
+		// a registration answering the account with its token
+		token, err := c.s.tokens.issue(rec.Str(coll.UserKey))
+		if err != nil {
+			panic(err) // HS256 with a []byte key cannot fail
+		}
+		c.writeRecord(&rec, token)
 		return
 	}
 	c.answer(&rec)
@@ -205,6 +238,7 @@ func (c *call) cascade(coll *model.Collection, key string) {
 			})
 			for _, r := range redo {
 				nr := fixtures.Build(other, r.Vals(other), v.join, r.Secret, nil)
+				nr.Parent = r.Parent
 				c.st.put(other, nr.Key(other), &nr)
 			}
 		}
@@ -221,7 +255,7 @@ func (c *call) answer(rec *fixtures.Record) {
 		c.w.Header()["Content-Type"] = []string{"application/json"}
 		c.w.WriteHeader(c.o.m.Status)
 	case c.o.m.Shape == model.OneShape:
-		fastapi.WriteJSON(c.w, c.o.m.Status, rec.JSON)
+		c.writeRecord(rec, "")
 	default: // an endpoint that returns None
 		fastapi.WriteJSON(c.w, c.o.m.Status, []byte("null"))
 	}
@@ -268,6 +302,7 @@ func modify(c *call) {
 		secret = s
 	}
 	rec := fixtures.Build(coll, vals, v.join, secret, nil)
+	rec.Parent = old.Parent
 	if !c.store(coll, key, &rec) {
 		return
 	}
@@ -279,11 +314,16 @@ func remove(c *call) {
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
 	key, old, ok := c.find(coll, o.IDParam)
-	if !ok {
+	if !ok || !c.underParent(coll, old) {
 		c.notFound(coll)
 		return
 	}
 	if !c.store(coll, key, nil) {
+		return
+	}
+	if r := o.Response; r != nil && r.Value != nil && len(r.Value.Properties) > 0 && o.Envelope == "" && !isRecordSchema(c) {
+		// a DELETE declaring another body than the record (a Message)
+		c.answerMessage(coll.Title + " deleted successfully")
 		return
 	}
 	c.answer(old)

@@ -9,6 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -38,6 +39,16 @@ type Collection struct {
 	// register and log in with their email. Nil for other collections.
 	UserKey *Field
 	Checker *spec.Checker // the loader's fast path; nil when the schema is beyond it
+
+	// ViewOf is, for a collection keyed like the login collection and
+	// never created on its own (a Profile, by username), the
+	// login collection: its record for a key is the account's, seen
+	// through this schema. Nil for others.
+	ViewOf *Collection
+	// ScopedBy is the collection whose records this one's are made under
+	// where they do not name it (a Comment under its Article: see
+	// Operation.Scoped); nil for others.
+	ScopedBy *Collection
 
 	byName map[string]*Field
 }
@@ -97,10 +108,13 @@ func (m *Model) findCollections() error {
 		return nil
 	}
 	found := map[string]bool{}
+	if m.Framework != framework.FastAPI {
+		m.keys = m.naturalKeys()
+	}
 	var add func(name string)
 	add = func(name string) {
 		ref := doc.Components.Schemas[name]
-		if found[name] || ref == nil || ref.Value == nil || ref.Value.Properties["id"] == nil {
+		if found[name] || ref == nil || ref.Value == nil || (ref.Value.Properties["id"] == nil && m.keys[name] == "") {
 			return
 		}
 		found[name] = true
@@ -119,7 +133,7 @@ func (m *Model) findCollections() error {
 				continue
 			}
 			_, schema := successResponse(op)
-			if name, _ := itemsOf(schema); name != "" {
+			if name, _, _ := recordsOf(schema, m.projectionOf); name != "" {
 				add(name)
 				paths[name] = append(paths[name], path)
 			}
@@ -217,17 +231,108 @@ func (m *Model) emailAccounts() *Collection {
 // itemsOf is the collection schema a response schema returns: a $ref to a
 // schema (single), an array of them, or a page object whose items are.
 func itemsOf(ref *openapi3.SchemaRef) (name string, shape Shape) {
+	name, shape, _ = recordsOf(ref, nil)
+	return name, shape
+}
+
+// recordsOf is itemsOf that also reads envelopes: an object whose one
+// member holds the record ({"article": {…}}, {"data": {…}}) or the
+// records of a list beside count-like members ({"data": […], "count": n},
+// {"articles": […], "articlesCount": n}, {"results": […], "next": …}).
+// member is the envelope's member holding them ("" when none; "items" for
+// a page object). inline, when set, names the component schema an array's
+// inline item schema is a projection of (see projectionOf).
+func recordsOf(ref *openapi3.SchemaRef, inline func(*openapi3.Schema) string) (name string, shape Shape, member string) {
 	if ref == nil || ref.Value == nil {
-		return "", 0
+		return "", 0, ""
 	}
 	if n := componentRef(ref); n != "" {
 		if v := ref.Value; v.Properties["id"] == nil && v.Properties["items"] != nil {
 			if inner, _ := itemsOf(v.Properties["items"]); inner != "" {
-				return inner, PageShape
+				return inner, PageShape, "items"
 			}
 		}
-		return n, OneShape
+		if v := ref.Value; v.Properties["id"] == nil {
+			if inner, s, mem := envelopeOf(v, inline); inner != "" {
+				return inner, s, mem
+			}
+		}
+		return n, OneShape, ""
 	}
+	name, shape = itemsOfInline(ref)
+	if name != "" {
+		if shape == PageShape {
+			member = "items"
+		}
+		return name, shape, member
+	}
+	if v := ref.Value; inline != nil && v.Type.Is("array") && v.Items != nil && v.Items.Value != nil && componentRef(v.Items) == "" {
+		if n := inline(v.Items.Value); n != "" {
+			return n, ArrayShape, ""
+		}
+	}
+	return envelopeOf(ref.Value, inline)
+}
+
+// envelopeOf reads an object schema as an envelope (see recordsOf).
+func envelopeOf(v *openapi3.Schema, inline func(*openapi3.Schema) string) (name string, shape Shape, member string) {
+	if v == nil || len(v.Properties) == 0 || (v.Type != nil && !v.Type.Is("object")) {
+		return "", 0, ""
+	}
+	if len(v.Properties) == 1 {
+		for prop, p := range v.Properties {
+			if n := componentRef(nonNull(p)); n != "" && p.Value != nil && p.Value.Properties["items"] == nil {
+				return n, OneShape, prop
+			}
+		}
+	}
+	for prop, p := range v.Properties {
+		pv := p.Value
+		if pv == nil || !pv.Type.Is("array") || pv.Items == nil || pv.Items.Value == nil {
+			continue
+		}
+		n := componentRef(pv.Items)
+		if n == "" && inline != nil {
+			n = inline(pv.Items.Value)
+		}
+		if n == "" || name != "" {
+			return "", 0, "" // no collection's items, or two arrays: not one list
+		}
+		name, member = n, prop
+	}
+	if name == "" {
+		return "", 0, ""
+	}
+	for prop, p := range v.Properties {
+		if prop != member && !countLike(p) {
+			return "", 0, ""
+		}
+	}
+	return name, PageShape, member
+}
+
+// countLike reports whether an envelope's member is a list's fact rather
+// than data: a number (count, total, articlesCount), a boolean (has_more)
+// or a string or null (next, previous, a cursor).
+func countLike(p *openapi3.SchemaRef) bool {
+	v := nonNull(p).Value
+	if v == nil {
+		return false
+	}
+	if v.Type == nil || len(v.Properties) > 0 || v.Items != nil {
+		return false
+	}
+	for _, t := range v.Type.Slice() {
+		if t != "integer" && t != "number" && t != "boolean" && t != "string" && t != "null" {
+			return false
+		}
+	}
+	return true
+}
+
+// itemsOfInline is the earlier reading of a schema that is not a
+// component reference: an array of references, or a page object.
+func itemsOfInline(ref *openapi3.SchemaRef) (name string, shape Shape) {
 	v := ref.Value
 	if v.Type.Is("array") && v.Items != nil {
 		if n := componentRef(v.Items); n != "" {
@@ -280,9 +385,9 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 			f.Default = []byte("null")
 		}
 		switch prop {
-		case "created_at":
+		case "created_at", "createdAt":
 			f.Stamp = "created"
-		case "updated_at":
+		case "updated_at", "updatedAt":
 			f.Stamp = "updated"
 		}
 		f.Owner = isOwner(prop)
@@ -290,6 +395,9 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 		c.byName[prop] = f
 	}
 	c.ID = c.byName["id"]
+	if c.ID == nil {
+		c.ID = c.byName[m.keys[name]]
+	}
 	switch {
 	case c.ID.Type == "integer":
 		c.IDKind = IntID
@@ -424,4 +532,135 @@ func (m *Model) sameAs(name string, paths map[string][]string) *Collection {
 		}
 	}
 	return nil
+}
+
+// naturalKeys names, for the schemas with no id that the contract
+// addresses by another of their fields, that field: the one a path's last
+// parameter names where the path answers the schema (GET /articles/{slug}
+// answering an Article by its slug, /profiles/{username}); else, for a
+// schema answered where no path names it, its username (the account a
+// GET /user answers). Only documents that are not FastAPI's are read so:
+// FastAPI's schemas without an id stay out of the collections, as the
+// backend's own answers for them are compared byte for byte.
+func (m *Model) naturalKeys() map[string]string {
+	doc := m.Spec.Doc
+	keys := map[string]string{}
+	answered := map[string]bool{}
+	for _, path := range m.Spec.Paths() {
+		item := doc.Paths.Value(path)
+		_, last := segments(path)
+		for _, method := range methods {
+			op := item.GetOperation(method)
+			if op == nil {
+				continue
+			}
+			_, schema := successResponse(op)
+			name, shape, _ := recordsOf(schema, nil)
+			ref := doc.Components.Schemas[name]
+			if name == "" || shape != OneShape || ref == nil || ref.Value == nil || ref.Value.Properties["id"] != nil {
+				continue
+			}
+			answered[name] = true
+			if last != "" && ref.Value.Properties[last] != nil && keys[name] == "" {
+				keys[name] = last
+			}
+		}
+	}
+	for name := range answered {
+		if keys[name] == "" && doc.Components.Schemas[name].Value.Properties["username"] != nil {
+			keys[name] = "username"
+		}
+	}
+	return keys
+}
+
+// projectionOf is the component schema an inline list item schema is a
+// projection of: the one with the fewest properties among the collections
+// (schemas with an id or a natural key) holding every property it
+// declares. A list of articles written inline without their body is a
+// list of Articles. "" when none, or when two fit alike.
+func (m *Model) projectionOf(s *openapi3.Schema) string {
+	if s == nil || len(s.Properties) < 2 || m.Spec.Doc.Components == nil {
+		return ""
+	}
+	if name, ok := m.projections[s]; ok {
+		return name
+	}
+	if m.byProp == nil {
+		// each property name → the schemas that could be collections
+		// holding it, so that a document of many schemas and many
+		// inline lists costs the schemas sharing a property, once each
+		m.byProp = map[string][]string{}
+		for name, ref := range m.Spec.Doc.Components.Schemas {
+			if v := ref.Value; v != nil && (v.Properties["id"] != nil || m.keys[name] != "") {
+				for prop := range v.Properties {
+					m.byProp[prop] = append(m.byProp[prop], name)
+				}
+			}
+		}
+		m.projections = map[*openapi3.Schema]string{}
+	}
+	var candidates []string
+	first := true
+	for prop := range s.Properties {
+		if c := m.byProp[prop]; first || len(c) < len(candidates) {
+			candidates, first = c, false
+		}
+	}
+	best, bestN, tie := "", 0, false
+	for _, name := range candidates {
+		v := m.Spec.Doc.Components.Schemas[name].Value
+		if len(v.Properties) < len(s.Properties) {
+			continue
+		}
+		fits := true
+		for prop := range s.Properties {
+			if v.Properties[prop] == nil {
+				fits = false
+				break
+			}
+		}
+		switch {
+		case !fits:
+		case best == "" || len(v.Properties) < bestN:
+			best, bestN, tie = name, len(v.Properties), false
+		case len(v.Properties) == bestN:
+			tie = true
+		}
+	}
+	if tie {
+		best = ""
+	}
+	m.projections[s] = best
+	return best
+}
+
+// findViews sets ViewOf: outside FastAPI documents, a collection without
+// an id, keyed by the login collection's user key, that no operation
+// creates, whose every field but booleans the login collection has.
+func (m *Model) findViews() {
+	l := m.Login
+	if m.Framework == framework.FastAPI || l == nil || l.UserKey == nil {
+		return
+	}
+	created := map[*Collection]bool{}
+	for _, o := range m.Operations {
+		if o.Kind == Create || o.Kind == NestedCreate {
+			created[o.Coll] = true
+		}
+	}
+	for _, c := range m.Collections {
+		if c == l || created[c] || c.Field("id") != nil || c.ID.Name != l.UserKey.Name {
+			continue
+		}
+		view := true
+		for _, f := range c.Fields {
+			if lf := l.Field(f.Name); (lf == nil && f.Type != "boolean") || (lf != nil && lf.Type != f.Type) {
+				view = false
+			}
+		}
+		if view {
+			c.ViewOf = l
+		}
+	}
 }

@@ -43,6 +43,10 @@ type Model struct {
 
 	byName map[string]*Collection
 	byFile map[string]*Collection
+	keys   map[string]string // schema → its natural key where it has no id (naturalKeys)
+	// byProp and projections serve projectionOf while compiling.
+	byProp      map[string][]string
+	projections map[*openapi3.Schema]string
 }
 
 // Option changes how Compile reads a contract.
@@ -105,6 +109,8 @@ func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
 	if err := m.classify(); err != nil {
 		return nil, err
 	}
+	m.findViews()
+	m.byProp, m.projections = nil, nil
 	return m, nil
 }
 

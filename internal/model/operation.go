@@ -33,9 +33,23 @@ const (
 	Action                   // POST /things/{thing_id}/verb answering that thing
 )
 
-var kindNames = [...]string{"example", "read", "list", "nested list", "create", "nested create", "replace", "update", "delete", "login", "current user", "action"}
+// The conventions on shapes beyond FastAPI's CRUD.
+const (
+	UpdateMe       Kind = Action + 1 + iota // PUT or PATCH /users/me: the token's user changed
+	DeleteMe                                // DELETE /users/me: the token's user removed
+	ChangePassword                          // PATCH /users/me/password {current_password, new_password}
+	Values                                  // GET /tags {"tags": […]}: the values of a collection's array field (tagList)
+)
+
+var kindNames = [...]string{"example", "read", "list", "nested list", "create", "nested create", "replace", "update", "delete", "login", "current user", "action", "update me", "delete me", "change password", "values"}
 
 func (k Kind) String() string { return kindNames[k] }
+
+// Me reports whether k works on the token's own user (its read, update,
+// deletion or password change), which no other user can stand for.
+func (k Kind) Me() bool {
+	return k == CurrentUser || k == UpdateMe || k == DeleteMe || k == ChangePassword
+}
 
 // Operation is one operation of the contract and how it is answered.
 type Operation struct {
@@ -47,6 +61,9 @@ type Operation struct {
 	// Secured: the operation declares an OAuth2 (or HTTP bearer) security
 	// requirement, so FastAPI's OAuth2PasswordBearer answers 401 first.
 	Secured bool
+	// Guarded: the operation declares a security requirement of any scheme
+	// (an API key as well), none of its alternatives optional.
+	Guarded bool
 	// Basic: the operation declares an HTTP basic requirement, so FastAPI's
 	// HTTPBasic answers 401 with WWW-Authenticate: Basic first unless the
 	// request carries credentials.
@@ -63,6 +80,32 @@ type Operation struct {
 	// response: text/event-stream, application/jsonl); nil when none.
 	MediaSchema, Items *openapi3.SchemaRef
 	Shape              Shape // how Response carries records
+	// Envelope is the member of the response object that holds the record
+	// ({"article": {…}}) or the list's records ({"data": […], "count": n},
+	// a page's "items"); "" when the record or the array is the body.
+	Envelope string
+	// BodyWrap is the member of the JSON request body that holds the
+	// record's fields (POST /articles {"article": {…}}); "" when the body
+	// is the record.
+	BodyWrap string
+	// LoginBy is, for a Login taking a JSON body (POST /users/login
+	// {"user": {"email", "password"}}), the body member naming the account
+	// (email or username); "" for the OAuth2 form.
+	LoginBy string
+	// Scoped: a nested list or create whose parent the records do not name
+	// in a field of theirs (/articles/{slug}/comments answering Comments
+	// with no slug): the store keeps each record's parent beside it.
+	Scoped bool
+	// Project is, for a list whose items the document writes inline as a
+	// part of a collection's fields (articles without their body), those
+	// fields in the record's order: each record is served as them. nil
+	// when the items are the collection's schema.
+	Project []string
+	// ValuesOf is, for Values, the array field whose values it lists.
+	ValuesOf *Field
+	// Passwords are, for ChangePassword, the body members holding the
+	// current and the new password.
+	Passwords [2]string
 
 	Coll *Collection // the collection it reads or writes
 	// IDParam is the path parameter holding the record's id (read one,
@@ -75,6 +118,9 @@ type Operation struct {
 	Parent      *Collection
 	Filters     []string // query parameters naming a field of Coll: equality filters
 	Paging      Paging
+	// Loose are the query parameters that filter by a field they do not
+	// name exactly (?tag= on tagList, ?author= on an embedded author).
+	Loose []Loose
 	// Example is the declared example of the success response, compact, or
 	// nil.
 	Example []byte
@@ -258,6 +304,7 @@ func (m *Model) classify() error {
 			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Media, o.MediaSchema)
 			o.SecretPath = SecretPathParams(item, op)
 			m.compileInputs(o)
+			o.Guarded = declaresSecurity(doc, op)
 			m.place(o)
 			m.Operations = append(m.Operations, o)
 		}
@@ -295,10 +342,22 @@ func segments(path string) (segs []string, lastParam string) {
 func (m *Model) place(o *Operation) {
 	_, last := segments(o.Path)
 	pathParams := params(o, "path")
-	name, shape := itemsOf(o.Response)
+	name, shape, member := recordsOf(o.Response, m.projectionOf)
 	coll := m.byName[name]
-	o.Shape = shape
+	o.Shape, o.Envelope = shape, member
+	if coll != nil && (shape == ArrayShape || shape == PageShape) {
+		o.Project = m.projection(o.Response, member, coll)
+	}
 	jsonBody := bodySchema(o.Op, "application/json")
+	if inner, wrap := bodyEnvelope(jsonBody); wrap != "" {
+		jsonBody, o.BodyWrap = inner, wrap
+	}
+	secured := o.Secured || (m.Framework != framework.FastAPI && o.Guarded)
+	if m.Login != nil && secured && len(pathParams) == 0 {
+		if o.placeMe(m, coll, shape, jsonBody) {
+			return
+		}
+	}
 	form := bodySchema(o.Op, "application/x-www-form-urlencoded")
 	if form == nil {
 		form = bodySchema(o.Op, "multipart/form-data")
@@ -310,6 +369,13 @@ func (m *Model) place(o *Operation) {
 			// accounts are not the contract's to say: Coll is nil and the
 			// mock's configured accounts log in.
 			o.Kind, o.Coll = Login, m.Login
+			return
+		}
+		if by := jsonLogin(jsonBody); by != "" && m.Framework != framework.FastAPI && loginPath(o.Path) && m.Login != nil && coll == m.Login && shape == OneShape && len(pathParams) == 0 && m.Login.Field(by) != nil {
+			o.Kind, o.Coll, o.LoginBy = Login, m.Login, by
+			return
+		}
+		if coll != nil && shape == OneShape && jsonBody == nil && o.actionOn(m, coll, pathParams, last) {
 			return
 		}
 		if coll == nil || shape != OneShape || jsonBody == nil {
@@ -325,7 +391,14 @@ func (m *Model) place(o *Operation) {
 			o.Kind, o.ParentParam, o.Parent = NestedCreate, p, coll.Field(p).Refers
 			return
 		}
-		if p := pathParams[len(pathParams)-1].Name; last == "" && (p == "id" || p == coll.Singular+"_id") {
+		if p := pathParams[len(pathParams)-1].Name; last == "" && m.Framework != framework.FastAPI && coll.Field(p) == nil {
+			if parent := m.readAt(parentPath(o.Path)); parent != nil && parent != coll && parent.ID.Name == p {
+				o.Kind, o.ParentParam, o.Parent, o.Scoped = NestedCreate, p, parent, true
+				coll.ScopedBy = parent
+				return
+			}
+		}
+		if p := pathParams[len(pathParams)-1].Name; last == "" && (p == "id" || p == coll.Singular+"_id" || (coll.ID.Name == p && m.Framework != framework.FastAPI)) {
 			// POST /reviews/{review_id}/reactions answering a Review: an
 			// action on the record its path names (a like counted), which
 			// answers that record.
@@ -337,19 +410,26 @@ func (m *Model) place(o *Operation) {
 		switch {
 		case coll != nil && shape == OneShape && last != "" && len(pathParams) == 1:
 			o.Kind, o.Coll, o.IDParam = ReadOne, coll, last
-		case coll != nil && shape == OneShape && len(pathParams) == 0 && coll == m.Login && o.Secured && len(o.Op.Parameters)+len(o.Item.Parameters) == 0:
+		case coll != nil && shape == OneShape && len(pathParams) == 0 && coll == m.Login && secured && len(o.Op.Parameters)+len(o.Item.Parameters) == 0:
 			o.Kind, o.Coll = CurrentUser, coll
 		case coll != nil && (shape == ArrayShape || shape == PageShape) && len(pathParams) == 0:
 			o.Kind, o.Coll = List, coll
 			m.listParams(o)
 		case coll != nil && (shape == ArrayShape || shape == PageShape) && last == "" && len(pathParams) >= 1:
 			p := pathParams[len(pathParams)-1].Name
+			if parent := m.readAt(parentPath(o.Path)); coll.Field(p) == nil && m.Framework != framework.FastAPI && parent != nil && parent != coll && parent.ID.Name == p {
+				o.Kind, o.Coll, o.ParentParam, o.Parent, o.Scoped = NestedList, coll, p, parent, true
+				coll.ScopedBy = parent
+				m.listParams(o)
+				return
+			}
 			if coll.Field(p) == nil {
 				o.Why = fmt.Sprintf("a nested list whose %s names no field of %s", p, coll.Name)
 				return
 			}
 			o.Kind, o.Coll, o.ParentParam, o.Parent = NestedList, coll, p, coll.Field(p).Refers
 			m.listParams(o)
+		case coll == nil && len(pathParams) == 0 && m.valuesOf(o):
 		default:
 			o.Why = "answers no record or list of a collection by a convention"
 		}
@@ -363,6 +443,9 @@ func (m *Model) place(o *Operation) {
 			o.Kind = Update
 		}
 	case "DELETE":
+		if last == "" && coll != nil && shape == OneShape && o.actionOn(m, coll, pathParams, last) {
+			return
+		}
 		if last == "" {
 			o.Why = "a DELETE not ending in an id parameter"
 			return
@@ -371,8 +454,18 @@ func (m *Model) place(o *Operation) {
 		// parameter names (review_id → Review).
 		if get := o.Item.Get; get != nil {
 			_, s := successResponse(get)
-			if n, sh := itemsOf(s); sh == OneShape {
+			if n, sh, _ := recordsOf(s, m.projectionOf); sh == OneShape {
 				coll = m.byName[n]
+			}
+		}
+		if coll == nil && m.Framework != framework.FastAPI {
+			// DELETE /articles/{slug}/comments/{id}: the collection the
+			// parent path lists.
+			if parent := m.Spec.Doc.Paths.Value(parentPath(o.Path)); parent != nil && parent.Get != nil {
+				_, s := successResponse(parent.Get)
+				if n, sh, _ := recordsOf(s, m.projectionOf); sh == ArrayShape || sh == PageShape {
+					coll = m.byName[n]
+				}
 			}
 		}
 		if coll == nil {
@@ -403,8 +496,10 @@ func (m *Model) listParams(o *Operation) {
 		case "size", "page_size", "per_page":
 			o.Paging.Size = p.Name
 		default:
-			if o.Coll.Field(p.Name) != nil {
+			if f := o.Coll.Field(p.Name); f != nil && (f.Type != "object" || m.Framework == framework.FastAPI) && !m.otherQuestion(p, f) {
 				o.Filters = append(o.Filters, p.Name)
+			} else if f := m.looseFilter(o.Coll, p); f != nil {
+				o.Loose = append(o.Loose, Loose{Param: p.Name, Field: f})
 			}
 		}
 	}
@@ -490,4 +585,263 @@ func declaredExample(sp *spec.Spec, path, method string, status int, media strin
 		}
 	}
 	return nil
+}
+
+// placeMe places the operations on the token's user, a path without
+// parameters: a PUT or PATCH answering the login collection (the user
+// changed), a DELETE beside the read of the current user (the user
+// removed), a PATCH or PUT whose body holds two passwords (the current one
+// and the new). It reports whether o was placed.
+func (o *Operation) placeMe(m *Model, coll *Collection, shape Shape, body *openapi3.SchemaRef) bool {
+	switch o.Method {
+	case "PUT", "PATCH":
+		if body == nil || body.Value == nil {
+			return false
+		}
+		if cur, next := passwordPair(body.Value); cur != "" {
+			o.Kind, o.Coll, o.Passwords = ChangePassword, m.Login, [2]string{cur, next}
+			return true
+		}
+		if coll == m.Login && shape == OneShape {
+			o.Kind, o.Coll = UpdateMe, coll
+			return true
+		}
+	case "DELETE":
+		if get := o.Item.Get; get != nil {
+			_, s := successResponse(get)
+			if n, sh, _ := recordsOf(s, m.projectionOf); sh == OneShape && m.byName[n] == m.Login {
+				o.Kind, o.Coll = DeleteMe, m.Login
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// passwordPair names the members of a password change's body: two string
+// members whose names hold "password", the one named current or old first.
+// "" when the body is not one.
+func passwordPair(v *openapi3.Schema) (current, next string) {
+	if len(v.Properties) != 2 {
+		return "", ""
+	}
+	var names []string
+	for name, p := range v.Properties {
+		if !strings.Contains(strings.ToLower(name), "password") || p.Value == nil || !p.Value.Type.Is("string") {
+			return "", ""
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for i, name := range names {
+		if l := strings.ToLower(name); strings.Contains(l, "current") || strings.Contains(l, "old") {
+			return name, names[1-i]
+		}
+	}
+	return "", ""
+}
+
+// jsonLogin names the member a JSON login body names the account by: a
+// body of exactly a password and an email or a username. "" when it is
+// not one.
+func jsonLogin(body *openapi3.SchemaRef) string {
+	if body == nil || body.Value == nil || len(body.Value.Properties) != 2 || body.Value.Properties["password"] == nil {
+		return ""
+	}
+	for _, by := range []string{"email", "username"} {
+		if body.Value.Properties[by] != nil {
+			return by
+		}
+	}
+	return ""
+}
+
+// bodyEnvelope reads a JSON request body of one object member holding an
+// object ({"article": {title, …}}) as that object, wrap the member's name.
+// wrap is "" when the body is no such envelope.
+func bodyEnvelope(body *openapi3.SchemaRef) (inner *openapi3.SchemaRef, wrap string) {
+	if body == nil || body.Value == nil || len(body.Value.Properties) != 1 || componentRef(body) != "" {
+		return body, ""
+	}
+	for name, p := range body.Value.Properties {
+		if p.Value != nil && p.Value.Type.Is("object") && len(p.Value.Properties) > 0 {
+			return p, name
+		}
+	}
+	return body, ""
+}
+
+// readAt is the collection whose record a GET of path answers, or nil.
+func (m *Model) readAt(path string) *Collection {
+	item := m.Spec.Doc.Paths.Value(path)
+	if item == nil || item.Get == nil {
+		return nil
+	}
+	_, s := successResponse(item.Get)
+	if n, sh, _ := recordsOf(s, m.projectionOf); sh == OneShape {
+		return m.byName[n]
+	}
+	return nil
+}
+
+// parentPath is path without its last segment: /articles/{slug} for
+// /articles/{slug}/comments.
+func parentPath(path string) string {
+	i := strings.LastIndexByte(strings.TrimSuffix(path, "/"), '/')
+	if i <= 0 {
+		return "/"
+	}
+	return path[:i]
+}
+
+// declaresSecurity reports whether op declares (or inherits) a security
+// requirement of any scheme, none of its alternatives optional ({}).
+func declaresSecurity(doc *openapi3.T, op *openapi3.Operation) bool {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	for _, req := range reqs {
+		if len(req) == 0 {
+			return false
+		}
+	}
+	return len(reqs) > 0
+}
+
+// actionOn places a POST or DELETE without a body under the path of one
+// record, answering that record's collection (POST or DELETE
+// /articles/{slug}/favorite answering the Article), as an Action on the
+// record the path names by its key. Documents of FastAPI keep their
+// reading (an Action there is a POST with a body on {id} or {thing_id}).
+func (o *Operation) actionOn(m *Model, coll *Collection, pathParams []*openapi3.Parameter, last string) bool {
+	if m.Framework == framework.FastAPI || last != "" || len(pathParams) == 0 {
+		return false
+	}
+	if p := pathParams[len(pathParams)-1].Name; p == coll.ID.Name {
+		o.Kind, o.Coll, o.IDParam = Action, coll, p
+		return true
+	}
+	return false
+}
+
+// Loose is a query parameter filtering a list by a field whose value is
+// not the parameter's: a record matches when Field is an array holding
+// the value (?tag=dragons on "tagList": ["dragons"]), or an embedded
+// record whose key is the value (?author=jake on "author": {"username":
+// "jake"}).
+type Loose struct {
+	Param string
+	Field *Field
+}
+
+// looseFilter is the field a query parameter of a list of coll filters
+// by loosely (see Loose), or nil. Only documents that are not FastAPI's
+// are read so.
+func (m *Model) looseFilter(coll *Collection, p *openapi3.Parameter) *Field {
+	if m.Framework == framework.FastAPI || p.Schema == nil || p.Schema.Value == nil || !p.Schema.Value.Type.Is("string") {
+		return nil
+	}
+	if f := coll.Field(p.Name); f != nil {
+		if f.Type == "object" && m.EmbeddedKey(f) != nil {
+			return f
+		}
+		return nil
+	}
+	for _, f := range coll.Fields {
+		if f.Type != "array" || f.Schema.Items == nil || f.Schema.Items.Value == nil || !f.Schema.Items.Value.Type.Is("string") {
+			continue
+		}
+		// tag → tagList, tags, tag_list, tag_ids
+		if l := strings.ToLower(f.Name); strings.HasPrefix(l, strings.ToLower(p.Name)) {
+			return f
+		}
+	}
+	return nil
+}
+
+// embeddedKey is the key field of the collection whose record f embeds
+// without a join (Article.author, a Profile, by its username), or nil.
+func (m *Model) EmbeddedKey(f *Field) *Field {
+	if c := m.byName[componentRef(nonNull(f.Ref))]; c != nil {
+		return c.ID
+	}
+	return nil
+}
+
+// loginPath reports whether a path's last segment names a login:
+// /users/login, /auth/signin, /sessions, /token. A JSON body of a name
+// and a password elsewhere (POST /account/user) registers an account.
+func loginPath(path string) bool {
+	segs, _ := segments(path)
+	last := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(segs[len(segs)-1]))
+	switch last {
+	case "login", "signin", "logon", "session", "sessions", "token", "tokens", "authenticate", "auth":
+		return true
+	}
+	return false
+}
+
+// otherQuestion reports whether a query parameter named like a field asks
+// another question than the field's value, outside FastAPI documents: a
+// string parameter on a field of another type (?favorited=jake, a user's
+// name, on the boolean favorited) is no equality filter.
+func (m *Model) otherQuestion(p *openapi3.Parameter, f *Field) bool {
+	return m.Framework != framework.FastAPI && p.Schema != nil && p.Schema.Value != nil &&
+		p.Schema.Value.Type.Is("string") && f.Type != "string"
+}
+
+// projection is Operation.Project for a list response whose records are
+// in member (the body itself when ""), nil when its items are a
+// reference or hold every field of coll.
+func (m *Model) projection(resp *openapi3.SchemaRef, member string, coll *Collection) []string {
+	arr := resp
+	if member != "" && resp.Value != nil {
+		arr = resp.Value.Properties[member]
+	}
+	if arr == nil || arr.Value == nil || arr.Value.Items == nil || componentRef(arr.Value.Items) != "" || arr.Value.Items.Value == nil {
+		return nil
+	}
+	inline := arr.Value.Items.Value.Properties
+	if len(inline) >= len(coll.Fields) {
+		return nil
+	}
+	var props []string // in the record's order: an inline schema's own is not kept
+	for _, f := range coll.Fields {
+		if inline[f.Name] != nil {
+			props = append(props, f.Name)
+		}
+	}
+	if len(props) != len(inline) {
+		return nil
+	}
+	return props
+}
+
+// valuesOf places a GET answering {"tags": [strings]} as Values: the
+// distinct values of the array of strings field of a collection that the
+// member names (tags → tagList, tags). Only outside FastAPI documents.
+func (m *Model) valuesOf(o *Operation) bool {
+	if m.Framework == framework.FastAPI || o.Response == nil || o.Response.Value == nil || len(o.Response.Value.Properties) != 1 {
+		return false
+	}
+	for member, p := range o.Response.Value.Properties {
+		if p.Value == nil || !p.Value.Type.Is("array") || p.Value.Items == nil || p.Value.Items.Value == nil || !p.Value.Items.Value.Type.Is("string") {
+			return false
+		}
+		stem := strings.TrimSuffix(strings.ToLower(member), "s")
+		if len(stem) < 2 {
+			return false
+		}
+		for _, c := range m.Collections {
+			for _, f := range c.Fields {
+				if f.Type == "array" && f.Schema.Items != nil && f.Schema.Items.Value != nil && f.Schema.Items.Value.Type.Is("string") &&
+					strings.HasPrefix(strings.ToLower(f.Name), stem) {
+					o.Kind, o.Coll, o.ValuesOf, o.Envelope = Values, c, f, member
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
