@@ -44,6 +44,7 @@ var (
 	quotedKeyValue = regexp.MustCompile(`'([\w$-]+)'[^"']*"([^"]*)"`)
 	quotedKey      = regexp.MustCompile(`'([\w$-]+)'`)
 	typeIs         = regexp.MustCompile(`schema type is '(\w+)'`)
+	quotedRef      = regexp.MustCompile(`(?:ref|URI): "([^"]*#[^"]*)"`)
 	componentStep  = regexp.MustCompile(`^(schema|parameter|request body|response|header|security scheme|example|link|callback) "([^"]*)": `)
 	operationStep  = regexp.MustCompile(`^operation ([A-Z]+) (\S+) `)
 )
@@ -233,6 +234,9 @@ func findValidated(top *yaml.Node, msg string) *yaml.Node {
 			if k := quotedUnder(n, rest); k != nil {
 				return k
 			}
+			if keyLine == top {
+				return nil // nowhere in particular
+			}
 			return keyLine
 		}
 	}
@@ -244,6 +248,8 @@ func findValidated(top *yaml.Node, msg string) *yaml.Node {
 func quotedUnder(n *yaml.Node, msg string) *yaml.Node {
 	var key, value string
 	switch m := quotedKeyValue.FindStringSubmatch(msg); {
+	case quotedRef.MatchString(msg):
+		key, value = "$ref", quotedRef.FindStringSubmatch(msg)[1]
 	case typeIs.MatchString(msg):
 		key, value = "type", typeIs.FindStringSubmatch(msg)[1]
 	case m != nil:

@@ -29,6 +29,8 @@ func TestLoadErrorsSayTheLine(t *testing.T) {
 			`validate bad.yaml: line 10: invalid components: schema "A": not an ECMA-262 regular expression`},
 		{"path parameter not declared", h + "paths:\n  /a:\n    get:\n      responses:\n        '200': {description: d}\n  /a/{id}:\n    get:\n      responses:\n        '200': {description: d}\n",
 			"validate bad.yaml: line 9: invalid paths: operation GET /a/{id} must define exactly all path parameters"},
+		{"reference to nothing", h + "paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        b: {$ref: '#/components/schemas/A'}\n        c: {$ref: '#/$defs/B'}\n",
+			`load bad.yaml: line 10: failed to resolve "$defs" in fragment in URI: "#/$defs/B"`},
 		{"security scheme type", h + "paths: {}\ncomponents:\n  securitySchemes:\n    S: {type: foo}\n",
 			`validate bad.yaml: line 6: invalid components: security scheme "S": security scheme 'type' can't be "foo"`},
 	} {
