@@ -175,13 +175,22 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", source, err)
 	}
-	doc, warnings, err := loadDoc(jsonDoc, source, false, opts...)
+	kinDoc := jsonDoc
+	v := lookup(top, "openapi")
+	tuples, tupleWarnings := tupleItems(top, v != nil && !strings.HasPrefix(v.Value, "3.0"))
+	if tuples != nil {
+		if kinDoc, err = NodeJSON(tuples); err != nil {
+			return nil, fmt.Errorf("parse %s: %w", source, err)
+		}
+	}
+	doc, warnings, err := loadDoc(kinDoc, source, false, opts...)
 	if err != nil {
 		if swagger2 {
 			return nil, err // the converted document's lines are no one's
 		}
 		return nil, locateError(err, top, origin)
 	}
+	warnings = append(tupleWarnings, warnings...)
 	if swagger2 {
 		warnings = append([]string{"a Swagger 2.0 document, converted to OpenAPI " + doc.OpenAPI}, warnings...)
 	}
@@ -259,7 +268,10 @@ func loadDoc(jsonDoc []byte, source string, scanned bool, opts ...openapi3.Valid
 	if !strings.HasPrefix(doc.OpenAPI, "3.") {
 		return nil, nil, fmt.Errorf("load %s: openapi version %q is not 3.x", source, doc.OpenAPI)
 	}
+	restore, fixes := setAsideLenient(doc)
 	warnings, err := validateLenient(doc, opts...)
+	restore()
+	warnings = append(fixes, warnings...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("validate %s: %w", source, err)
 	}

@@ -27,7 +27,7 @@ func TestLoadErrorsSayTheLine(t *testing.T) {
 			`validate bad.yaml: line 9: invalid components: schema "A": when schema type is 'array'`},
 		{"broken pattern", h + "paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        x: {type: string, pattern: 'a'}\n        y: {type: string, pattern: '('}\n",
 			`validate bad.yaml: line 10: invalid components: schema "A": not an ECMA-262 regular expression`},
-		{"path parameter not declared", h + "paths:\n  /a:\n    get:\n      responses:\n        '200': {description: d}\n  /a/{id}:\n    get:\n      responses:\n        '200': {description: d}\n",
+		{"path parameter not in the template", h + "paths:\n  /a:\n    get:\n      responses:\n        '200': {description: d}\n  /a/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}, {name: x, in: path, required: true, schema: {type: string}}]\n      responses:\n        '200': {description: d}\n",
 			"validate bad.yaml: line 9: invalid paths: operation GET /a/{id} must define exactly all path parameters"},
 		{"reference to nothing", h + "paths: {}\ncomponents:\n  schemas:\n    A:\n      type: object\n      properties:\n        b: {$ref: '#/components/schemas/A'}\n        c: {$ref: '#/$defs/B'}\n",
 			`load bad.yaml: line 10: failed to resolve "$defs" in fragment in URI: "#/$defs/B"`},
