@@ -551,7 +551,7 @@ func lookup(n *yaml.Node, path ...string) *yaml.Node {
 // are ECMA-262, compiled by CompilePattern.
 func (s *Spec) Validate(schema *openapi3.Schema, value any, all bool) error {
 	opts := make([]openapi3.SchemaValidationOption, 0, 5)
-	opts = append(opts, openapi3.EnableFormatValidation(), formatValidators, openapi3.SetSchemaRegexCompiler(kinPattern))
+	opts = append(opts, openapi3.EnableFormatValidation(), formatValidators, patternCompiler)
 	if all {
 		opts = append(opts, openapi3.MultiErrors())
 	}
