@@ -8,6 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
 )
 
@@ -51,7 +52,7 @@ const maxConvertedGrowth = 16
 // and returns the converted document's top mapping, its keys in the
 // order the 2.0 document wrote their counterparts (paths, definitions,
 // properties, parameters), since kin-openapi keeps them in Go maps.
-func convertSwagger2(top *yaml.Node) (*yaml.Node, error) {
+func convertSwagger2(top *yaml.Node) (conv *yaml.Node, err error) {
 	written := countNodes(top)
 	if est := convertedEstimate(top); est > max(written*maxConvertedGrowth, minAliasBudget) {
 		return nil, &LimitError{Limit: "conversion limit", Detail: fmt.Sprintf(
@@ -66,7 +67,7 @@ func convertSwagger2(top *yaml.Node) (*yaml.Node, error) {
 	if err := json.Unmarshal(raw, &doc2); err != nil {
 		return nil, fmt.Errorf("read Swagger 2.0: %w", err)
 	}
-	doc3, err := openapi2conv.ToV3(&doc2)
+	doc3, err := toV3(&doc2)
 	if err != nil {
 		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3.0: %w", err)
 	}
@@ -82,7 +83,7 @@ func convertSwagger2(top *yaml.Node) (*yaml.Node, error) {
 	if err != nil || len(root.Content) != 1 {
 		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3.0: %v", err)
 	}
-	conv := root.Content[0]
+	conv = root.Content[0]
 	orderLike(conv, top, true)
 	blockStyle(conv)
 	plainStyle(conv)
@@ -99,6 +100,17 @@ func plainStyle(n *yaml.Node) {
 	for _, c := range n.Content {
 		plainStyle(c)
 	}
+}
+
+// toV3 is openapi2conv.ToV3, which in kin-openapi v0.152.0 panics on
+// some documents it could refuse (a path item that is null).
+func toV3(doc2 *openapi2.T) (doc3 *openapi3.T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc3, err = nil, fmt.Errorf("kin-openapi's converter failed on it (%v): is it a valid Swagger 2.0 document?", r)
+		}
+	}()
+	return openapi2conv.ToV3(doc2)
 }
 
 // countNodes counts the nodes under n, aliases expanded (checkTree has
