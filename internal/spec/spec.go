@@ -49,8 +49,10 @@ var embedded = sync.OnceValues(func() (*Spec, error) {
 // Embedded is the contract compiled into the binary, loaded once.
 func Embedded() (*Spec, error) { return embedded() }
 
-// Load parses data (YAML or JSON) as an OpenAPI 3.0 or 3.1 document, resolves
-// its references and validates it. source names the document in errors.
+// Load parses data (YAML or JSON) as an OpenAPI 3.0 or 3.1 document (a
+// Swagger 2.0 one is converted to 3.0), resolves its references and
+// validates it. source names the document in errors, which say the line
+// of what is wrong.
 //
 // Examples are not validated: FastAPI serves documents whose examples its
 // own schema refuses (openapi_examples that show a rejected or a
