@@ -154,8 +154,10 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", source, err)
 	}
+	var back map[*yaml.Node]*yaml.Node // converted node → the 2.0 document's
 	if swagger2 {
-		if top, err = convertSwagger2(top); err != nil {
+		back = map[*yaml.Node]*yaml.Node{}
+		if top, err = convertSwagger2(top, back); err != nil {
 			return nil, fmt.Errorf("load %s: %w", source, err)
 		}
 	}
@@ -187,10 +189,7 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 	}
 	doc, warnings, err := loadDoc(kinDoc, source, false, opts...)
 	if err != nil {
-		if swagger2 {
-			return nil, err // the converted document's lines are no one's
-		}
-		return nil, locateError(err, top, origin)
+		return nil, locateError(err, top, origin, back)
 	}
 	warnings = append(tupleWarnings, warnings...)
 	if swagger2 {

@@ -51,8 +51,10 @@ const maxConvertedGrowth = 16
 // to the budgets) into an OpenAPI 3.0 one with kin-openapi's openapi2conv,
 // and returns the converted document's top mapping, its keys in the
 // order the 2.0 document wrote their counterparts (paths, definitions,
-// properties, parameters), since kin-openapi keeps them in Go maps.
-func convertSwagger2(top *yaml.Node) (conv *yaml.Node, err error) {
+// properties, parameters), since kin-openapi keeps them in Go maps; back
+// gets the 2.0 node of each converted node that has one, for errors that
+// say the line.
+func convertSwagger2(top *yaml.Node, back map[*yaml.Node]*yaml.Node) (conv *yaml.Node, err error) {
 	written := countNodes(top)
 	if est := convertedEstimate(top); est > max(written*maxConvertedGrowth, minAliasBudget) {
 		return nil, &LimitError{Limit: "conversion limit", Detail: fmt.Sprintf(
@@ -84,7 +86,7 @@ func convertSwagger2(top *yaml.Node) (conv *yaml.Node, err error) {
 		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3.0: %v", err)
 	}
 	conv = root.Content[0]
-	orderLike(conv, top, true)
+	orderLike(conv, top, true, back)
 	blockStyle(conv)
 	plainStyle(conv)
 	return conv, nil
@@ -182,8 +184,11 @@ var renamed = map[string][]string{
 // trees are walked side by side: components.schemas is definitions, a
 // request body is the body (or the formData) parameters, a media type's
 // schema is the response's or the parameter's.
-func orderLike(n3, n2 *yaml.Node, top bool) {
+func orderLike(n3, n2 *yaml.Node, top bool, back map[*yaml.Node]*yaml.Node) {
 	n2 = deref(n2)
+	if n2 != nil && n2.Line > 0 {
+		back[n3] = n2
+	}
 	switch n3.Kind {
 	case yaml.MappingNode:
 		if n2 != nil && n2.Kind == yaml.MappingNode {
@@ -197,7 +202,10 @@ func orderLike(n3, n2 *yaml.Node, top bool) {
 			} else {
 				c = counterpart(n2, key, n3.Content[i+1])
 			}
-			orderLike(n3.Content[i+1], c, false)
+			if k2 := keyNode(n2, key); k2 != nil {
+				back[n3.Content[i]] = k2
+			}
+			orderLike(n3.Content[i+1], c, false, back)
 		}
 	case yaml.SequenceNode:
 		if n2 == nil || n2.Kind != yaml.SequenceNode {
@@ -205,12 +213,25 @@ func orderLike(n3, n2 *yaml.Node, top bool) {
 		}
 		for i, e := range n3.Content {
 			if c := sameParameter(n2, e); c != nil {
-				orderLike(e, c, false)
+				orderLike(e, c, false, back)
 			} else if len(n3.Content) == len(n2.Content) {
-				orderLike(e, n2.Content[i], false)
+				orderLike(e, n2.Content[i], false, back)
 			}
 		}
 	}
+}
+
+// keyNode is the key node of key in the mapping n, or nil.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
 }
 
 // sortKeys orders n3's keys by where n2 wrote them (or, at the top, the
