@@ -127,7 +127,7 @@ func serveFlags(name string, px *proxyFlags) (*flag.FlagSet, *serveOptions) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	o := &serveOptions{}
 	o.addr = fs.String("addr", defaultAddr, "`host:port` to listen on")
-	o.specFlag = fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0 or 3.1; default: the embedded openapi.yaml)")
+	o.specFlag = fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0, 3.1 or Swagger 2.0; default: the embedded openapi.yaml)")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
 	o.framework = frameworkFlags(fs)
 	o.readOnly = fs.Bool("read-only", false, "answer writes without keeping them")

@@ -283,7 +283,9 @@ func bundle(top *yaml.Node, path string, size, budget int64) (origin map[*yaml.N
 					if err != nil {
 						return err
 					}
-					*n = *b.copyNode(obj, t.file)
+					cp := b.copyNode(obj, t.file)
+					*n = *cp
+					b.origin[n] = b.origin[cp]
 					return b.walk(n, k, t.file)
 				})
 			}
@@ -434,6 +436,7 @@ func (b *bundler) reference(n, ref *yaml.Node, k kind, file string) error {
 		return err
 	}
 	*n = *cp
+	b.origin[n] = b.origin[cp]
 	return nil
 }
 

@@ -3,6 +3,7 @@ package spec
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -213,4 +214,32 @@ func TestLoadFileSymlinks(t *testing.T) {
 	if s := sp.Schema("In"); s == nil || !s.Type.Is("string") {
 		t.Errorf("In = %+v", s)
 	}
+}
+
+// FuzzLoadFile feeds a document and a file it may reference to LoadFile:
+// it must answer without a panic, a hang or a blow-up, reading nothing
+// outside the folder.
+func FuzzLoadFile(f *testing.F) {
+	f.Add([]byte(petFiles["openapi.yaml"]), []byte(petFiles["schemas/pet.yaml"]))
+	f.Add([]byte("openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a: {$ref: 'b.yaml'}\n  /b: {$ref: 'b.yaml#/x'}\ncomponents:\n  schemas:\n    A: {$ref: 'b.yaml#/A'}\n    B: {$ref: '#/components/schemas/A'}\n"),
+		[]byte("get: {responses: {'200': {description: d, content: {a/b: {schema: {$ref: '#/A'}}}}}}\nA: {$ref: 'b.yaml#/A'}\nx: {$ref: 'openapi.yaml#/paths/~1a'}\n"))
+	f.Add([]byte(`{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{},"components":{"schemas":{"A":{"$ref":"b.yaml#/A"}}}}`), []byte(`{"A":{"type":"array","items":{"$ref":"#/A"}}}`))
+	f.Fuzz(func(t *testing.T, main, other []byte) {
+		if len(main)+len(other) > fuzzMaxBytes {
+			return
+		}
+		dir := t.TempDir()
+		for name, data := range map[string][]byte{"openapi.yaml": main, "b.yaml": other} {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := LoadFile(main, filepath.Join(dir, "openapi.yaml"), Limits{MaxBytes: fuzzMaxBytes})
+		runtime.ReadMemStats(&after)
+		if n := after.TotalAlloc - before.TotalAlloc; n > fuzzMaxAlloc {
+			t.Fatalf("loading %d+%d bytes allocated %d MiB (err %v)", len(main), len(other), n>>20, err)
+		}
+	})
 }

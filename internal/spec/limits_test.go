@@ -125,6 +125,8 @@ func FuzzLoad(f *testing.F) {
 		enumOf(3, true),
 		enumOf(3, false),
 		`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x/{id}":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/X"}}}}}}}},"components":{"schemas":{"X":{"type":"object","properties":{"x":{"$ref":"#/components/schemas/X"},"s":{"type":"string","maxLength":1e18}},"required":["s"]}}}}`,
+		"swagger: '2.0'\ninfo: {title: t, version: '1'}\nconsumes: [application/json, text/plain]\nparameters:\n  L: {name: l, in: query, type: integer}\npaths:\n  /p/{id}:\n    parameters: [{name: id, in: path, required: true, type: string}]\n    post:\n      parameters: [{$ref: '#/parameters/L'}, {name: b, in: body, schema: {$ref: '#/definitions/D'}}]\n      responses: {'200': {description: d, schema: {type: array, items: {$ref: '#/definitions/D'}}}}\n  /f:\n    post:\n      consumes: [multipart/form-data]\n      parameters: [{name: f, in: formData, type: file}]\n      responses: {default: {description: d}}\ndefinitions:\n  D: {type: object, properties: {a: {type: string, pattern: '^(?!x)'}}}\nsecurityDefinitions:\n  o: {type: oauth2, flow: implicit, authorizationUrl: 'https://a', scopes: {r: read}}\n",
+		"openapi: 3.1.0\ninfo: {title: '', version: '1'}\npaths:\n  /a/{p}:\n    get:\n      security: [{k: []}]\n      parameters: [{name: q, in: query}, {name: q, in: query}]\n      responses: {'200': {description: d, content: {application/json: {schema: {type: array, items: [{type: string, pattern: '(a)\\1'}]}}}}}\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -63,6 +63,9 @@ func CompilePattern(expr string) (Matcher, error) {
 // (openapi3.SetRegexCompiler, openapi3.SetSchemaRegexCompiler).
 func kinPattern(expr string) (openapi3.RegexMatcher, error) { return CompilePattern(expr) }
 
+// patternCompiler is kinPattern as a schema validation option, made once.
+var patternCompiler = openapi3.SetSchemaRegexCompiler(kinPattern)
+
 func compilePattern(expr string) (Matcher, error) {
 	re2, err := regexp.Compile(goRegexp(expr))
 	if err == nil {

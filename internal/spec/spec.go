@@ -49,8 +49,10 @@ var embedded = sync.OnceValues(func() (*Spec, error) {
 // Embedded is the contract compiled into the binary, loaded once.
 func Embedded() (*Spec, error) { return embedded() }
 
-// Load parses data (YAML or JSON) as an OpenAPI 3.0 or 3.1 document, resolves
-// its references and validates it. source names the document in errors.
+// Load parses data (YAML or JSON) as an OpenAPI 3.0 or 3.1 document (a
+// Swagger 2.0 one is converted to 3.0), resolves its references and
+// validates it. source names the document in errors, which say the line
+// of what is wrong.
 //
 // Examples are not validated: FastAPI serves documents whose examples its
 // own schema refuses (openapi_examples that show a rejected or a
@@ -152,8 +154,10 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", source, err)
 	}
+	var back map[*yaml.Node]*yaml.Node // converted node → the 2.0 document's
 	if swagger2 {
-		if top, err = convertSwagger2(top); err != nil {
+		back = map[*yaml.Node]*yaml.Node{}
+		if top, err = convertSwagger2(top, back); err != nil {
 			return nil, fmt.Errorf("load %s: %w", source, err)
 		}
 	}
@@ -175,13 +179,19 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", source, err)
 	}
-	doc, warnings, err := loadDoc(jsonDoc, source, false, opts...)
-	if err != nil {
-		if swagger2 {
-			return nil, err // the converted document's lines are no one's
+	kinDoc := jsonDoc
+	v := lookup(top, "openapi")
+	tuples, tupleWarnings := tupleItems(top, v != nil && !strings.HasPrefix(v.Value, "3.0"))
+	if tuples != nil {
+		if kinDoc, err = NodeJSON(tuples); err != nil {
+			return nil, fmt.Errorf("parse %s: %w", source, err)
 		}
-		return nil, locateError(err, top, origin)
 	}
+	doc, warnings, err := loadDoc(kinDoc, source, false, opts...)
+	if err != nil {
+		return nil, locateError(err, top, origin, back)
+	}
+	warnings = append(tupleWarnings, warnings...)
 	if swagger2 {
 		warnings = append([]string{"a Swagger 2.0 document, converted to OpenAPI " + doc.OpenAPI}, warnings...)
 	}
@@ -259,7 +269,10 @@ func loadDoc(jsonDoc []byte, source string, scanned bool, opts ...openapi3.Valid
 	if !strings.HasPrefix(doc.OpenAPI, "3.") {
 		return nil, nil, fmt.Errorf("load %s: openapi version %q is not 3.x", source, doc.OpenAPI)
 	}
+	restore, fixes := setAsideLenient(doc)
 	warnings, err := validateLenient(doc, opts...)
+	restore()
+	warnings = append(fixes, warnings...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("validate %s: %w", source, err)
 	}
@@ -539,7 +552,7 @@ func lookup(n *yaml.Node, path ...string) *yaml.Node {
 // are ECMA-262, compiled by CompilePattern.
 func (s *Spec) Validate(schema *openapi3.Schema, value any, all bool) error {
 	opts := make([]openapi3.SchemaValidationOption, 0, 5)
-	opts = append(opts, openapi3.EnableFormatValidation(), formatValidators, openapi3.SetSchemaRegexCompiler(kinPattern))
+	opts = append(opts, openapi3.EnableFormatValidation(), formatValidators, patternCompiler)
 	if all {
 		opts = append(opts, openapi3.MultiErrors())
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
 )
 
@@ -50,8 +51,10 @@ const maxConvertedGrowth = 16
 // to the budgets) into an OpenAPI 3.0 one with kin-openapi's openapi2conv,
 // and returns the converted document's top mapping, its keys in the
 // order the 2.0 document wrote their counterparts (paths, definitions,
-// properties, parameters), since kin-openapi keeps them in Go maps.
-func convertSwagger2(top *yaml.Node) (*yaml.Node, error) {
+// properties, parameters), since kin-openapi keeps them in Go maps; back
+// gets the 2.0 node of each converted node that has one, for errors that
+// say the line.
+func convertSwagger2(top *yaml.Node, back map[*yaml.Node]*yaml.Node) (conv *yaml.Node, err error) {
 	written := countNodes(top)
 	if est := convertedEstimate(top); est > max(written*maxConvertedGrowth, minAliasBudget) {
 		return nil, &LimitError{Limit: "conversion limit", Detail: fmt.Sprintf(
@@ -66,7 +69,7 @@ func convertSwagger2(top *yaml.Node) (*yaml.Node, error) {
 	if err := json.Unmarshal(raw, &doc2); err != nil {
 		return nil, fmt.Errorf("read Swagger 2.0: %w", err)
 	}
-	doc3, err := openapi2conv.ToV3(&doc2)
+	doc3, err := toV3(&doc2)
 	if err != nil {
 		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3.0: %w", err)
 	}
@@ -82,8 +85,8 @@ func convertSwagger2(top *yaml.Node) (*yaml.Node, error) {
 	if err != nil || len(root.Content) != 1 {
 		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3.0: %v", err)
 	}
-	conv := root.Content[0]
-	orderLike(conv, top, true)
+	conv = root.Content[0]
+	orderLike(conv, top, true, back)
 	blockStyle(conv)
 	plainStyle(conv)
 	return conv, nil
@@ -99,6 +102,17 @@ func plainStyle(n *yaml.Node) {
 	for _, c := range n.Content {
 		plainStyle(c)
 	}
+}
+
+// toV3 is openapi2conv.ToV3, which in kin-openapi v0.152.0 panics on
+// some documents it could refuse (a path item that is null).
+func toV3(doc2 *openapi2.T) (doc3 *openapi3.T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc3, err = nil, fmt.Errorf("kin-openapi's converter failed on it (%v): is it a valid Swagger 2.0 document?", r)
+		}
+	}()
+	return openapi2conv.ToV3(doc2)
 }
 
 // countNodes counts the nodes under n, aliases expanded (checkTree has
@@ -170,8 +184,11 @@ var renamed = map[string][]string{
 // trees are walked side by side: components.schemas is definitions, a
 // request body is the body (or the formData) parameters, a media type's
 // schema is the response's or the parameter's.
-func orderLike(n3, n2 *yaml.Node, top bool) {
+func orderLike(n3, n2 *yaml.Node, top bool, back map[*yaml.Node]*yaml.Node) {
 	n2 = deref(n2)
+	if n2 != nil && n2.Line > 0 {
+		back[n3] = n2
+	}
 	switch n3.Kind {
 	case yaml.MappingNode:
 		if n2 != nil && n2.Kind == yaml.MappingNode {
@@ -185,7 +202,10 @@ func orderLike(n3, n2 *yaml.Node, top bool) {
 			} else {
 				c = counterpart(n2, key, n3.Content[i+1])
 			}
-			orderLike(n3.Content[i+1], c, false)
+			if k2 := keyNode(n2, key); k2 != nil {
+				back[n3.Content[i]] = k2
+			}
+			orderLike(n3.Content[i+1], c, false, back)
 		}
 	case yaml.SequenceNode:
 		if n2 == nil || n2.Kind != yaml.SequenceNode {
@@ -193,12 +213,25 @@ func orderLike(n3, n2 *yaml.Node, top bool) {
 		}
 		for i, e := range n3.Content {
 			if c := sameParameter(n2, e); c != nil {
-				orderLike(e, c, false)
+				orderLike(e, c, false, back)
 			} else if len(n3.Content) == len(n2.Content) {
-				orderLike(e, n2.Content[i], false)
+				orderLike(e, n2.Content[i], false, back)
 			}
 		}
 	}
+}
+
+// keyNode is the key node of key in the mapping n, or nil.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
 }
 
 // sortKeys orders n3's keys by where n2 wrote them (or, at the top, the

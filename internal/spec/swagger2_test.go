@@ -124,6 +124,11 @@ func TestLoadRefusesSwagger2(t *testing.T) {
 		{"host with a path", head + "host: example.com/api\npaths: {}\n", `convert Swagger 2.0 to OpenAPI 3.0: invalid host "example.com/api"`},
 		{"broken ref", head + "paths:\n  /a:\n    get:\n      responses:\n        '200': {description: d, schema: {$ref: '#/definitions/Nope'}}\n", "Nope"},
 		{"not a Swagger field type", head + "paths: []\n", "read Swagger 2.0"},
+		{"array without items, at its 2.0 line", head + "paths: {}\ndefinitions:\n  A:\n    type: object\n    properties:\n      x: {type: array}\n",
+			`validate bad: line 8: invalid components: schema "A": when schema type is 'array'`},
+		{"unknown parameter type, at its 2.0 line", head + "paths:\n  /a:\n    get:\n      parameters:\n        - {name: p, in: query, type: string}\n        - {name: q, in: query, type: strin}\n      responses:\n        '200': {description: d}\n",
+			`validate bad: line 8: invalid paths: invalid path /a: invalid operation GET: parameter "q" schema is invalid: unsupported 'type' value "strin"`},
+		{"a null path item", head + "paths:\n  /a:\n", "converter failed on it"},
 		{"blown up by media types", head + "consumes: [" + strings.Join(manyTypes, ", ") + "]\npaths:\n  /a:\n    post:\n      parameters:\n        - {name: b, in: body, schema: {type: object, properties: {" + strings.Join(props, ", ") + "}}}\n      responses: {'200': {description: d}}\n", "over the conversion limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -44,6 +44,7 @@ var (
 	quotedKeyValue = regexp.MustCompile(`'([\w$-]+)'[^"']*"([^"]*)"`)
 	quotedKey      = regexp.MustCompile(`'([\w$-]+)'`)
 	typeIs         = regexp.MustCompile(`schema type is '(\w+)'`)
+	quotedRef      = regexp.MustCompile(`(?:ref|URI): "([^"]*#[^"]*)"`)
 	componentStep  = regexp.MustCompile(`^(schema|parameter|request body|response|header|security scheme|example|link|callback) "([^"]*)": `)
 	operationStep  = regexp.MustCompile(`^operation ([A-Z]+) (\S+) `)
 )
@@ -56,8 +57,9 @@ var componentSections = map[string]string{
 // locateError is err (a kin-openapi error loading or validating the
 // document at top) with the line of the node it is about, or err as it
 // is when none is found. origin names the file of nodes bundled from
-// other files.
-func locateError(err error, top *yaml.Node, origin map[*yaml.Node]string) error {
+// other files; back maps the nodes of a converted Swagger 2.0 document to
+// the 2.0 document's.
+func locateError(err error, top *yaml.Node, origin map[*yaml.Node]string, back map[*yaml.Node]*yaml.Node) error {
 	inner := errors.Unwrap(err)
 	if inner == nil {
 		return err
@@ -70,6 +72,11 @@ func locateError(err error, top *yaml.Node, origin map[*yaml.Node]string) error 
 		cleaned = errors.New(m[0][len("json: "):])
 	} else {
 		n = findValidated(top, msg)
+	}
+	if back != nil {
+		// A converted Swagger 2.0 document: its lines are the 2.0
+		// document's, where the node has a counterpart there.
+		n = back[n]
 	}
 	if n == nil {
 		return err
@@ -233,6 +240,9 @@ func findValidated(top *yaml.Node, msg string) *yaml.Node {
 			if k := quotedUnder(n, rest); k != nil {
 				return k
 			}
+			if keyLine == top {
+				return nil // nowhere in particular
+			}
 			return keyLine
 		}
 	}
@@ -244,6 +254,8 @@ func findValidated(top *yaml.Node, msg string) *yaml.Node {
 func quotedUnder(n *yaml.Node, msg string) *yaml.Node {
 	var key, value string
 	switch m := quotedKeyValue.FindStringSubmatch(msg); {
+	case quotedRef.MatchString(msg):
+		key, value = "$ref", quotedRef.FindStringSubmatch(msg)[1]
 	case typeIs.MatchString(msg):
 		key, value = "type", typeIs.FindStringSubmatch(msg)[1]
 	case m != nil:

@@ -1,0 +1,246 @@
+package spec
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+)
+
+// setAsideLenient sets aside, while kin-openapi v0.152.0 validates doc,
+// what it refuses in documents real generators serve and every client
+// reads, and returns what puts it back, with a warning for each:
+//   - an empty info.title or info.version (Django REST framework writes
+//     title: ”): the specification asks for a string, and "" is one;
+//     kin-openapi asks for a non-empty one;
+//   - a security requirement naming a scheme components.securitySchemes
+//     does not define (springdoc and swag write them for a scheme
+//     declared elsewhere): it is kept in the document, and a reader
+//     finds no scheme for it;
+//   - a parameter listed twice (same name, same place) in one operation:
+//     the first is kept, the others are left out of doc for good, as a
+//     server's framework reads the first;
+//   - a path template's parameter no operation declares (NestJS writes
+//     /wildcard/{path} so): declared in doc for good, a required string.
+func setAsideLenient(doc *openapi3.T) (restore func(), warnings []string) {
+	var undo []func()
+	if info := doc.Info; info != nil {
+		for _, f := range []struct {
+			name string
+			v    *string
+		}{{"title", &info.Title}, {"version", &info.Version}} {
+			if *f.v == "" {
+				v := f.v
+				*v = "-"
+				undo = append(undo, func() { *v = "" })
+				warnings = append(warnings, fmt.Sprintf("info.%s is empty", f.name))
+			}
+		}
+	}
+	var schemes openapi3.SecuritySchemes
+	if doc.Components != nil {
+		schemes = doc.Components.SecuritySchemes
+	}
+	known := func(reqs openapi3.SecurityRequirements) (openapi3.SecurityRequirements, []string) {
+		var unknown []string
+		for _, req := range reqs {
+			for name := range req {
+				if _, ok := schemes[name]; !ok && !slices.Contains(unknown, name) {
+					unknown = append(unknown, name)
+				}
+			}
+		}
+		if unknown == nil {
+			return reqs, nil
+		}
+		kept := make(openapi3.SecurityRequirements, len(reqs))
+		for i, req := range reqs {
+			kept[i] = openapi3.SecurityRequirement{}
+			for name, scopes := range req {
+				if !slices.Contains(unknown, name) {
+					kept[i][name] = scopes
+				}
+			}
+		}
+		slices.Sort(unknown)
+		return kept, unknown
+	}
+	undefined := func(where string, unknown []string) {
+		warnings = append(warnings, fmt.Sprintf("%s: security requirement names %s, which components.securitySchemes does not define", where, strings.Join(unknown, ", ")))
+	}
+	if kept, unknown := known(doc.Security); unknown != nil {
+		was := doc.Security
+		doc.Security = kept
+		undo = append(undo, func() { doc.Security = was })
+		undefined("security", unknown)
+	}
+	if doc.Paths != nil {
+		for _, path := range doc.Paths.InMatchingOrder() {
+			item := doc.Paths.Value(path)
+			item.Parameters = dropDuplicates(item.Parameters, "paths."+path, &warnings)
+			for _, method := range sortedMethods(item) {
+				op := item.GetOperation(method)
+				where := "paths." + path + "." + strings.ToLower(method)
+				op.Parameters = dropDuplicates(op.Parameters, where, &warnings)
+				op.Parameters = declareTemplated(path, item.Parameters, op.Parameters, where, &warnings)
+				if op.Security == nil {
+					continue
+				}
+				if kept, unknown := known(*op.Security); unknown != nil {
+					was := op.Security
+					op.Security = &kept
+					undo = append(undo, func() { op.Security = was })
+					undefined(where, unknown)
+				}
+			}
+		}
+	}
+	return func() {
+		for _, u := range undo {
+			u()
+		}
+	}, warnings
+}
+
+func sortedMethods(item *openapi3.PathItem) []string {
+	var methods []string
+	for m := range item.Operations() {
+		methods = append(methods, m)
+	}
+	slices.Sort(methods)
+	return methods
+}
+
+// dropDuplicates keeps the first of each parameter (by place and name).
+func dropDuplicates(params openapi3.Parameters, where string, warnings *[]string) openapi3.Parameters {
+	type key struct{ in, name string }
+	seen := map[key]bool{}
+	var out openapi3.Parameters
+	for _, p := range params {
+		if p == nil || p.Value == nil {
+			out = append(out, p)
+			continue
+		}
+		k := key{p.Value.In, p.Value.Name}
+		if seen[k] {
+			*warnings = append(*warnings, fmt.Sprintf("%s: the %s parameter %q is listed twice: the first is read", where, k.in, k.name))
+			continue
+		}
+		seen[k] = true
+		out = append(out, p)
+	}
+	if len(out) == len(params) {
+		return params
+	}
+	return out
+}
+
+// tupleItems returns a copy of the document at top in which every
+// schema's "items" written as a list (JSON Schema draft 4 to 2019-09's
+// tuple, which ogen's documents use) is what JSON Schema 2020-12 (OpenAPI
+// 3.1) says for it: prefixItems, and additionalItems become items. An
+// OpenAPI 3.0 schema has no tuple: its items become any value. kin-openapi
+// v0.152.0 cannot decode the list. The document as written (Root, JSON,
+// YAML) keeps the list; nil when it has none.
+func tupleItems(top *yaml.Node, v31 bool) (*yaml.Node, []string) {
+	if !hasTuple(top, kTop, map[*yaml.Node]bool{}) {
+		return nil, nil
+	}
+	var warnings []string
+	var rewrite func(n *yaml.Node, k kind, path string) *yaml.Node
+	rewrite = func(n *yaml.Node, k kind, path string) *yaml.Node {
+		n = deref(n)
+		cp := *n
+		cp.Anchor = ""
+		if len(n.Content) == 0 {
+			return &cp
+		}
+		cp.Content = make([]*yaml.Node, 0, len(n.Content))
+		switch n.Kind {
+		case yaml.MappingNode:
+			tuple := k == kSchema && deref(lookup(n, "items")) != nil && deref(lookup(n, "items")).Kind == yaml.SequenceNode
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				key, v := n.Content[i], n.Content[i+1]
+				name := key.Value
+				switch {
+				case tuple && name == "items" && v31:
+					name = "prefixItems"
+				case tuple && name == "items":
+					cp.Content = append(cp.Content, key, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"})
+					warnings = append(warnings, fmt.Sprintf("line %d: %sitems is a list (a tuple, which OpenAPI 3.0 has not): any item is accepted", key.Line, path))
+					continue
+				case tuple && name == "additionalItems":
+					if !v31 {
+						continue
+					}
+					name = "items"
+				}
+				newKey := *key
+				newKey.Value = name
+				cp.Content = append(cp.Content, &newKey, rewrite(v, child(k, key.Value), path+key.Value+"."))
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				cp.Content = append(cp.Content, rewrite(c, element(k), path))
+			}
+		default:
+			cp.Content = append(cp.Content, n.Content...)
+		}
+		return &cp
+	}
+	return rewrite(top, kTop, ""), warnings
+}
+
+func hasTuple(n *yaml.Node, k kind, seen map[*yaml.Node]bool) bool {
+	n = deref(n)
+	if n == nil || seen[n] {
+		return false
+	}
+	seen[n] = true
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k == kSchema && n.Content[i].Value == "items" && deref(n.Content[i+1]).Kind == yaml.SequenceNode {
+				return true
+			}
+			if hasTuple(n.Content[i+1], child(k, n.Content[i].Value), seen) {
+				return true
+			}
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if hasTuple(c, element(k), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var templateParam = regexp.MustCompile(`\{([^{}]+)\}`)
+
+// declareTemplated adds to params a required string path parameter for
+// each of path's template parameters neither params nor the path item's
+// (shared) declare.
+func declareTemplated(path string, shared, params openapi3.Parameters, where string, warnings *[]string) openapi3.Parameters {
+	declared := func(name string) bool {
+		for _, list := range []openapi3.Parameters{shared, params} {
+			for _, p := range list {
+				if p != nil && p.Value != nil && p.Value.In == openapi3.ParameterInPath && p.Value.Name == name {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, m := range templateParam.FindAllStringSubmatch(path, -1) {
+		if name := m[1]; !declared(name) {
+			*warnings = append(*warnings, fmt.Sprintf("%s: the path parameter %q is not declared: read as a required string", where, name))
+			params = append(slices.Clip(params), &openapi3.ParameterRef{Value: openapi3.NewPathParameter(name).WithSchema(openapi3.NewStringSchema())})
+		}
+	}
+	return params
+}

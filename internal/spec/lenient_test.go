@@ -1,0 +1,81 @@
+package spec
+
+import (
+	"strings"
+	"testing"
+)
+
+// What real generators write and kin-openapi refuses loads, with a
+// warning saying what was read how; the document as written is served
+// unchanged.
+func TestLoadReadsWhatGeneratorsWrite(t *testing.T) {
+	t.Parallel()
+	const ok200 = "      responses:\n        '200': {description: d}\n"
+	for _, tc := range []struct {
+		name, doc, warning string
+		check              func(t *testing.T, sp *Spec)
+	}{
+		{"empty title (Django REST framework)", "openapi: 3.0.3\ninfo: {title: '', version: ''}\npaths: {}\n", "info.title is empty",
+			func(t *testing.T, sp *Spec) {
+				if sp.Doc.Info.Title != "" || sp.Doc.Info.Version != "" {
+					t.Errorf("info = %+v, want the document's empty strings", sp.Doc.Info)
+				}
+			}},
+		{"undefined security scheme (springdoc)", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      security: [{api_key: []}]\n" + ok200,
+			"paths./a.get: security requirement names api_key, which components.securitySchemes does not define",
+			func(t *testing.T, sp *Spec) {
+				if sec := sp.Doc.Paths.Find("/a").Get.Security; sec == nil || len(*sec) != 1 || (*sec)[0]["api_key"] == nil {
+					t.Errorf("security = %v, want the document's", sec)
+				}
+			}},
+		{"parameter listed twice (NestJS)", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n        - {name: f, in: query, schema: {type: string}}\n        - {name: f, in: query, schema: {type: integer}}\n" + ok200,
+			`paths./a.get: the query parameter "f" is listed twice: the first is read`,
+			func(t *testing.T, sp *Spec) {
+				if ps := sp.Doc.Paths.Find("/a").Get.Parameters; len(ps) != 1 || !ps[0].Value.Schema.Value.Type.Is("string") {
+					t.Errorf("parameters = %v", ps)
+				}
+			}},
+		{"path parameter not declared (NestJS)", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a/{path}/{id}:\n    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n    get:\n" + ok200,
+			`paths./a/{path}/{id}.get: the path parameter "path" is not declared: read as a required string`,
+			func(t *testing.T, sp *Spec) {
+				p := sp.Doc.Paths.Find("/a/{path}/{id}").Get.Parameters.GetByInAndName("path", "path")
+				if p == nil || !p.Required || !p.Schema.Value.Type.Is("string") {
+					t.Errorf("path parameter = %+v", p)
+				}
+			}},
+		{"tuple items in 3.1 (ogen)", "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    T: {type: array, items: [{type: integer}, {type: boolean}], additionalItems: false}\n", "",
+			func(t *testing.T, sp *Spec) {
+				for _, tc := range []struct {
+					v  []any
+					ok bool
+				}{{[]any{1.0, true}, true}, {[]any{"x", true}, false}, {[]any{1.0, true, 3.0}, false}} {
+					if err := sp.Validate(sp.Schema("T"), tc.v, false); (err == nil) != tc.ok {
+						t.Errorf("Validate(T, %v) = %v, want ok %v", tc.v, err, tc.ok)
+					}
+				}
+			}},
+		{"tuple items in 3.0", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    T: {type: array, items: [{type: integer}]}\n",
+			"line 6: components.schemas.T.items is a list (a tuple, which OpenAPI 3.0 has not): any item is accepted",
+			func(t *testing.T, sp *Spec) {
+				if err := sp.Validate(sp.Schema("T"), []any{"x"}, false); err != nil {
+					t.Errorf("Validate(T, [x]) = %v", err)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sp, err := Load([]byte(tc.doc), "gen.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := strings.Join(sp.Warnings(), "\n")
+			if tc.warning != "" && !strings.Contains(w, tc.warning) || tc.warning == "" && w != "" {
+				t.Errorf("warnings = %q, want %q", w, tc.warning)
+			}
+			if string(sp.YAML()) != tc.doc {
+				t.Errorf("YAML() is not the document as written:\n%s", sp.YAML())
+			}
+			tc.check(t, sp)
+		})
+	}
+}
