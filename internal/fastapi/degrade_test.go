@@ -264,3 +264,27 @@ func TestLaxBodyOtherMedia(t *testing.T) {
 		}
 	}
 }
+
+// A request body declared under a media range (*/*, application/*) is
+// not a form, though content.Get matches the form types to it: it is
+// read as sent.
+func TestRangeBodyIsNotAForm(t *testing.T) {
+	t.Parallel()
+	for _, mt := range []string{"*/*", "application/*"} {
+		doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{` +
+			`"requestBody":{"content":{"` + mt + `":{"schema":{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}}}},` +
+			`"responses":{"200":{"description":"ok"}}}}}}`
+		sp, err := spec.Load([]byte(doc), "range.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		item := sp.Doc.Paths.Value("/x")
+		ins, err := CompileInputs(sp, item.Post, item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ins.Form || len(ins.List) != 0 || ins.Raw == nil || ins.Raw.MediaType != mt {
+			t.Errorf("%s: form %v, inputs %v, raw %+v; want a raw %s body", mt, ins.Form, ins.List, ins.Raw, mt)
+		}
+	}
+}
