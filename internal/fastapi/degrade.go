@@ -74,6 +74,10 @@ var composites = []string{"allOf", "anyOf", "oneOf", "discriminator"}
 // Keywords beside them (type: object with properties, say) are one more
 // part every value must satisfy.
 func (c *compiler) compileComposite(n *yaml.Node, where string) (*vnode, error) {
+	if nb := get(n, "nullable"); nb != nil && nb.Value == "true" {
+		// OpenAPI 3.0's nullable beside allOf [X]: X or null.
+		return nullableOf(c.compileComposite(without(n, "nullable"), where))
+	}
 	var all []*vnode
 	if validating(n, composites...) {
 		base, err := c.compile(without(n, composites...), where, false)
@@ -119,6 +123,14 @@ func (c *compiler) compileComposite(n *yaml.Node, where string) (*vnode, error) 
 		return merged, nil
 	}
 	return &vnode{kind: vAllOf, alts: all}, nil
+}
+
+// nullableOf is node, or null.
+func nullableOf(node *vnode, err error) (*vnode, error) {
+	if err != nil || node.kind == vAny || node.kind == vNullable {
+		return node, err
+	}
+	return &vnode{kind: vNullable, elem: node}, nil
 }
 
 // mergeModels is the one model whose fields are those of every part (a

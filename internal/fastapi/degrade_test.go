@@ -184,6 +184,18 @@ func TestLaxCompileDegradesPerKeyword(t *testing.T) {
 			},
 		},
 		{
+			name:      "OpenAPI 3.0 nullable beside $ref and allOf",
+			schema:    `{"type":"object","required":["a","b"],"properties":{"a":{"$ref":"#/components/schemas/N","nullable":true},"b":{"allOf":[{"$ref":"#/components/schemas/N"}],"nullable":true}}}`,
+			comps:     `{"N":{"type":"object","required":["n"],"properties":{"n":{"type":"integer"}}}}`,
+			strictErr: `is not implemented`,
+			sends: []send{
+				{`{"a":null,"b":null}`, nil},
+				{`{"a":{"n":1},"b":{"n":2}}`, nil},
+				{`{"a":{},"b":{"n":2}}`, []string{"missing@body,a,n"}},
+				{`{"a":null,"b":{}}`, []string{"missing@body,b,n"}},
+			},
+		},
+		{
 			name:      "additionalProperties with a schema beside properties",
 			schema:    `{"type":"object","required":["a"],"properties":{"a":{"type":"integer"}},"additionalProperties":{"type":"string"}}`,
 			strictErr: `additionalProperties with a schema on a model`,

@@ -235,6 +235,10 @@ func (c *compiler) compile(n *yaml.Node, where string, viaRef bool) (*vnode, err
 		return nil, fmt.Errorf("%s: schema is not an object", where)
 	}
 	if ref := get(n, "$ref"); ref != nil {
+		if nb := get(n, "nullable"); c.lax() && nb != nil && nb.Value == "true" {
+			// OpenAPI 3.0's nullable beside a $ref: X or null.
+			return nullableOf(c.compile(without(n, "nullable"), where, viaRef))
+		}
 		if err := c.checkKeys(n, where, "$ref"); err != nil {
 			return nil, err
 		}
