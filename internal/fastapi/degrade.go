@@ -166,9 +166,12 @@ func mergeModels(parts []*vnode, where string) *vnode {
 // validateUnion takes the first alternative that accepts v; when none
 // does, every alternative's errors are reported.
 func (n *vnode) validateUnion(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	if st.spend() {
+		return anyDump(st, v, out)
+	}
 	var items []ErrorItem
 	for _, alt := range n.alts {
-		sub := &vstate{loc: slices.Clone(st.loc), rawKeys: st.rawKeys}
+		sub := &vstate{loc: slices.Clone(st.loc), rawKeys: st.rawKeys, work: st.work}
 		dump, ok := alt.validate(sub, v, out)
 		if ok && len(sub.items) == 0 {
 			st.unencodable = st.unencodable || sub.unencodable
@@ -188,6 +191,9 @@ func (n *vnode) validateUnion(st *vstate, v *pyValue, out []byte) ([]byte, bool)
 
 // validateAllOf holds v to every part; the value is the first part's.
 func (n *vnode) validateAllOf(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	if st.spend() {
+		return anyDump(st, v, out)
+	}
 	var first []byte
 	ok := true
 	for i, part := range n.alts {
@@ -201,4 +207,11 @@ func (n *vnode) validateAllOf(st *vstate, v *pyValue, out []byte) ([]byte, bool)
 		return out, false
 	}
 	return append(out, first...), true
+}
+
+// anyDump takes v as it is: what a composite whose budget is spent gives.
+func anyDump(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	dump, ok := appendAnyDump(out, v)
+	st.unencodable = st.unencodable || !ok
+	return dump, true
 }

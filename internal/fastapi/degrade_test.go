@@ -1,9 +1,12 @@
 package fastapi
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -298,5 +301,33 @@ func TestRangeBodyIsNotAForm(t *testing.T) {
 		if ins.Form || len(ins.List) != 0 || ins.Raw == nil || ins.Raw.MediaType != mt {
 			t.Errorf("%s: form %v, inputs %v, raw %+v; want a raw %s body", mt, ins.Form, ins.List, ins.Raw, mt)
 		}
+	}
+}
+
+// A document's composites sharing their parts (each allOf of the one
+// below it twice, each anyOf of two alternatives that both fail deep
+// down) compile once per schema, and a value is validated within a
+// budget: neither takes time exponential in the depth.
+func TestLaxCompositesStayBounded(t *testing.T) {
+	t.Parallel()
+	const depth = 40
+	var comps strings.Builder
+	comps.WriteString(`{"L0":{"type":"object","required":["x"],"properties":{"x":{"type":"integer"}}}`)
+	for i := 1; i <= depth; i++ {
+		prev := "#/components/schemas/L" + strconv.Itoa(i-1)
+		fmt.Fprintf(&comps, `,"L%d":{"allOf":[{"$ref":"%s"},{"$ref":"%s"}]}`, i, prev, prev)
+		fmt.Fprintf(&comps, `,"A%d":{"allOf":[{"$ref":"#/components/schemas/A%d"},{"$ref":"#/components/schemas/A%d"}]}`, i, i-1, i-1)
+		fmt.Fprintf(&comps, `,"U%d":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/U%d"}},{"type":"array","items":{"$ref":"#/components/schemas/U%d"}}]}`, i, i-1, i-1)
+	}
+	comps.WriteString(`,"U0":{"type":"integer"},"A0":{"type":"integer","minimum":0}}`)
+	schema := `{"type":"object","properties":{"l":{"$ref":"#/components/schemas/L` + strconv.Itoa(depth) + `"},"u":{"$ref":"#/components/schemas/U` + strconv.Itoa(depth) + `"},"a":{"$ref":"#/components/schemas/A` + strconv.Itoa(depth) + `"}}}`
+	start := time.Now()
+	_, ins, _ := laxBody(t, schema, comps.String(), "")
+	nested := strings.Repeat("[", depth) + `"no"` + strings.Repeat("]", depth)
+	for _, body := range []string{`{"l":{"x":1}}`, `{"l":{"x":"a"}}`, `{"u":` + nested + `}`, `{"a":1}`, `{"a":-1}`} {
+		validateBody(t, ins, "application/json", body)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
 	}
 }
