@@ -180,7 +180,7 @@ func (n *vnode) validateUnion(st *vstate, v *pyValue, out []byte) ([]byte, bool)
 			return dump, true
 		}
 		st.crash = st.crash || sub.crash
-		items = append(items, sub.items...)
+		items = append(items, sub.items[:min(len(sub.items), maxUnionItems-len(items))]...)
 	}
 	if len(items) == 0 {
 		st.add("union", "Input matches none of the alternatives", v, nil)
@@ -189,7 +189,12 @@ func (n *vnode) validateUnion(st *vstate, v *pyValue, out []byte) ([]byte, bool)
 	return out, false
 }
 
-// validateAllOf holds v to every part; the value is the first part's.
+// maxUnionItems bounds the errors a union reports: those of its
+// alternatives, in order, up to this many.
+const maxUnionItems = 32
+
+// validateAllOf holds v to every part, up to the first that refuses it;
+// the value is the first part's.
 func (n *vnode) validateAllOf(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
 	if st.spend() {
 		return anyDump(st, v, out)
@@ -201,7 +206,9 @@ func (n *vnode) validateAllOf(st *vstate, v *pyValue, out []byte) ([]byte, bool)
 		if i == 0 {
 			first = dump
 		}
-		ok = ok && good
+		if ok = good; !ok {
+			break
+		}
 	}
 	if !ok {
 		return out, false
