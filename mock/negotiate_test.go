@@ -143,3 +143,58 @@ func TestFastAPIDocumentIgnoresAccept(t *testing.T) {
 		t.Errorf("Content-Type %q, want application/json", got)
 	}
 }
+
+// A body declared as JSON, XML and a form (Swagger's petstore) is
+// validated when sent as JSON and accepted as sent in the other declared
+// media types; a media type not declared is read as FastAPI reads it.
+func TestBodyInOtherDeclaredMedia(t *testing.T) {
+	t.Parallel()
+	const doc = `openapi: 3.0.3
+info: {title: petstore, version: "1"}
+paths:
+  /pet:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json: {schema: {$ref: '#/components/schemas/Pet'}}
+          application/xml: {schema: {$ref: '#/components/schemas/Pet'}}
+          application/x-www-form-urlencoded: {schema: {$ref: '#/components/schemas/Pet'}}
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        "405": {description: Invalid input}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [name]
+      properties:
+        id: {type: integer, format: int64}
+        name: {type: string}
+        category: {type: object, properties: {id: {type: integer, format: int64}}}
+`
+	sp, err := spec.Load([]byte(doc), "petstore.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Seed: 1})
+	for _, tc := range []struct {
+		contentType, body string
+		status            int
+	}{
+		{"application/json", `{"name":"rex","category":{"id":1}}`, 200},
+		{"application/json", `{"category":{"id":1}}`, 422},
+		{"application/json", `{"name":"rex","id":"x"}`, 422},
+		{"application/xml", `<pet><id>x</id></pet>`, 200},
+		{"application/x-www-form-urlencoded", `id=1`, 200},
+		{"text/plain", `name=rex`, 422},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/pet", strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", tc.contentType)
+		srv.ServeHTTP(rec, req)
+		if rec.Code != tc.status {
+			t.Errorf("%s %s: %d %s, want %d", tc.contentType, tc.body, rec.Code, rec.Body, tc.status)
+		}
+	}
+}

@@ -369,3 +369,28 @@ func FuzzLaxCompile(f *testing.F) {
 		}
 	})
 }
+
+// A JSON body on an operation declaring no 422 is FastAPI's openapi_extra
+// body, read raw; a document not FastAPI's has it validated.
+func TestLaxValidatesEveryJSONBody(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{` +
+		`"requestBody":{"content":{"application/json":{"schema":{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}}}},` +
+		`"responses":{"200":{"description":"ok"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "no422.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sp.Doc.Paths.Value("/x")
+	strict, err := CompileInputs(sp, item.Post, item)
+	if err != nil || strict.Raw == nil || strict.JSON != nil {
+		t.Errorf("strict: raw %v, JSON %v, err %v; want a raw body", strict.Raw, strict.JSON, err)
+	}
+	lax, _, err := CompileInputsLax(sp, item.Post, item)
+	if err != nil || lax.JSON == nil {
+		t.Fatalf("lax: JSON %v, err %v; want a validated body", lax.JSON, err)
+	}
+	if got := validateBody(t, lax, "application/json", `{}`); !slices.Equal(got, []string{"missing@body,a"}) {
+		t.Errorf("lax: errors %q, want missing a", got)
+	}
+}

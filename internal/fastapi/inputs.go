@@ -184,12 +184,13 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		// validated, the others accepted as sent (see JSONBody.Others).
 		media = nil
 	}
-	if media == nil && body.Content["application/json"] != nil && !validatesBody(op) {
+	if media == nil && body.Content["application/json"] != nil && !validatesBody(op) && notes == nil {
 		// FastAPI declares a 422 on every operation whose parameters or
 		// body it validates (fastapi/openapi/utils.py, unless the route
 		// declares 4XX or default itself): a JSON body on an operation
 		// with none is one FastAPI does not know of, declared with
-		// openapi_extra and read raw by the endpoint.
+		// openapi_extra and read raw by the endpoint. A document not
+		// FastAPI's (a lax compile) has every body validated.
 		ins.Raw = &RawBody{MediaType: "application/json", Media: body.Content["application/json"], Required: body.Required}
 		return ins, nil
 	}
