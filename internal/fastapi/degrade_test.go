@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -392,5 +394,39 @@ func TestLaxValidatesEveryJSONBody(t *testing.T) {
 	}
 	if got := validateBody(t, lax, "application/json", `{}`); !slices.Equal(got, []string{"missing@body,a"}) {
 		t.Errorf("lax: errors %q, want missing a", got)
+	}
+}
+
+// A pattern with a lookahead (ECMA-262, which neither Python's re under
+// pydantic-core nor Go's regexp runs) is not enforced by a lax compile,
+// the rest of the schema still is; a strict compile refuses it.
+func TestLaxLookaheadPattern(t *testing.T) {
+	t.Parallel()
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(`{type: object, required: [e], properties: {e: {type: string, maxLength: 5, pattern: "^(?!\\.)[a-z.]+$"}}}`), &root); err != nil {
+		t.Fatal(err)
+	}
+	schema := root.Content[0]
+	doc := &yamlDoc{root: schema}
+	if _, err := (&compiler{doc: doc}).compile(schema, "Thing", false); err == nil {
+		t.Error("strict compile took a lookahead")
+	}
+	notes := Degradations{}
+	node, err := (&compiler{doc: doc, notes: &notes}).compile(schema, "Thing", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], `Thing.e: pattern "^(?!\\.)[a-z.]+$" is not enforced (`) {
+		t.Errorf("degradations %q", notes)
+	}
+	for body, ok := range map[string]bool{`{"e":".ab"}`: true, `{"e":"abcdef"}`: false, `{}`: false} {
+		v, jerr, err := pyLoads(body)
+		if err != nil || jerr != nil {
+			t.Fatal(body, err, jerr)
+		}
+		st := &vstate{}
+		if _, got := node.validate(st, &v, nil); got != ok {
+			t.Errorf("%s: accepted %v, want %v (%v)", body, got, ok, st.items)
+		}
 	}
 }
