@@ -473,6 +473,15 @@ func example(c *call) {
 		return
 	}
 	switch {
+	case len(c.o.alts) > 1:
+		a := pickMedia(c.o.alts, c.r.Header.Get("Accept"))
+		if a.body == nil {
+			c.w.WriteHeader(c.o.m.Status)
+		} else if a.media == "" {
+			fastapi.WriteJSON(c.w, c.o.m.Status, a.body)
+		} else {
+			writeMedia(c.w, c.o.m.Status, a.media, a.stream, a.body)
+		}
 	case c.o.media != "":
 		writeMedia(c.w, c.o.m.Status, c.o.media, c.o.stream, c.o.example)
 	case c.o.example == nil:

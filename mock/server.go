@@ -180,6 +180,10 @@ type operation struct {
 	handle   func(c *call)
 	defaults map[string]int64 // integer query parameters' declared defaults
 	example  []byte           // an Example operation's answer
+	// alts are an Example operation's answers in each media type it
+	// declares, the default first, for a document not FastAPI's: the
+	// request's Accept picks one (see pickMedia).
+	alts []mediaAlt
 	// notFound is the 404 body the operation declares, when FastAPI's
 	// {"detail": "… not found"} does not fit the declared schema (the
 	// application returns JSONResponse(status_code=404, content=…));
@@ -579,6 +583,10 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	}
 	if mo.Kind == model.Example {
 		f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(s.paths))), false)
+		if o.alts = s.mediaAlternatives(mo, f); len(o.alts) > 0 {
+			o.example, o.media, o.stream = o.alts[0].body, o.alts[0].media, o.alts[0].stream
+			return o, nil
+		}
 		switch {
 		case mo.Media != "" && !fastapi.IsJSONMedia(mo.Media):
 			o.example, o.media, o.stream = s.mediaAnswer(mo, f)

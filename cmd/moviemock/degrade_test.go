@@ -195,3 +195,38 @@ func TestServeStrictAndFramework(t *testing.T) {
 		t.Errorf("start-up block does not say the framework asked for:\n%s", startup)
 	}
 }
+
+// serve --explain prints why an operation is answered as it is, with its
+// degradations, and exits; an operation the contract lacks is a usage
+// error.
+func TestServeExplain(t *testing.T) {
+	dir := writeDegradeDocs(t)
+	for _, tc := range []struct {
+		doc, op string
+		code    int
+		wants   []string
+	}{
+		{"int64.yaml", "post /pets", 0, []string{"POST /pets\n", "  answered    by convention: create Pet (collection pets)\n", "  inputs      a JSON body\n", "  degraded    none\n"}},
+		{"mixed.yaml", "POST /things", 0, []string{
+			"  answered    from its example or its schema: ",
+			"  degraded    3 constructs not enforced as declared:\n",
+			"Thing.kind: oneOf's \"exactly one\" is not enforced",
+		}},
+		{"star.yaml", "GET /profile", 0, []string{"  success     200 */*\n"}},
+		{"star.yaml", "GET /nothing", 2, []string{`--explain "GET /nothing": no such operation`}},
+	} {
+		t.Run(tc.doc+" "+tc.op, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			err := run(context.Background(), []string{"serve", "--spec", filepath.Join(dir, tc.doc), "--explain", tc.op}, noEnv, &stdout, &stderr)
+			if code := exitCode(err, &stderr); code != tc.code {
+				t.Fatalf("exit code %d, want %d (err %v)", code, tc.code, err)
+			}
+			out := stdout.String() + stderr.String()
+			for _, w := range tc.wants {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

@@ -17,7 +17,7 @@ type frameworkOpts struct {
 
 func frameworkFlags(fs *flag.FlagSet) *frameworkOpts {
 	o := &frameworkOpts{}
-	fs.StringVar(&o.name, "framework", "auto", "answer and judge the contract as `auto` (what the document shows), fastapi or openapi")
+	fs.StringVar(&o.name, "framework", "auto", "the framework `profile` the contract is answered and judged by: auto (what the document shows), fastapi or openapi")
 	fs.BoolVar(&o.strict, "strict", false, "refuse a contract with a construct the mock cannot enforce as declared, rather than degrade it (the start-up block lists degradations)")
 	return o
 }

@@ -113,6 +113,7 @@ type serveOptions struct {
 	maxWrite, maxBody, journalBytes               int64
 	maxSpecBytes                                  *int64
 	framework                                     *frameworkOpts
+	explain                                       *string
 	lifetime, sessionTTL, interval                time.Duration
 	accounts                                      []mock.Account
 	origins, corsMethods, corsHeaders, corsExpose listFlag
@@ -130,6 +131,7 @@ func serveFlags(name string, px *proxyFlags) (*flag.FlagSet, *serveOptions) {
 	o.specFlag = fs.String("spec", "", "serve this OpenAPI `file or URL` (YAML or JSON, 3.0, 3.1 or Swagger 2.0; default: the embedded openapi.yaml)")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
 	o.framework = frameworkFlags(fs)
+	o.explain = fs.String("explain", "", "print why the `operation` (its operationId, or \"METHOD /path\") is answered as it is, and exit")
 	o.readOnly = fs.Bool("read-only", false, "answer writes without keeping them")
 	o.maxWrite = int64(mock.DefaultMaxWriteBytes)
 	fs.Func("max-write-bytes", "bytes of written records the global state and each session may hold, e.g. 32MiB; beyond it a write gets 507 (default 32MiB)", func(v string) (err error) {
@@ -282,6 +284,9 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	m, err := loadModel(ctx, name, *o.specFlag, *o.maxSpecBytes, stderr, modelOpts...)
 	if err != nil {
 		return err
+	}
+	if *o.explain != "" {
+		return explain(stdout, name, m, *o.explain)
 	}
 	files := &sources{model: m, fixtures: *o.dir, adapt: *o.adapt, scenarios: *o.scenarioDir, gen: o.gen}
 	watching := o.interval > 0 && (*o.dir != "" || *o.scenarioDir != "")

@@ -74,6 +74,10 @@ var composites = []string{"allOf", "anyOf", "oneOf", "discriminator"}
 // Keywords beside them (type: object with properties, say) are one more
 // part every value must satisfy.
 func (c *compiler) compileComposite(n *yaml.Node, where string) (*vnode, error) {
+	if nb := get(n, "nullable"); nb != nil && nb.Value == "true" {
+		// OpenAPI 3.0's nullable beside allOf [X]: X or null.
+		return nullableOf(c.compileComposite(without(n, "nullable"), where))
+	}
 	var all []*vnode
 	if validating(n, composites...) {
 		base, err := c.compile(without(n, composites...), where, false)
@@ -121,6 +125,14 @@ func (c *compiler) compileComposite(n *yaml.Node, where string) (*vnode, error) 
 	return &vnode{kind: vAllOf, alts: all}, nil
 }
 
+// nullableOf is node, or null.
+func nullableOf(node *vnode, err error) (*vnode, error) {
+	if err != nil || node.kind == vAny || node.kind == vNullable {
+		return node, err
+	}
+	return &vnode{kind: vNullable, elem: node}, nil
+}
+
 // mergeModels is the one model whose fields are those of every part (a
 // field of several parts keeps its first place and schema, and is
 // required if any part requires it); nil unless every part is a model
@@ -154,9 +166,12 @@ func mergeModels(parts []*vnode, where string) *vnode {
 // validateUnion takes the first alternative that accepts v; when none
 // does, every alternative's errors are reported.
 func (n *vnode) validateUnion(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	if st.spend() {
+		return anyDump(st, v, out)
+	}
 	var items []ErrorItem
 	for _, alt := range n.alts {
-		sub := &vstate{loc: slices.Clone(st.loc), rawKeys: st.rawKeys}
+		sub := &vstate{loc: slices.Clone(st.loc), rawKeys: st.rawKeys, work: st.work}
 		dump, ok := alt.validate(sub, v, out)
 		if ok && len(sub.items) == 0 {
 			st.unencodable = st.unencodable || sub.unencodable
@@ -165,7 +180,7 @@ func (n *vnode) validateUnion(st *vstate, v *pyValue, out []byte) ([]byte, bool)
 			return dump, true
 		}
 		st.crash = st.crash || sub.crash
-		items = append(items, sub.items...)
+		items = append(items, sub.items[:min(len(sub.items), maxUnionItems-len(items))]...)
 	}
 	if len(items) == 0 {
 		st.add("union", "Input matches none of the alternatives", v, nil)
@@ -174,8 +189,16 @@ func (n *vnode) validateUnion(st *vstate, v *pyValue, out []byte) ([]byte, bool)
 	return out, false
 }
 
-// validateAllOf holds v to every part; the value is the first part's.
+// maxUnionItems bounds the errors a union reports: those of its
+// alternatives, in order, up to this many.
+const maxUnionItems = 32
+
+// validateAllOf holds v to every part, up to the first that refuses it;
+// the value is the first part's.
 func (n *vnode) validateAllOf(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	if st.spend() {
+		return anyDump(st, v, out)
+	}
 	var first []byte
 	ok := true
 	for i, part := range n.alts {
@@ -183,10 +206,19 @@ func (n *vnode) validateAllOf(st *vstate, v *pyValue, out []byte) ([]byte, bool)
 		if i == 0 {
 			first = dump
 		}
-		ok = ok && good
+		if ok = good; !ok {
+			break
+		}
 	}
 	if !ok {
 		return out, false
 	}
 	return append(out, first...), true
+}
+
+// anyDump takes v as it is: what a composite whose budget is spent gives.
+func anyDump(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+	dump, ok := appendAnyDump(out, v)
+	st.unencodable = st.unencodable || !ok
+	return dump, true
 }

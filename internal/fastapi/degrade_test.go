@@ -1,9 +1,14 @@
 package fastapi
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -184,6 +189,18 @@ func TestLaxCompileDegradesPerKeyword(t *testing.T) {
 			},
 		},
 		{
+			name:      "OpenAPI 3.0 nullable beside $ref and allOf",
+			schema:    `{"type":"object","required":["a","b"],"properties":{"a":{"$ref":"#/components/schemas/N","nullable":true},"b":{"allOf":[{"$ref":"#/components/schemas/N"}],"nullable":true}}}`,
+			comps:     `{"N":{"type":"object","required":["n"],"properties":{"n":{"type":"integer"}}}}`,
+			strictErr: `is not implemented`,
+			sends: []send{
+				{`{"a":null,"b":null}`, nil},
+				{`{"a":{"n":1},"b":{"n":2}}`, nil},
+				{`{"a":{},"b":{"n":2}}`, []string{"missing@body,a,n"}},
+				{`{"a":null,"b":{}}`, []string{"missing@body,b,n"}},
+			},
+		},
+		{
 			name:      "additionalProperties with a schema beside properties",
 			schema:    `{"type":"object","required":["a"],"properties":{"a":{"type":"integer"}},"additionalProperties":{"type":"string"}}`,
 			strictErr: `additionalProperties with a schema on a model`,
@@ -261,6 +278,155 @@ func TestLaxBodyOtherMedia(t *testing.T) {
 		}
 		if len(items) != tc.want {
 			t.Errorf("%s: %d error items %v, want %d", tc.ct, len(items), items, tc.want)
+		}
+	}
+}
+
+// A request body declared under a media range (*/*, application/*) is
+// not a form, though content.Get matches the form types to it: it is
+// read as sent.
+func TestRangeBodyIsNotAForm(t *testing.T) {
+	t.Parallel()
+	for _, mt := range []string{"*/*", "application/*"} {
+		doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{` +
+			`"requestBody":{"content":{"` + mt + `":{"schema":{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}}}},` +
+			`"responses":{"200":{"description":"ok"}}}}}}`
+		sp, err := spec.Load([]byte(doc), "range.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		item := sp.Doc.Paths.Value("/x")
+		ins, err := CompileInputs(sp, item.Post, item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ins.Form || len(ins.List) != 0 || ins.Raw == nil || ins.Raw.MediaType != mt {
+			t.Errorf("%s: form %v, inputs %v, raw %+v; want a raw %s body", mt, ins.Form, ins.List, ins.Raw, mt)
+		}
+	}
+}
+
+// A document's composites sharing their parts (each allOf of the one
+// below it twice, each anyOf of two alternatives that both fail deep
+// down) compile once per schema, and a value is validated within a
+// budget: neither takes time exponential in the depth.
+func TestLaxCompositesStayBounded(t *testing.T) {
+	t.Parallel()
+	const depth = 40
+	var comps strings.Builder
+	comps.WriteString(`{"L0":{"type":"object","required":["x"],"properties":{"x":{"type":"integer"}}}`)
+	for i := 1; i <= depth; i++ {
+		prev := "#/components/schemas/L" + strconv.Itoa(i-1)
+		fmt.Fprintf(&comps, `,"L%d":{"allOf":[{"$ref":"%s"},{"$ref":"%s"}]}`, i, prev, prev)
+		fmt.Fprintf(&comps, `,"A%d":{"allOf":[{"$ref":"#/components/schemas/A%d"},{"$ref":"#/components/schemas/A%d"}]}`, i, i-1, i-1)
+		fmt.Fprintf(&comps, `,"U%d":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/U%d"}},{"type":"array","items":{"$ref":"#/components/schemas/U%d"}}]}`, i, i-1, i-1)
+	}
+	comps.WriteString(`,"U0":{"type":"integer"},"A0":{"type":"integer","minimum":0}}`)
+	schema := `{"type":"object","properties":{"l":{"$ref":"#/components/schemas/L` + strconv.Itoa(depth) + `"},"u":{"$ref":"#/components/schemas/U` + strconv.Itoa(depth) + `"},"a":{"$ref":"#/components/schemas/A` + strconv.Itoa(depth) + `"}}}`
+	start := time.Now()
+	_, ins, _ := laxBody(t, schema, comps.String(), "")
+	nested := strings.Repeat("[", depth) + `"no"` + strings.Repeat("]", depth)
+	for _, body := range []string{`{"l":{"x":1}}`, `{"l":{"x":"a"}}`, `{"u":` + nested + `}`, `{"a":1}`, `{"a":-1}`} {
+		if items := validateBody(t, ins, "application/json", body); len(items) > maxUnionItems {
+			t.Errorf("%.40s: %d error items", body, len(items))
+		}
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// Whatever schema a document gives its body, a lax compile neither
+// panics nor refuses it, and validating a value against it ends.
+func FuzzLaxCompile(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"integer","format":"int64"}`,
+		`{"oneOf":[{"type":"string","format":"email","maxLength":3},{"type":"array","items":{"not":{}}}]}`,
+		`{"allOf":[{"type":"object","properties":{"a":{"type":"integer","minimum":1.5,"exclusiveMinimum":true}}},{"required":["b"]}],"nullable":true}`,
+		`{"type":["string","integer","null"],"pattern":"^[[a]]$","enum":[[1]]}`,
+		`{"type":"object","additionalProperties":false,"minProperties":1}`,
+	} {
+		f.Add(s, `{"a":1,"b":"x"}`)
+	}
+	f.Fuzz(func(t *testing.T, schema, body string) {
+		doc := `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{` +
+			`"requestBody":{"content":{"application/json":{"schema":` + schema + `}}},` +
+			`"responses":{"200":{"description":"ok"},"422":{"description":"bad"}}}}}}`
+		sp, err := spec.Load([]byte(doc), "fuzz.json")
+		if err != nil {
+			return
+		}
+		item := sp.Doc.Paths.Value("/x")
+		if item == nil || item.Post == nil {
+			return
+		}
+		ins, _, err := CompileInputsLax(sp, item.Post, item)
+		if err != nil {
+			t.Fatalf("lax compile refused %s: %v", schema, err)
+		}
+		if ins.JSON != nil {
+			if p, items, err := ins.JSON.Read("application/json", true, []byte(body)); err == nil && len(items) == 0 {
+				ins.JSON.Validate(p)
+			}
+		}
+	})
+}
+
+// A JSON body on an operation declaring no 422 is FastAPI's openapi_extra
+// body, read raw; a document not FastAPI's has it validated.
+func TestLaxValidatesEveryJSONBody(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/x":{"post":{` +
+		`"requestBody":{"content":{"application/json":{"schema":{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}}}},` +
+		`"responses":{"200":{"description":"ok"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "no422.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sp.Doc.Paths.Value("/x")
+	strict, err := CompileInputs(sp, item.Post, item)
+	if err != nil || strict.Raw == nil || strict.JSON != nil {
+		t.Errorf("strict: raw %v, JSON %v, err %v; want a raw body", strict.Raw, strict.JSON, err)
+	}
+	lax, _, err := CompileInputsLax(sp, item.Post, item)
+	if err != nil || lax.JSON == nil {
+		t.Fatalf("lax: JSON %v, err %v; want a validated body", lax.JSON, err)
+	}
+	if got := validateBody(t, lax, "application/json", `{}`); !slices.Equal(got, []string{"missing@body,a"}) {
+		t.Errorf("lax: errors %q, want missing a", got)
+	}
+}
+
+// A pattern with a lookahead (ECMA-262, which neither Python's re under
+// pydantic-core nor Go's regexp runs) is not enforced by a lax compile,
+// the rest of the schema still is; a strict compile refuses it.
+func TestLaxLookaheadPattern(t *testing.T) {
+	t.Parallel()
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(`{type: object, required: [e], properties: {e: {type: string, maxLength: 5, pattern: "^(?!\\.)[a-z.]+$"}}}`), &root); err != nil {
+		t.Fatal(err)
+	}
+	schema := root.Content[0]
+	doc := &yamlDoc{root: schema}
+	if _, err := (&compiler{doc: doc}).compile(schema, "Thing", false); err == nil {
+		t.Error("strict compile took a lookahead")
+	}
+	notes := Degradations{}
+	node, err := (&compiler{doc: doc, notes: &notes}).compile(schema, "Thing", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], `Thing.e: pattern "^(?!\\.)[a-z.]+$" is not enforced (`) {
+		t.Errorf("degradations %q", notes)
+	}
+	for body, ok := range map[string]bool{`{"e":".ab"}`: true, `{"e":"abcdef"}`: false, `{}`: false} {
+		v, jerr, err := pyLoads(body)
+		if err != nil || jerr != nil {
+			t.Fatal(body, err, jerr)
+		}
+		st := &vstate{}
+		if _, got := node.validate(st, &v, nil); got != ok {
+			t.Errorf("%s: accepted %v, want %v (%v)", body, got, ok, st.items)
 		}
 	}
 }

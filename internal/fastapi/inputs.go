@@ -182,9 +182,12 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 	body := op.RequestBody.Value
 	var media *openapi3.MediaType
 	for _, ct := range []string{"application/x-www-form-urlencoded", "multipart/form-data"} {
-		if media = body.Content.Get(ct); media != nil {
+		// Get matches a range too (*/*, application/*): a body declared
+		// so is not a form.
+		if media = body.Content.Get(ct); media != nil && formKey(body.Content, media) {
 			break
 		}
+		media = nil
 	}
 	if notes != nil && body.Content["application/json"] != nil {
 		// A body declared as JSON and as a form (and XML, say): JSON is
@@ -196,7 +199,8 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		// body it validates (fastapi/openapi/utils.py, unless the route
 		// declares 4XX or default itself): a JSON body on an operation
 		// with none is one FastAPI does not know of, declared with
-		// openapi_extra and read raw by the endpoint.
+		// openapi_extra and read raw by the endpoint. A document not
+		// FastAPI's (a lax compile) has every body validated.
 		ins.Raw = &RawBody{MediaType: "application/json", Media: body.Content["application/json"], Required: body.Required}
 		return ins, nil
 	}
@@ -260,6 +264,19 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		ins.List = append(ins.List, in)
 	}
 	return ins, nil
+}
+
+// formKey reports whether content declares mt under a form media type,
+// not under a range that Content.Get matched.
+func formKey(content openapi3.Content, mt *openapi3.MediaType) bool {
+	for k, v := range content {
+		base, _, _ := strings.Cut(k, ";")
+		base = strings.ToLower(strings.TrimSpace(base))
+		if v == mt && (base == "application/x-www-form-urlencoded" || base == "multipart/form-data") {
+			return true
+		}
+	}
+	return false
 }
 
 // headerModel reports whether an operation's header parameters are the

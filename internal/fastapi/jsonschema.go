@@ -199,6 +199,8 @@ type compiler struct {
 	// degrades what it cannot enforce and notes it here; nil: strict, what
 	// cannot be validated as pydantic would is an error.
 	notes *Degradations
+	// memo holds a lax compile's schemas compiled, by node.
+	memo map[memoKey]*vnode
 }
 
 // annotations are schema keys that do not change validation.
@@ -224,6 +226,33 @@ func (c *compiler) checkKeys(n *yaml.Node, where string, allowed ...string) erro
 // through $ref, where an enum is a Python Enum class (pydantic writes a
 // Literal's enum inline).
 func (c *compiler) compile(n *yaml.Node, where string, viaRef bool) (*vnode, error) {
+	if !c.lax() {
+		return c.compileNode(n, where, viaRef)
+	}
+	// A lax compile takes composites, whose parts a document can share
+	// (allOf: [A, A], A an allOf of [B, B], …): each schema is compiled
+	// once, or that would take time exponential in the document's size.
+	n = yderef(n)
+	key := memoKey{n, viaRef}
+	if done := c.memo[key]; done != nil {
+		return done, nil
+	}
+	node, err := c.compileNode(n, where, viaRef)
+	if err == nil && node != nil {
+		if c.memo == nil {
+			c.memo = map[memoKey]*vnode{}
+		}
+		c.memo[key] = node
+	}
+	return node, err
+}
+
+type memoKey struct {
+	n      *yaml.Node
+	viaRef bool
+}
+
+func (c *compiler) compileNode(n *yaml.Node, where string, viaRef bool) (*vnode, error) {
 	n = yderef(n)
 	if n == nil {
 		return nil, fmt.Errorf("%s: no schema", where)
@@ -235,6 +264,10 @@ func (c *compiler) compile(n *yaml.Node, where string, viaRef bool) (*vnode, err
 		return nil, fmt.Errorf("%s: schema is not an object", where)
 	}
 	if ref := get(n, "$ref"); ref != nil {
+		if nb := get(n, "nullable"); c.lax() && nb != nil && nb.Value == "true" {
+			// OpenAPI 3.0's nullable beside a $ref: X or null.
+			return nullableOf(c.compile(without(n, "nullable"), where, viaRef))
+		}
 		if err := c.checkKeys(n, where, "$ref"); err != nil {
 			return nil, err
 		}

@@ -34,6 +34,24 @@ type vstate struct {
 	// which Starlette's JSONResponse refuses, where model_dump writes it
 	// as U+FFFD.
 	rawKeys bool
+	// work counts the composite (union, allOf) validations of one
+	// value, shared with the states its alternatives run in: see spend.
+	work *int
+}
+
+// maxCompositeWork bounds the composite validations of one value: a
+// document's unions of unions could otherwise take time exponential in
+// the value's depth. Past it, the rest of the value is taken as it is.
+const maxCompositeWork = 20000
+
+// spend counts one composite validation, and reports whether the value's
+// budget is spent.
+func (st *vstate) spend() bool {
+	if st.work == nil {
+		st.work = new(int)
+	}
+	*st.work++
+	return *st.work > maxCompositeWork
 }
 
 func (st *vstate) add(typ, msg string, input *pyValue, ctx []KV) {

@@ -536,6 +536,13 @@ func bodySchema(op *openapi3.Operation, media string) *openapi3.SchemaRef {
 	return mt.Schema
 }
 
+// DeclaredExample is declaredExample for any of an operation's media
+// types: the example the document gives for its success response in
+// media, or nil.
+func DeclaredExample(sp *spec.Spec, o *Operation, media string, schema *openapi3.SchemaRef) []byte {
+	return declaredExample(sp, o.Path, o.Method, o.Status, media, schema)
+}
+
 // declaredExample is the example the document gives for a success
 // response in media type media: its media type's example, else its first
 // named example, else the schema's own example; compact, members as

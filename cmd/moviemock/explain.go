@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/problems"
+)
+
+// explain writes why the operation name ("METHOD /path" or an
+// operationId) is answered as it is: by which convention and collection,
+// or from its example and why; in which media types; what it validates;
+// and what of it is not enforced as declared.
+func explain(w io.Writer, cmd string, m *model.Model, name string) error {
+	var o *model.Operation
+	for _, op := range m.Operations {
+		if model.Named(name, op.ID, op.Method, op.Path) {
+			o = op
+			break
+		}
+	}
+	if o == nil {
+		return usagef("%s: --explain %q: no such operation (give its operationId or \"METHOD /path\")", cmd, name)
+	}
+	var b strings.Builder
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(&b, "  %-11s %s\n", label, fmt.Sprintf(format, args...))
+	}
+	title := o.String()
+	if o.ID != "" {
+		title += " (operationId " + o.ID + ")"
+	}
+	fmt.Fprintf(&b, "%s\n", title)
+	line("framework", "%s (%s)", m.Framework, m.FrameworkWhy)
+	switch {
+	case o.InputsErr != nil:
+		line("answered", "from its example: its inputs cannot be validated as declared (%v)", o.InputsErr)
+	case o.Kind == model.Example:
+		line("answered", "from its example or its schema: %s", o.Why)
+	default:
+		what := "by convention: " + o.Kind.String()
+		if o.Coll != nil {
+			what += " " + o.Coll.Name + " (collection " + o.Coll.File + ")"
+		}
+		if o.IDParam != "" {
+			what += ", the record named by path parameter " + o.IDParam
+		}
+		if o.ParentParam != "" {
+			what += ", under path parameter " + o.ParentParam
+		}
+		line("answered", "%s", what)
+	}
+	success := strconv.Itoa(o.Status)
+	if o.Media != "" {
+		success += " " + o.Media
+	}
+	line("success", "%s", success)
+	if resp := o.Op.Responses.Value(strconv.Itoa(o.Status)); resp != nil && resp.Value != nil && len(resp.Value.Content) > 1 {
+		var media []string
+		for mt := range resp.Value.Content {
+			media = append(media, mt)
+		}
+		sort.Strings(media)
+		line("", "declared in %s", strings.Join(media, ", "))
+	}
+	var ins []string
+	for _, in := range o.Inputs.List {
+		s := in.In + " " + in.Name
+		if in.Required {
+			s += " (required)"
+		}
+		ins = append(ins, s)
+	}
+	switch {
+	case o.Inputs.JSON != nil:
+		ins = append(ins, "a JSON body")
+	case o.Inputs.Raw != nil:
+		ins = append(ins, "a "+o.Inputs.Raw.MediaType+" body, accepted as sent")
+	}
+	if len(ins) == 0 {
+		ins = append(ins, "none")
+	}
+	line("inputs", "%s", strings.Join(ins, "; "))
+	if o.Secured || o.Basic {
+		line("security", "%s", securityWord(o))
+	}
+	if len(o.Degraded) == 0 {
+		line("degraded", "none")
+	} else {
+		line("degraded", "%s:", problems.Plural(len(o.Degraded), "construct not enforced as declared", "constructs not enforced as declared"))
+		for _, d := range o.Degraded {
+			line("", "%s", d)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func securityWord(o *model.Operation) string {
+	if o.Basic {
+		return "HTTP basic: a 401 unless the request carries credentials"
+	}
+	return "a bearer token: a 401 without one"
+}
