@@ -532,6 +532,46 @@ func validToken(s string) bool {
 	return true
 }
 
+// bannerListed is how many operations the start-up block lists on one
+// line; past it, they are grouped by what answers them, each group's first
+// few named.
+const bannerListed = 12
+
+// bannerGroupNames is how many operations a group names before "and N more".
+const bannerGroupNames = 4
+
+// conventionOf says which convention answers o, and of which collection.
+func conventionOf(o *model.Operation) string {
+	what := o.Kind.String()
+	if o.Coll != nil {
+		what += " " + o.Coll.Name
+	}
+	return what
+}
+
+// groupedLines writes one line per group of ops (by key, in order of first
+// appearance): its count, the key, and its first few operations. A large
+// document's hundreds of operations stay a screenful.
+func groupedLines(line func(label, format string, args ...any), ops []*model.Operation, key func(*model.Operation) string) {
+	var order []string
+	groups := map[string][]string{}
+	for _, o := range ops {
+		k := key(o)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], o.String())
+	}
+	for _, k := range order {
+		names := groups[k]
+		shown := strings.Join(names[:min(len(names), bannerGroupNames)], ", ")
+		if more := len(names) - bannerGroupNames; more > 0 {
+			shown += fmt.Sprintf(" and %d more", more)
+		}
+		line("", "  %d %s: %s", len(names), k, shown)
+	}
+}
+
 // banner is what serve (and proxy) say at start-up below the first line,
 // one labelled line each: the contract (its title and version, from where),
 // the data and its collections, the operations understood, the scenarios
@@ -570,23 +610,30 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 	}
 	adaptedLines(line, data.Adapted)
 	var conv, examples []string
+	var convOps, exampleOps []*model.Operation
 	for _, o := range m.Operations {
 		if o.Kind == model.Example {
 			examples = append(examples, fmt.Sprintf("%s (%s)", o, o.Why))
+			exampleOps = append(exampleOps, o)
 			continue
 		}
-		what := o.Kind.String()
-		if o.Coll != nil {
-			what += " " + o.Coll.Name
-		}
-		conv = append(conv, fmt.Sprintf("%s: %s", o, what))
+		conv = append(conv, fmt.Sprintf("%s: %s", o, conventionOf(o)))
+		convOps = append(convOps, o)
 	}
-	if len(conv) > 0 {
+	switch {
+	case len(conv) > bannerListed:
+		line("operations", "%d by convention:", len(conv))
+		groupedLines(line, convOps, conventionOf)
+	case len(conv) > 0:
 		line("operations", "%d by convention: %s", len(conv), strings.Join(conv, "; "))
-	} else {
+	default:
 		line("operations", "none by convention (no collection, login or user operation)")
 	}
-	if len(examples) > 0 {
+	switch {
+	case len(examples) > bannerListed:
+		line("", "%d answered from examples only (serve --explain OPERATION says more):", len(examples))
+		groupedLines(line, exampleOps, func(o *model.Operation) string { return o.Why })
+	case len(examples) > 0:
 		line("", "%d answered from examples only: %s", len(examples), strings.Join(examples, "; "))
 	}
 	degradedLines(line, m.Degraded())

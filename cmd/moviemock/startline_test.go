@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/moviemock/moviemock/internal/model"
 )
 
 // The URL printed at start-up is one a user can open: a wildcard address is
@@ -181,4 +184,28 @@ func startLines(t *testing.T, n int, args ...string) string {
 		t.Fatalf("serve did not start: %v (%v)", err, rerr)
 	}
 	return lines.String()
+}
+
+// A document of many operations gets a screenful: past bannerListed, the
+// operations are grouped by what answers them, each group naming its first
+// few and counting the rest.
+func TestBannerGroupsManyOperations(t *testing.T) {
+	var ops []*model.Operation
+	for i := range 30 {
+		why := "a DELETE not ending in an id parameter"
+		if i%3 == 0 {
+			why = "answers no record or list of a collection by a convention"
+		}
+		ops = append(ops, &model.Operation{Method: "GET", Path: fmt.Sprintf("/things/%d", i), Why: why})
+	}
+	var b strings.Builder
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(&b, "%s|%s\n", label, fmt.Sprintf(format, args...))
+	}
+	groupedLines(line, ops, func(o *model.Operation) string { return o.Why })
+	want := "|  10 answers no record or list of a collection by a convention: GET /things/0, GET /things/3, GET /things/6, GET /things/9 and 6 more\n" +
+		"|  20 a DELETE not ending in an id parameter: GET /things/1, GET /things/2, GET /things/4, GET /things/5 and 16 more\n"
+	if b.String() != want {
+		t.Errorf("grouped lines:\n%s\nwant:\n%s", b.String(), want)
+	}
 }
