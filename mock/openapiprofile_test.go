@@ -264,3 +264,39 @@ func TestOpenAPIEnforcesEverySecurityScheme(t *testing.T) {
 		})
 	}
 }
+
+// CheckRequest, the proxy's prediction of the backend's refusal, gives
+// the status the operation declares for bad input under the
+// plain-OpenAPI profile, FastAPI's 422 (where FastAPI validates the body)
+// under FastAPI's.
+func TestCheckRequestStatusByProfile(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		doc, target string
+		profile     framework.Name
+		status      int
+	}{
+		{"spotify.yaml", "/playlists/p1/tracks", framework.OpenAPI, 400},
+		// FastAPI leaves a JSON body of an operation declaring no 422 to
+		// its endpoint.
+		{"spotify.yaml", "/playlists/p1/tracks", framework.FastAPI, 0},
+		{"realworld.yaml", "/articles", framework.OpenAPI, 422},
+		{"realworld.yaml", "/articles", framework.FastAPI, 422},
+		{"json-body-no-422.yaml", "/things/a/add", framework.OpenAPI, 400},
+	} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "openapi", tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := spec.Load(raw, tc.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, tc.profile), Seed: 1})
+		req := request{method: "POST", target: tc.target, header: http.Header{"Content-Type": {"application/json"}}, body: `{"uris":5,"tracks":5,"article":5}`}.build()
+		op, v := srv.CheckRequest(req)
+		if op == nil || v.Status != tc.status || (len(v.Items) == 0) != (tc.status == 0) {
+			t.Errorf("%s %s: %v %+v, want %d with items", tc.doc, tc.profile, op, v, tc.status)
+		}
+	}
+}

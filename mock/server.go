@@ -697,7 +697,8 @@ func (s *Server) validateAll(o *operation, r *http.Request, parsed fastapi.Parse
 // Verdict is what FastAPI answers a request with before its endpoint runs:
 // nothing (Status 0: the endpoint runs), a 422 with Items, or an error
 // Status with Detail (400 for a body it cannot parse, 413 for one too
-// large).
+// large). Under the plain-OpenAPI profile the Items come with the status
+// the operation declares for bad input (openapiprofile.BadInputStatus).
 type Verdict struct {
 	Status int
 	Items  []fastapi.ErrorItem
@@ -739,7 +740,14 @@ func (s *Server) CheckRequest(r *http.Request) (*model.Operation, Verdict) {
 	switch {
 	case err != nil:
 		code, detail := bodyError(err)
+		if s.oa != nil && code == http.StatusBadRequest {
+			code = openapiprofile.BadInputStatus(o.m.Op)
+		}
 		return o.m, Verdict{Status: code, Detail: detail}
+	case s.oa != nil && len(items) > 0:
+		// The plain-OpenAPI profile: the status the operation declares
+		// for bad input.
+		return o.m, Verdict{Status: openapiprofile.BadInputStatus(o.m.Op), Items: items}
 	case fastapi.Unanswerable(items):
 		return o.m, Verdict{Status: http.StatusInternalServerError, Detail: "Internal Server Error"}
 	case len(items) > 0:
