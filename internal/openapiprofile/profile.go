@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -38,6 +39,7 @@ type Profile struct {
 	// most often (for answers of no operation: an unknown path, a wrong
 	// method); under 0, the most common of any 4XX or default.
 	common map[int]*openapi3.Response
+	costs  sync.Map // *openapi3.Schema → checkCost
 }
 
 // New reads sp's error responses; gen renders the values the messages do
@@ -151,7 +153,7 @@ func (p *Profile) Render(op *openapi3.Operation, status int, problems []Problem)
 	if resp != nil {
 		if media := jsonMedia(resp); media != "" {
 			if schema := resp.Content[media].Schema; schema != nil && schema.Value != nil {
-				b := builder{p: p, status: status, problems: problems,
+				b := builder{p: p, status: status, problems: problems, steps: maxSteps,
 					f: gofakeit.NewFaker(rand.NewPCG(p.seed, uint64(status)), false)}
 				if body, ok := b.value(schema, "", nil, 0); ok {
 					return media, body
