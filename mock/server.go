@@ -837,9 +837,11 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 
 // notFound answers a path no route matches. Like Starlette's
 // redirect_slashes, a path that would match with its trailing slashes
-// removed (or one added) is redirected there with 307, whatever the method.
+// removed (or one added) is redirected there with 307, whatever the method;
+// not under the plain-OpenAPI profile, whose document says nothing of
+// such a redirect.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	if p := r.URL.Path; p != "/" && p != "" {
+	if p := r.URL.Path; p != "/" && p != "" && s.oa == nil {
 		alt := p + "/"
 		if strings.HasSuffix(p, "/") {
 			alt = strings.TrimRight(p, "/")
