@@ -251,6 +251,10 @@ func TestOpenAPIEnforcesEverySecurityScheme(t *testing.T) {
 		{"optional: a token", "/optional", h("Authorization", "Bearer t1"), 200, ""},
 		{"optional: the mock's expired", "/optional", h("Authorization", "Bearer "+expired), 401, "Bearer"},
 		{"no requirement", "/open", nil, 200, ""},
+		// A scripted answer stands for the endpoint's: the schemes are
+		// enforced before it.
+		{"scripted: without credentials", "/key-header", h("Prefer", "code=404"), 401, `ApiKey in="header", name="X-API-Key"`},
+		{"scripted: with them", "/key-header", h("Prefer", "code=404", "X-API-Key", "k1"), 404, ""},
 		{"apiKey in Authorization: Token <jwt>", "/authz-key", h("Authorization", "Token "+mine), 200, ""},
 		{"apiKey in Authorization: the jwt alone", "/authz-key", h("Authorization", mine), 200, ""},
 		{"apiKey in Authorization: any value", "/authz-key", h("Authorization", "abc"), 200, ""},
@@ -261,7 +265,7 @@ func TestOpenAPIEnforcesEverySecurityScheme(t *testing.T) {
 			if rec.Code != tc.status || rec.Header().Get("WWW-Authenticate") != tc.challenge {
 				t.Fatalf("%d WWW-Authenticate %q %s, want %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"), rec.Body, tc.status, tc.challenge)
 			}
-			if tc.status == 401 && rec.Header().Get("Content-Type") != "application/problem+json" {
+			if tc.status != 200 && rec.Header().Get("Content-Type") != "application/problem+json" {
 				t.Errorf("Content-Type %q", rec.Header().Get("Content-Type"))
 			}
 		})
