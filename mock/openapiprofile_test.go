@@ -136,6 +136,9 @@ func TestOpenAPIRefusalsRealWorldShape(t *testing.T) {
 			422, "application/json", map[string]any{"errors": map[string]any{"body": []any{"article.description is required", "article.body is required"}}}},
 		{"no credentials", request{method: "POST", target: "/articles", header: http.Header{"Content-Type": {"application/json"}}, body: `{}`},
 			401, "application/problem+json", map[string]any{"type": "about:blank", "title": "Unauthorized", "status": 401.0, "detail": "authentication required"}},
+		// Credentials come before the body is read, whatever it holds.
+		{"no credentials, a body that is not JSON", request{method: "POST", target: "/articles", header: http.Header{"Content-Type": {"application/json"}}, body: `{"article":`},
+			401, "application/problem+json", map[string]any{"status": 401.0, "detail": "authentication required"}},
 	})
 }
 

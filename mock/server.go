@@ -603,6 +603,15 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := s.store.state(r.Header.Get(scenarios.HeaderSession))
 		c := &call{s: s, o: o, w: w, r: r, st: st}
+		if o.security != nil {
+			// The plain-OpenAPI profile: credentials before the body, as
+			// authentication middleware runs before a handler reads it.
+			user, ok := s.checkSecurity(w, r, st, o)
+			if !ok {
+				return
+			}
+			c.user = user
+		}
 		if s.unsupportedMedia(w, o, r) {
 			return
 		}
@@ -616,13 +625,7 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 		} else if len(items) > 0 {
 			return
 		}
-		if o.security != nil {
-			user, ok := s.checkSecurity(w, r, st, o)
-			if !ok {
-				return
-			}
-			c.user = user
-		} else if o.secured {
+		if o.security == nil && o.secured {
 			user, detail, ok := s.authenticate(r, st)
 			if !ok {
 				s.writeUnauthorized(w, o, detail)
