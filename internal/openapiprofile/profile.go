@@ -152,7 +152,8 @@ func (p *Profile) Render(op *openapi3.Operation, status int, problems []Problem)
 	}
 	if resp != nil {
 		if media := jsonMedia(resp); media != "" {
-			if schema := resp.Content[media].Schema; schema != nil && schema.Value != nil {
+			if mt := resp.Content[media]; mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
+				schema := mt.Schema
 				b := builder{p: p, status: status, problems: problems, steps: maxSteps,
 					f: gofakeit.NewFaker(rand.NewPCG(p.seed, uint64(status)), false)}
 				if body, ok := b.value(schema, "", nil, 0); ok {
@@ -173,7 +174,10 @@ func jsonMedia(r *openapi3.Response) string {
 		return "application/json"
 	}
 	names := make([]string, 0, len(r.Content))
-	for name := range r.Content {
+	for name, mt := range r.Content {
+		if mt == nil {
+			continue
+		}
 		base, _, _ := strings.Cut(strings.ToLower(name), ";")
 		if strings.HasSuffix(strings.TrimSpace(base), "+json") || strings.TrimSpace(base) == "application/json" {
 			names = append(names, name)

@@ -310,3 +310,44 @@ func TestCheckCost(t *testing.T) {
 		}
 	}
 }
+
+// Odd declared shapes still give a JSON body, never a panic.
+func TestRenderOddShapes(t *testing.T) {
+	t.Parallel()
+	for _, schema := range []string{
+		`{}`,
+		`{type: string, enum: [oops]}`,
+		`{type: integer}`,
+		`{type: array, items: {type: integer}}`,
+		`{type: object, additionalProperties: false}`,
+		`{type: object, required: [x], properties: {x: {type: string, maxLength: 0}}, additionalProperties: false}`,
+		`{$ref: "#/components/schemas/Self"}`,
+		`{allOf: [{$ref: "#/components/schemas/Self"}, {type: object, properties: {message: {type: string}}}]}`,
+		`{anyOf: [{type: string, enum: [x]}, {type: object, nullable: true, properties: {detail: {type: string}}}]}`,
+		`{type: object, properties: {errors: {type: array, items: {type: array, items: {type: object, properties: {loc: {type: array, items: {type: string}}}}}}}}`,
+		`{not: {}}`,
+	} {
+		doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "400": {description: Bad, content: {application/json: {schema: ` + schema + `}}}
+components:
+  schemas:
+    Self: {type: object, required: [self], properties: {self: {$ref: "#/components/schemas/Self"}, message: {type: string}}}
+`
+		sp, err := spec.Load([]byte(doc), "odd.yaml")
+		if err != nil {
+			t.Errorf("%s: %v", schema, err)
+			continue
+		}
+		p := New(sp, fake.New(sp), 1)
+		problems := Problems([]fastapi.ErrorItem{fastapi.Missing("body", "a", 0, "b"), fastapi.Missing("query", "q")})
+		_, body := p.Render(sp.Doc.Paths.Value("/x").Get, 400, problems)
+		if !json.Valid(body) {
+			t.Errorf("%s: %q is not JSON", schema, body)
+		}
+	}
+}
