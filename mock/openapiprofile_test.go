@@ -310,3 +310,31 @@ func TestCheckRequestStatusByProfile(t *testing.T) {
 		}
 	}
 }
+
+// Hostile requests to documents the plain-OpenAPI profile answers get an
+// answer of the mock's own accord: never a 5xx, always JSON.
+func TestOpenAPIHostileRequests(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat(`{"uris":`, 5000) + `1` + strings.Repeat(`}`, 5000)
+	many := `{"uris":[` + strings.Repeat(`1,`, 20000) + `1]}`
+	for _, doc := range []string{"spotify.yaml", "realworld.yaml", "security.yaml", "json-body-no-422.yaml"} {
+		srv, _ := openapiServer(t, doc, mock.Config{Seed: 1})
+		for _, req := range []request{
+			{method: "POST", target: "/playlists/p1/tracks", header: http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer x"}}, body: deep},
+			{method: "POST", target: "/playlists/p1/tracks", header: http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer x"}}, body: many},
+			{method: "POST", target: "/playlists/p1/tracks", header: http.Header{"Content-Type": {"application/json; charset=latin-1"}, "Authorization": {"Bearer \xff\xfe"}}, body: "{\"uris\":[\"\xff\"]}"},
+			{method: "POST", target: "/articles", header: http.Header{"Content-Type": {"application/json"}, "Authorization": {"Token a.b.c"}}, body: `{"article":{"title":null,"description":[],"body":{}}}`},
+			{method: "GET", target: "/albums/%00%ff?market=%zz", header: http.Header{"Authorization": {"Bearer eyJhbGciOiJIUzI1NiJ9.e30."}}},
+			{method: "GET", target: "/basic", header: http.Header{"Authorization": {"Basic " + strings.Repeat("=", 100)}}},
+			{method: "GET", target: "/key-cookie", header: http.Header{"Cookie": {"session=; session=\x00"}}},
+			{method: "DELETE", target: "/things/%2F/remove", header: http.Header{"Content-Type": {"application/json"}}, body: `{"tracks":[1,{"a":[]}]}`},
+			{method: "PATCH", target: "/things/a/add", header: http.Header{"Content-Type": {"text/plain"}}, body: "x"},
+		} {
+			rec := serve(srv, req)
+			ct := rec.Header().Get("Content-Type")
+			if rec.Code >= 500 || !strings.Contains(ct, "json") || !json.Valid(rec.Body.Bytes()) {
+				t.Errorf("%s: %s %s: %d %s %.200s", doc, req.method, req.target, rec.Code, ct, rec.Body)
+			}
+		}
+	}
+}
