@@ -54,9 +54,9 @@ func set(names ...string) map[string]bool {
 	return m
 }
 
-func key(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-}
+func key(name string) string { return strings.ToLower(separators.Replace(name)) }
+
+var separators = strings.NewReplacer("_", "", "-", "")
 
 // value renders a value of ref for the member called name ("" at the top),
 // about one problem (nil: all of them). False when the schema has nothing
