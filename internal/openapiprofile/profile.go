@@ -30,6 +30,14 @@ import (
 // declares no shape for a refusal.
 const ProblemMedia = "application/problem+json"
 
+// AddedStatuses are the statuses a mock under this profile answers
+// although an operation may not declare them: bad input (400, or the
+// declared 422), missing credentials, an unknown id or path, a wrong
+// method, a conflict, a body too large or of another media type, and an
+// answer no value fits. A runner judging such a target allows them as
+// FastAPI's profile allows fastapi.FrameworkStatuses.
+var AddedStatuses = []int{400, 401, 404, 405, 409, 413, 415, 422, 500}
+
 // Profile answers one contract's refusals.
 type Profile struct {
 	sp   *spec.Spec
