@@ -338,3 +338,32 @@ func TestOpenAPIHostileRequests(t *testing.T) {
 		}
 	}
 }
+
+// A bearer token the mock did not issue is accepted; the current user it
+// stands for is the first there is. The mock's own token names its user.
+func TestOpenAPICurrentUserOfAForeignToken(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "me.yaml", mock.Config{Seed: 1, Accounts: []mock.Account{{Username: "ada", Password: "pw"}}})
+	for _, op := range srv.Model().Operations {
+		if op.Path == "/users/me" && op.Kind.String() != "current user" {
+			t.Fatalf("GET /users/me is answered as %s", op.Kind)
+		}
+	}
+	mine := signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": "ada", "exp": now.Unix() + 600})
+	for _, tc := range []struct {
+		token string
+		user  string // "": any user
+	}{
+		{"opaque", ""},
+		{mine, "ada"},
+	} {
+		rec := serve(srv, request{target: "/users/me", header: http.Header{"Authorization": {"Bearer " + tc.token}}})
+		var u struct {
+			ID       *int   `json:"id"`
+			Username string `json:"username"`
+		}
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &u) != nil || u.ID == nil || u.Username == "" || tc.user != "" && u.Username != tc.user {
+			t.Errorf("token %.10s: %d %s, want 200 with user %q", tc.token, rec.Code, rec.Body, tc.user)
+		}
+	}
+}
