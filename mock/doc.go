@@ -8,7 +8,11 @@
 // Routes and request validation come from the contract; this package adds
 // only what the contract cannot say: the endpoints' own logic (lookups,
 // login), and the framework's behaviour around them (404, 405, 307, CORS,
-// auth, panics). Scenarios (package scenarios) wrap the endpoints, and their
+// auth, panics). A document that is not FastAPI's is answered by the
+// plain-OpenAPI profile instead (package openapiprofile): refusals in the
+// statuses and shapes the document declares, every security scheme it
+// declares enforced, concrete paths matched before templated ones.
+// Scenarios (package scenarios) wrap the endpoints, and their
 // control API is mounted under /__mock/. It does not load files or listen;
 // cmd/moviemock does.
 //

@@ -112,6 +112,9 @@ func TestOpenAPIRefusalsSpotifyShape(t *testing.T) {
 			404, "application/json", errorOf(404, "Album not found")},
 		{"unknown path", request{method: "GET", target: "/nothing/here"},
 			404, "application/json", errorOf(404, "no operation answers GET /nothing/here")},
+		// Starlette's redirect of a trailing slash is FastAPI's habit.
+		{"trailing slash", request{method: "GET", target: "/albums/a1/", header: bearer(t)},
+			404, "application/json", errorOf(404, "no operation answers GET /albums/a1/")},
 		{"wrong method", request{method: "DELETE", target: "/albums/a1"},
 			405, "application/json", errorOf(405, "method DELETE is not allowed on this path")},
 		{"a status asked for (Prefer)", request{method: "GET", target: "/albums/a1", header: withToken(http.Header{"Prefer": {"code=404"}})},
@@ -133,6 +136,9 @@ func TestOpenAPIRefusalsRealWorldShape(t *testing.T) {
 			422, "application/json", map[string]any{"errors": map[string]any{"body": []any{"article.description is required", "article.body is required"}}}},
 		{"no credentials", request{method: "POST", target: "/articles", header: http.Header{"Content-Type": {"application/json"}}, body: `{}`},
 			401, "application/problem+json", map[string]any{"type": "about:blank", "title": "Unauthorized", "status": 401.0, "detail": "authentication required"}},
+		// Credentials come before the body is read, whatever it holds.
+		{"no credentials, a body that is not JSON", request{method: "POST", target: "/articles", header: http.Header{"Content-Type": {"application/json"}}, body: `{"article":`},
+			401, "application/problem+json", map[string]any{"status": 401.0, "detail": "authentication required"}},
 	})
 }
 
@@ -248,6 +254,10 @@ func TestOpenAPIEnforcesEverySecurityScheme(t *testing.T) {
 		{"optional: a token", "/optional", h("Authorization", "Bearer t1"), 200, ""},
 		{"optional: the mock's expired", "/optional", h("Authorization", "Bearer "+expired), 401, "Bearer"},
 		{"no requirement", "/open", nil, 200, ""},
+		// A scripted answer stands for the endpoint's: the schemes are
+		// enforced before it.
+		{"scripted: without credentials", "/key-header", h("Prefer", "code=404"), 401, `ApiKey in="header", name="X-API-Key"`},
+		{"scripted: with them", "/key-header", h("Prefer", "code=404", "X-API-Key", "k1"), 404, ""},
 		{"apiKey in Authorization: Token <jwt>", "/authz-key", h("Authorization", "Token "+mine), 200, ""},
 		{"apiKey in Authorization: the jwt alone", "/authz-key", h("Authorization", mine), 200, ""},
 		{"apiKey in Authorization: any value", "/authz-key", h("Authorization", "abc"), 200, ""},
@@ -258,9 +268,102 @@ func TestOpenAPIEnforcesEverySecurityScheme(t *testing.T) {
 			if rec.Code != tc.status || rec.Header().Get("WWW-Authenticate") != tc.challenge {
 				t.Fatalf("%d WWW-Authenticate %q %s, want %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"), rec.Body, tc.status, tc.challenge)
 			}
-			if tc.status == 401 && rec.Header().Get("Content-Type") != "application/problem+json" {
+			if tc.status != 200 && rec.Header().Get("Content-Type") != "application/problem+json" {
 				t.Errorf("Content-Type %q", rec.Header().Get("Content-Type"))
 			}
 		})
+	}
+}
+
+// CheckRequest, the proxy's prediction of the backend's refusal, gives
+// the status the operation declares for bad input under the
+// plain-OpenAPI profile, FastAPI's 422 (where FastAPI validates the body)
+// under FastAPI's.
+func TestCheckRequestStatusByProfile(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		doc, target string
+		profile     framework.Name
+		status      int
+	}{
+		{"spotify.yaml", "/playlists/p1/tracks", framework.OpenAPI, 400},
+		// FastAPI leaves a JSON body of an operation declaring no 422 to
+		// its endpoint.
+		{"spotify.yaml", "/playlists/p1/tracks", framework.FastAPI, 0},
+		{"realworld.yaml", "/articles", framework.OpenAPI, 422},
+		{"realworld.yaml", "/articles", framework.FastAPI, 422},
+		{"json-body-no-422.yaml", "/things/a/add", framework.OpenAPI, 400},
+	} {
+		raw, err := os.ReadFile(filepath.Join("testdata", "openapi", tc.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := spec.Load(raw, tc.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, tc.profile), Seed: 1})
+		req := request{method: "POST", target: tc.target, header: http.Header{"Content-Type": {"application/json"}}, body: `{"uris":5,"tracks":5,"article":5}`}.build()
+		op, v := srv.CheckRequest(req)
+		if op == nil || v.Status != tc.status || (len(v.Items) == 0) != (tc.status == 0) {
+			t.Errorf("%s %s: %v %+v, want %d with items", tc.doc, tc.profile, op, v, tc.status)
+		}
+	}
+}
+
+// Hostile requests to documents the plain-OpenAPI profile answers get an
+// answer of the mock's own accord: never a 5xx, always JSON.
+func TestOpenAPIHostileRequests(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat(`{"uris":`, 5000) + `1` + strings.Repeat(`}`, 5000)
+	many := `{"uris":[` + strings.Repeat(`1,`, 20000) + `1]}`
+	for _, doc := range []string{"spotify.yaml", "realworld.yaml", "security.yaml", "json-body-no-422.yaml"} {
+		srv, _ := openapiServer(t, doc, mock.Config{Seed: 1})
+		for _, req := range []request{
+			{method: "POST", target: "/playlists/p1/tracks", header: http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer x"}}, body: deep},
+			{method: "POST", target: "/playlists/p1/tracks", header: http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer x"}}, body: many},
+			{method: "POST", target: "/playlists/p1/tracks", header: http.Header{"Content-Type": {"application/json; charset=latin-1"}, "Authorization": {"Bearer \xff\xfe"}}, body: "{\"uris\":[\"\xff\"]}"},
+			{method: "POST", target: "/articles", header: http.Header{"Content-Type": {"application/json"}, "Authorization": {"Token a.b.c"}}, body: `{"article":{"title":null,"description":[],"body":{}}}`},
+			{method: "GET", target: "/albums/%00%ff?market=%zz", header: http.Header{"Authorization": {"Bearer eyJhbGciOiJIUzI1NiJ9.e30."}}},
+			{method: "GET", target: "/basic", header: http.Header{"Authorization": {"Basic " + strings.Repeat("=", 100)}}},
+			{method: "GET", target: "/key-cookie", header: http.Header{"Cookie": {"session=; session=\x00"}}},
+			{method: "DELETE", target: "/things/%2F/remove", header: http.Header{"Content-Type": {"application/json"}}, body: `{"tracks":[1,{"a":[]}]}`},
+			{method: "PATCH", target: "/things/a/add", header: http.Header{"Content-Type": {"text/plain"}}, body: "x"},
+		} {
+			rec := serve(srv, req)
+			ct := rec.Header().Get("Content-Type")
+			if rec.Code >= 500 || !strings.Contains(ct, "json") || !json.Valid(rec.Body.Bytes()) {
+				t.Errorf("%s: %s %s: %d %s %.200s", doc, req.method, req.target, rec.Code, ct, rec.Body)
+			}
+		}
+	}
+}
+
+// A bearer token the mock did not issue is accepted; the current user it
+// stands for is the first there is. The mock's own token names its user.
+func TestOpenAPICurrentUserOfAForeignToken(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "me.yaml", mock.Config{Seed: 1, Accounts: []mock.Account{{Username: "ada", Password: "pw"}}})
+	for _, op := range srv.Model().Operations {
+		if op.Path == "/users/me" && op.Kind.String() != "current user" {
+			t.Fatalf("GET /users/me is answered as %s", op.Kind)
+		}
+	}
+	mine := signed(t, "HS256", mock.DefaultJWTSecret, map[string]any{"sub": "ada", "exp": now.Unix() + 600})
+	for _, tc := range []struct {
+		token string
+		user  string // "": any user
+	}{
+		{"opaque", ""},
+		{mine, "ada"},
+	} {
+		rec := serve(srv, request{target: "/users/me", header: http.Header{"Authorization": {"Bearer " + tc.token}}})
+		var u struct {
+			ID       *int   `json:"id"`
+			Username string `json:"username"`
+		}
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &u) != nil || u.ID == nil || u.Username == "" || tc.user != "" && u.Username != tc.user {
+			t.Errorf("token %.10s: %d %s, want 200 with user %q", tc.token, rec.Code, rec.Body, tc.user)
+		}
 	}
 }

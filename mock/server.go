@@ -626,6 +626,15 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := s.store.state(r.Header.Get(scenarios.HeaderSession))
 		c := &call{s: s, o: o, w: w, r: r, st: st}
+		if o.security != nil {
+			// The plain-OpenAPI profile: credentials before the body, as
+			// authentication middleware runs before a handler reads it.
+			user, ok := s.checkSecurity(w, r, st, o)
+			if !ok {
+				return
+			}
+			c.user = user
+		}
 		if s.unsupportedMedia(w, o, r) {
 			return
 		}
@@ -639,13 +648,7 @@ func (s *Server) operationHandler(o *operation) http.Handler {
 		} else if len(items) > 0 {
 			return
 		}
-		if o.security != nil {
-			user, ok := s.checkSecurity(w, r, st, o)
-			if !ok {
-				return
-			}
-			c.user = user
-		} else if o.secured {
+		if o.security == nil && o.secured {
 			user, detail, ok := s.authenticate(r, st)
 			if !ok {
 				s.writeUnauthorized(w, o, detail)
@@ -734,7 +737,8 @@ func (s *Server) validateAll(o *operation, r *http.Request, parsed fastapi.Parse
 // Verdict is what FastAPI answers a request with before its endpoint runs:
 // nothing (Status 0: the endpoint runs), a 422 with Items, or an error
 // Status with Detail (400 for a body it cannot parse, 413 for one too
-// large).
+// large). Under the plain-OpenAPI profile the Items come with the status
+// the operation declares for bad input (openapiprofile.BadInputStatus).
 type Verdict struct {
 	Status int
 	Items  []fastapi.ErrorItem
@@ -776,7 +780,14 @@ func (s *Server) CheckRequest(r *http.Request) (*model.Operation, Verdict) {
 	switch {
 	case err != nil:
 		code, detail := bodyError(err)
+		if s.oa != nil && code == http.StatusBadRequest {
+			code = openapiprofile.BadInputStatus(o.m.Op)
+		}
 		return o.m, Verdict{Status: code, Detail: detail}
+	case s.oa != nil && len(items) > 0:
+		// The plain-OpenAPI profile: the status the operation declares
+		// for bad input.
+		return o.m, Verdict{Status: openapiprofile.BadInputStatus(o.m.Op), Items: items}
 	case fastapi.Unanswerable(items):
 		return o.m, Verdict{Status: http.StatusInternalServerError, Detail: "Internal Server Error"}
 	case len(items) > 0:
@@ -866,9 +877,11 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 
 // notFound answers a path no route matches. Like Starlette's
 // redirect_slashes, a path that would match with its trailing slashes
-// removed (or one added) is redirected there with 307, whatever the method.
+// removed (or one added) is redirected there with 307, whatever the method;
+// not under the plain-OpenAPI profile, whose document says nothing of
+// such a redirect.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	if p := r.URL.Path; p != "/" && p != "" {
+	if p := r.URL.Path; p != "/" && p != "" && s.oa == nil {
 		alt := p + "/"
 		if strings.HasSuffix(p, "/") {
 			alt = strings.TrimRight(p, "/")

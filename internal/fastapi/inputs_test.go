@@ -61,3 +61,31 @@ func TestFormattedQueryMatchesFastAPI(t *testing.T) {
 		})
 	}
 }
+
+// A JSON body on an operation declaring no 422 is left to the endpoint
+// (Raw), as FastAPI does; with validateAll (the plain-OpenAPI profile) it
+// is validated.
+func TestCompileInputsForValidateAll(t *testing.T) {
+	sp, err := spec.Load([]byte(`openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    post:
+      requestBody: {content: {application/json: {schema: {type: object, required: [a], properties: {a: {type: string}}}}}}
+      responses:
+        "200": {description: OK}
+`), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sp.Doc.Paths.Value("/x")
+	for _, validateAll := range []bool{false, true} {
+		ins, err := CompileInputsFor(sp, item.Post, item, validateAll)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (ins.JSON != nil) != validateAll || (ins.Raw != nil) == validateAll {
+			t.Errorf("validateAll %v: JSON %v, Raw %v", validateAll, ins.JSON != nil, ins.Raw != nil)
+		}
+	}
+}

@@ -20,11 +20,20 @@ type builder struct {
 	status   int
 	problems []Problem
 	f        *gofakeit.Faker
+	// steps is what is left of the budget of values tried (maxSteps): a
+	// document's alternatives nested in alternatives would otherwise
+	// multiply the work.
+	steps int
 }
 
 // maxDepth bounds how deep the words go into nested schemas; below it,
 // values are generated (the generator has its own bounds on cycles).
-const maxDepth = 6
+// maxSteps bounds the values one refusal tries; past it, too, values are
+// generated.
+const (
+	maxDepth = 6
+	maxSteps = 256
+)
 
 // The roles a member's name gives it, by the name lower-cased without _
 // and -.
@@ -45,9 +54,9 @@ func set(names ...string) map[string]bool {
 	return m
 }
 
-func key(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-}
+func key(name string) string { return strings.ToLower(separators.Replace(name)) }
+
+var separators = strings.NewReplacer("_", "", "-", "")
 
 // value renders a value of ref for the member called name ("" at the top),
 // about one problem (nil: all of them). False when the schema has nothing
@@ -57,8 +66,10 @@ func (b *builder) value(ref *openapi3.SchemaRef, name string, one *Problem, dept
 	if s == nil {
 		return nil, false
 	}
-	if depth > maxDepth {
-		return b.generated(ref, name), true
+	b.steps--
+	if depth > maxDepth || b.steps < 0 || !b.p.checkable(s) {
+		g := b.generated(ref, name)
+		return g, g != nil
 	}
 	for _, alts := range [][]*openapi3.SchemaRef{s.OneOf, s.AnyOf} {
 		for _, alt := range alts {
@@ -235,6 +246,53 @@ func (b *builder) valid(s *openapi3.Schema, raw []byte) bool {
 		return false
 	}
 	return b.p.sp.Validate(s, v, false) == nil
+}
+
+// maxCheckCost bounds the work of checking a value against a schema
+// (checkCost): kin-openapi v0.152.0's validator tries every alternative
+// of a oneOf or anyOf, and of those nested in it, so alternatives nested
+// in alternatives cost their product. A schema past the bound is never
+// checked: its values are generated, which fit it by construction.
+const maxCheckCost = 1 << 12
+
+// checkable reports whether checking a value against s stays within
+// maxCheckCost.
+func (p *Profile) checkable(s *openapi3.Schema) bool {
+	if c, ok := p.costs.Load(s); ok {
+		return c.(int) <= maxCheckCost
+	}
+	c := checkCost(s, map[*openapi3.Schema]bool{})
+	p.costs.Store(s, c)
+	return c <= maxCheckCost
+}
+
+// checkCost is an upper bound, saturating past maxCheckCost, of the
+// schemas the validator may visit for one value of s: each schema counts
+// once, plus what its members, items and alternatives cost. A schema met
+// again below itself (a cycle) counts one: the values tried are bounded
+// in depth.
+func checkCost(s *openapi3.Schema, onPath map[*openapi3.Schema]bool) int {
+	if s == nil || onPath[s] {
+		return 1
+	}
+	onPath[s] = true
+	defer delete(onPath, s)
+	cost := 1
+	add := func(refs ...*openapi3.SchemaRef) {
+		for _, r := range refs {
+			if r != nil && cost <= maxCheckCost {
+				cost += checkCost(r.Value, onPath)
+			}
+		}
+	}
+	add(s.OneOf...)
+	add(s.AnyOf...)
+	add(s.AllOf...)
+	add(s.Items, s.Not, s.AdditionalProperties.Schema)
+	for _, prop := range s.Properties {
+		add(prop)
+	}
+	return min(cost, maxCheckCost+1)
 }
 
 // typeOf is the one JSON type s describes, null aside: its type, else

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -29,6 +30,14 @@ import (
 // declares no shape for a refusal.
 const ProblemMedia = "application/problem+json"
 
+// AddedStatuses are the statuses a mock under this profile answers
+// although an operation may not declare them: bad input (400, or the
+// declared 422), missing credentials, an unknown id or path, a wrong
+// method, a conflict, a body too large or of another media type, and an
+// answer no value fits. A runner judging such a target allows them as
+// FastAPI's profile allows fastapi.FrameworkStatuses.
+var AddedStatuses = []int{400, 401, 404, 405, 409, 413, 415, 422, 500}
+
 // Profile answers one contract's refusals.
 type Profile struct {
 	sp   *spec.Spec
@@ -38,6 +47,7 @@ type Profile struct {
 	// most often (for answers of no operation: an unknown path, a wrong
 	// method); under 0, the most common of any 4XX or default.
 	common map[int]*openapi3.Response
+	costs  sync.Map // *openapi3.Schema → checkCost
 }
 
 // New reads sp's error responses; gen renders the values the messages do
@@ -150,8 +160,9 @@ func (p *Profile) Render(op *openapi3.Operation, status int, problems []Problem)
 	}
 	if resp != nil {
 		if media := jsonMedia(resp); media != "" {
-			if schema := resp.Content[media].Schema; schema != nil && schema.Value != nil {
-				b := builder{p: p, status: status, problems: problems,
+			if mt := resp.Content[media]; mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
+				schema := mt.Schema
+				b := builder{p: p, status: status, problems: problems, steps: maxSteps,
 					f: gofakeit.NewFaker(rand.NewPCG(p.seed, uint64(status)), false)}
 				if body, ok := b.value(schema, "", nil, 0); ok {
 					return media, body
@@ -171,7 +182,10 @@ func jsonMedia(r *openapi3.Response) string {
 		return "application/json"
 	}
 	names := make([]string, 0, len(r.Content))
-	for name := range r.Content {
+	for name, mt := range r.Content {
+		if mt == nil {
+			continue
+		}
 		base, _, _ := strings.Cut(strings.ToLower(name), ";")
 		if strings.HasSuffix(strings.TrimSpace(base), "+json") || strings.TrimSpace(base) == "application/json" {
 			names = append(names, name)

@@ -2,9 +2,12 @@ package openapiprofile
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -236,5 +239,115 @@ func BenchmarkRender(b *testing.B) {
 				p.Render(op, 400, problems)
 			}
 		})
+	}
+}
+
+// A document whose error schema nests alternatives in alternatives, none
+// of which can be satisfied, is answered within the budget.
+func TestRenderNestedAlternativesBounded(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n  /x:\n    get:\n      responses:\n        \"400\": {description: Bad, content: {application/json: {schema: {$ref: \"#/components/schemas/E0\"}}}}\ncomponents:\n  schemas:\n")
+	const levels, width = 12, 8
+	for i := 0; i < levels; i++ {
+		fmt.Fprintf(&b, "    E%d:\n      oneOf:\n", i)
+		for j := 0; j < width; j++ {
+			if i+1 < levels {
+				// Alike alternatives: every value matches them all, so
+				// none satisfies oneOf and each is tried.
+				fmt.Fprintf(&b, "        - {type: object, required: [m], properties: {m: {$ref: \"#/components/schemas/E%d\"}}}\n", i+1)
+			} else {
+				b.WriteString("        - {type: integer}\n")
+			}
+		}
+	}
+	sp, err := spec.Load([]byte(b.String()), "nested.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No generator: it has bounds of its own (and, on this document, a
+	// cost of its own); what is bounded here is the profile's checking.
+	p := New(sp, nil, 1)
+	start := time.Now()
+	media, body := p.Render(sp.Doc.Paths.Value("/x").Get, 400, []Problem{{Detail: "bad"}})
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if media != ProblemMedia || !json.Valid(body) {
+		t.Errorf("%s %s, want problem details", media, body)
+	}
+}
+
+func TestCheckCost(t *testing.T) {
+	t.Parallel()
+	leaf := openapi3.NewIntegerSchema()
+	nest := func(s *openapi3.Schema, width int) *openapi3.Schema {
+		out := &openapi3.Schema{}
+		for range width {
+			out.OneOf = append(out.OneOf, &openapi3.SchemaRef{Value: &openapi3.Schema{
+				Properties: openapi3.Schemas{"m": &openapi3.SchemaRef{Value: s}}}})
+		}
+		return out
+	}
+	wide := leaf
+	for range 6 {
+		wide = nest(wide, 8)
+	}
+	cyclic := &openapi3.Schema{Properties: openapi3.Schemas{}}
+	cyclic.Properties["self"] = &openapi3.SchemaRef{Value: cyclic}
+	for _, tc := range []struct {
+		name      string
+		s         *openapi3.Schema
+		checkable bool
+	}{
+		{"leaf", leaf, true},
+		{"one level of alternatives", nest(leaf, 8), true},
+		{"alternatives six deep", wide, false},
+		{"a cycle", cyclic, true},
+	} {
+		if got := checkCost(tc.s, map[*openapi3.Schema]bool{}) <= maxCheckCost; got != tc.checkable {
+			t.Errorf("%s: checkable %v, want %v", tc.name, got, tc.checkable)
+		}
+	}
+}
+
+// Odd declared shapes still give a JSON body, never a panic.
+func TestRenderOddShapes(t *testing.T) {
+	t.Parallel()
+	for _, schema := range []string{
+		`{}`,
+		`{type: string, enum: [oops]}`,
+		`{type: integer}`,
+		`{type: array, items: {type: integer}}`,
+		`{type: object, additionalProperties: false}`,
+		`{type: object, required: [x], properties: {x: {type: string, maxLength: 0}}, additionalProperties: false}`,
+		`{$ref: "#/components/schemas/Self"}`,
+		`{allOf: [{$ref: "#/components/schemas/Self"}, {type: object, properties: {message: {type: string}}}]}`,
+		`{anyOf: [{type: string, enum: [x]}, {type: object, nullable: true, properties: {detail: {type: string}}}]}`,
+		`{type: object, properties: {errors: {type: array, items: {type: array, items: {type: object, properties: {loc: {type: array, items: {type: string}}}}}}}}`,
+		`{not: {}}`,
+	} {
+		doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "400": {description: Bad, content: {application/json: {schema: ` + schema + `}}}
+components:
+  schemas:
+    Self: {type: object, required: [self], properties: {self: {$ref: "#/components/schemas/Self"}, message: {type: string}}}
+`
+		sp, err := spec.Load([]byte(doc), "odd.yaml")
+		if err != nil {
+			t.Errorf("%s: %v", schema, err)
+			continue
+		}
+		p := New(sp, fake.New(sp), 1)
+		problems := Problems([]fastapi.ErrorItem{fastapi.Missing("body", "a", 0, "b"), fastapi.Missing("query", "q")})
+		_, body := p.Render(sp.Doc.Paths.Value("/x").Get, 400, problems)
+		if !json.Valid(body) {
+			t.Errorf("%s: %q is not JSON", schema, body)
+		}
 	}
 }
