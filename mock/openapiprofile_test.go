@@ -367,3 +367,21 @@ func TestOpenAPICurrentUserOfAForeignToken(t *testing.T) {
 		}
 	}
 }
+
+// A JSON Schema pattern is ECMA-262: a lookahead RE2 cannot run still
+// holds a body to it (../shared/repro/ecma-pattern.yaml), rather than
+// refusing the document or leaving the pattern unenforced.
+func TestOpenAPIEnforcesECMAPattern(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "ecma-pattern.yaml", mock.Config{Seed: 1})
+	h := http.Header{"Content-Type": {"application/json"}}
+	checkRefusals(t, srv, sp, []refusal{
+		{"leading dot", request{method: "POST", target: "/things", header: h, body: `{"email":".ab@example.com"}`},
+			400, "application/problem+json", map[string]any{"status": 400.0}},
+		{"other domain", request{method: "POST", target: "/things", header: h, body: `{"email":"ab@example.org"}`},
+			400, "application/problem+json", map[string]any{"status": 400.0}},
+	})
+	if rec := serve(srv, request{method: "POST", target: "/things", header: h, body: `{"email":"a.b@example.com"}`}); rec.Code != 200 {
+		t.Errorf("a matching email: %d %s", rec.Code, rec.Body)
+	}
+}

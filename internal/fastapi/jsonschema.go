@@ -64,8 +64,8 @@ type vnode struct {
 	fMul, fLe, fLt, fGe, fGt *float64
 
 	// vStr
-	minLen, maxLen int // -1: none
-	pattern        *pyRegex
+	minLen, maxLen int                                   // -1: none
+	pattern        interface{ MatchString(string) bool } // a *pyRegex; in a lax compile, an ECMA-262 spec.Matcher
 	patternSrc     string
 
 	// vLiteral, vEnum
@@ -517,13 +517,23 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 			return nil, err
 		}
 		if p := get(n, "pattern"); p != nil {
-			if node.pattern, err = compilePattern(p.Value); err != nil {
-				if err := c.unsupported(fmt.Errorf("%s: %w", where, err), where, "pattern "+strconv.Quote(p.Value), "not a regular expression Python's re and Rust's regex both run: "+err.Error()); err != nil {
+			re, err := compilePattern(p.Value)
+			switch {
+			case err == nil:
+				node.pattern, node.patternSrc = re, p.Value
+			case c.lax():
+				// Not pydantic's, so not held to pydantic's engines: the
+				// pattern is JSON Schema's, ECMA-262 (a lookahead, a
+				// backreference), run within spec's match budget.
+				if m, ecmaErr := spec.CompilePattern(p.Value); ecmaErr == nil {
+					node.pattern, node.patternSrc = m, p.Value
+					break
+				}
+				if err := c.unsupported(fmt.Errorf("%s: %w", where, err), where, "pattern "+strconv.Quote(p.Value), "not a regular expression ECMA-262, Python's re or Rust's regex runs: "+err.Error()); err != nil {
 					return nil, err
 				}
-				node.pattern = nil
-			} else {
-				node.patternSrc = p.Value
+			default:
+				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 		}
 		return node, nil
