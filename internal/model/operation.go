@@ -364,7 +364,12 @@ func (m *Model) place(o *Operation) {
 	}
 	switch o.Method {
 	case "POST":
-		if form != nil && form.Value != nil && form.Value.Properties["username"] != nil && form.Value.Properties["password"] != nil {
+		if form != nil && form.Value != nil && form.Value.Properties["username"] != nil && form.Value.Properties["password"] != nil &&
+			(m.Framework == framework.FastAPI || jsonBody == nil || loginPath(o.Path)) {
+			// Outside FastAPI documents, a body that is a form of a
+			// username and a password and also JSON (petstore's POST
+			// /user: JSON, XML or a form of a User) registers an account;
+			// a login is a form alone, or on a login path.
 			// Without a schema with a username (the login collection) the
 			// accounts are not the contract's to say: Coll is nil and the
 			// mock's configured accounts log in.

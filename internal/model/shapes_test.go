@@ -244,3 +244,31 @@ func BenchmarkCompileInlineLists(b *testing.B) {
 		}
 	}
 }
+
+// Outside FastAPI documents a form of a username and a password is a login
+// only where it is the body's one form or on a login path: petstore's POST
+// /user takes a User as JSON, XML or a form, and registers one. Under
+// FastAPI's profile the rule is the OAuth2 password form's, as before.
+func TestFormOfAUserIsNoLogin(t *testing.T) {
+	m := compileFile(t, "../../testdata/corpus/documents/swagger-petstore-3/openapi.yaml")
+	for _, o := range m.Operations {
+		if o.Method == "POST" && o.Path == "/user" && o.Kind != model.Create {
+			t.Errorf("POST /user: %s, want create", o.Kind)
+		}
+	}
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},
+"paths":{"/token":{"post":{"requestBody":{"content":{"application/x-www-form-urlencoded":{"schema":{"type":"object",
+  "properties":{"username":{"type":"string"},"password":{"type":"string"}}}}}},
+  "responses":{"200":{"description":"OK","content":{"application/json":{"schema":{"type":"object","properties":{"access_token":{"type":"string"}}}}}}}}}}}`
+	sp, err := spec.Load([]byte(doc), "token.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := model.Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tm.Operations[0].Kind; got != model.Login {
+		t.Errorf("POST /token, a form alone: %s, want login", got)
+	}
+}
