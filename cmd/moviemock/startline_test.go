@@ -209,3 +209,18 @@ func TestBannerGroupsManyOperations(t *testing.T) {
 		t.Errorf("grouped lines:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// A document of another framework whose collections the embedded data
+// fits none of starts with generated records, as a frontend pointed at it
+// expects some to list and read; a FastAPI document keeps starting empty.
+func TestServeGeneratesForAnotherFramework(t *testing.T) {
+	t.Parallel()
+	lines := startLines(t, 20, "--addr", "127.0.0.1:0", "--spec", "../../testdata/corpus/documents/swagger-petstore-3/openapi.yaml")
+	if !strings.Contains(lines, "serving generated data (seed 1;") || !strings.Contains(lines, "20 pets") {
+		t.Errorf("petstore's start-up lines:\n%s\nwant generated data, 20 pets", lines)
+	}
+	lines = startLines(t, 20, "--addr", "127.0.0.1:0", "--spec", "../../testdata/corpus/services/openapi/hex_todo.json")
+	if strings.Contains(lines, "generated data") {
+		t.Errorf("a FastAPI document's start-up lines:\n%s\nwant no generated data", lines)
+	}
+}

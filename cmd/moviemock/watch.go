@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
@@ -57,6 +58,19 @@ func (s *sources) data() (*fixtures.Dataset, string, error) {
 	switch empty := len(d.Empty()); {
 	case len(s.model.Collections) == 0:
 		return d, "no records (this contract has no collections: its operations are answered from their schemas and examples)", nil
+	case empty == len(s.model.Collections) && s.model.Framework != framework.FastAPI:
+		// A document of another framework: a frontend pointed at it
+		// expects records to list and read, as a mock answering from
+		// examples shows some. FastAPI's documents keep starting empty,
+		// as the app the corpus compares them with does.
+		opts, err := s.gen.options(s.model)
+		if err == nil {
+			var g *fixtures.Dataset
+			if g, err = fixtures.Generate(s.model, opts); err == nil {
+				return g, fmt.Sprintf("generated data (seed %d; the embedded default data fits none of this contract's collections, --fixtures DIR serves your own)", s.gen.seed), nil
+			}
+		}
+		return d, fmt.Sprintf("no records (the embedded default data fits none of this contract's collections, and generating some failed: %v)", err), nil
 	case empty == len(s.model.Collections):
 		return d, "no records (the embedded default data fits none of this contract's collections; --generate makes some)", nil
 	case empty > 0:
