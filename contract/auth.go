@@ -303,7 +303,18 @@ func checkAuthRequired(x *checkInput) *verdict {
 	if r.Status != http.StatusUnauthorized {
 		return fail(want, "%s", statusText(r))
 	}
-	if h := r.Header.Get("WWW-Authenticate"); !strings.HasPrefix(strings.ToLower(h), strings.ToLower(challenge)) {
+	h := r.Header.Get("WWW-Authenticate")
+	if x.r.openAPI() {
+		// Any scheme the operation declares may be the one challenged
+		// (an operation taking Basic or Bearer), each in its own words.
+		if schemes := x.r.challenges(c.op.op); len(schemes) > 0 {
+			if !namesChallenge(h, schemes) {
+				return fail("401 with WWW-Authenticate naming "+strings.Join(schemes, " or "), "WWW-Authenticate %q", h)
+			}
+			return pass
+		}
+	}
+	if !strings.HasPrefix(strings.ToLower(h), strings.ToLower(challenge)) {
 		return fail(want, "WWW-Authenticate %q", h)
 	}
 	return pass

@@ -232,6 +232,9 @@ func checkStatus(x *checkInput) *verdict {
 		notAuthenticated403(x.c().op, x.resp()) {
 		return pass
 	}
+	if x.r.openAPI() && x.openAPIStatus() {
+		return pass
+	}
 	if why := explainedRefusal(x.res); why != "" {
 		return nil // a note says so (explainedNotes)
 	}
@@ -402,6 +405,11 @@ func checkContentType(x *checkInput) *verdict {
 			}
 			want = append(want, mt)
 		}
+		if x.r.openAPI() && openAPIContentType(resp, r.Status, got) {
+			return pass
+		}
+	} else if x.r.openAPI() && r.Status < 500 {
+		return pass // an undeclared status: the target's own answer, in any media type
 	} else if r.Status < 500 {
 		want = []string{"application/json"} // FastAPI's own answers
 		if got == want[0] {
@@ -619,6 +627,9 @@ func checkNegative(x *checkInput) *verdict {
 	if s := x.resp().Status; s >= 400 && s < 500 {
 		return pass
 	}
+	if x.r.openAPI() {
+		return fail("a 4xx rejection", "%s", statusText(x.resp()))
+	}
 	return fail("a 4xx rejection (FastAPI: 422)", "%s", statusText(x.resp()))
 }
 
@@ -691,6 +702,9 @@ func untypedRedirect(op *openapi3.Operation, r *Response) bool {
 }
 
 func checkValidationShape(x *checkInput) *verdict {
+	if x.r.openAPI() {
+		return checkRefusalShape(x)
+	}
 	r := x.resp()
 	c := x.c()
 	if !x.answered() || (r.Status != http.StatusUnprocessableEntity && c.Expect != ExpectRejection) {

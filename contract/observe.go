@@ -189,6 +189,7 @@ func NewObserver(cfg Config) (*Observer, error) {
 	}
 	o := &Observer{r: &runner{cfg: &cfg, sp: cfg.Spec}, ops: map[string]*operation{}, fields: contractSecretFields(cfg.Spec)}
 	o.r.model, o.r.modelErr = cfg.compiled()
+	o.r.setFramework()
 	for _, op := range operations(cfg.Spec, o.r.model, &o.notes) {
 		if op.untestable != "" {
 			o.notes = append(o.notes, fmt.Sprintf("%s %s: not checked: %s", op.method, op.path, op.untestable))

@@ -20,6 +20,7 @@ import (
 
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -246,6 +247,9 @@ type runner struct {
 	// model cannot read the contract.
 	model    *model.Model
 	modelErr error
+	// framework is the profile the target is judged by (setFramework);
+	// "" judges as FastAPI's.
+	framework framework.Name
 	// token is the Authorization value the login with the given
 	// credentials earned, for the sequences; empty when there is none.
 	token string
@@ -400,6 +404,7 @@ func unwrapURLError(err error) error {
 func (r *runner) run(ctx context.Context) *Report {
 	report := &Report{BaseURL: r.cfg.BaseURL, Spec: r.sp.Source(), Seed: r.cfg.Seed}
 	r.model, r.modelErr = r.cfg.compiled()
+	r.setFramework()
 	all := operations(r.sp, r.model, &report.Notes)
 	gen := fake.New(r.sp)
 	for _, o := range all {

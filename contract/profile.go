@@ -1,0 +1,263 @@
+package contract
+
+import (
+	"encoding/json"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
+)
+
+// The runner judges a target by the same framework profile the mock
+// answers by (model.Model.Framework): FastAPI's byte-level rules for a
+// FastAPI document, only the document's own words for any other. This
+// file holds the plain-OpenAPI judgements; the FastAPI ones are the
+// checks as they always were.
+
+// setFramework records the profile the contract is judged by: the model's,
+// else (no model) the one the document shows.
+func (r *runner) setFramework() {
+	if r.model != nil {
+		r.framework = r.model.Framework
+		return
+	}
+	r.framework, _ = framework.Detect(r.sp.Doc)
+}
+
+// openAPI reports whether the target is judged by the plain-OpenAPI
+// profile. A runner whose profile was never set judges as FastAPI's, as
+// the runner always did.
+func (r *runner) openAPI() bool { return r.framework == framework.OpenAPI }
+
+// declaresBadInput reports whether op declares a status for invalid input:
+// 400, 422, a 4XX range or a default response.
+func declaresBadInput(op *openapi3.Operation) bool {
+	if op == nil || op.Responses == nil {
+		return false
+	}
+	for _, code := range []string{"400", "422", "4XX", "default"} {
+		if op.Responses.Value(code) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// declares4xx reports whether op declares status, itself or under its
+// range (4XX) or default.
+func declares4xx(op *openapi3.Operation, status int) bool {
+	return status/100 == 4 && openapiprofile.Response(op, status) != nil
+}
+
+// wrongMedia reports whether c sent its body in a media type the
+// operation does not declare for its request body: the runner's deliberate
+// Content-Type text/plain. A 415 is its right answer, declared or not.
+func wrongMedia(c *Case) bool {
+	if c.op == nil || c.op.op.RequestBody == nil || c.op.op.RequestBody.Value == nil {
+		return false
+	}
+	ct := c.Request.Header.Get("Content-Type")
+	if ct == "" {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return true
+	}
+	for declared := range c.op.op.RequestBody.Value.Content {
+		if fastapi.MediaMatches(declared, mt) {
+			return false
+		}
+	}
+	return true
+}
+
+// securityFirst reports whether r is a refusal of credentials (401, or
+// 403) to a request of an operation that declares security: a server
+// checks who asks before what is asked, so an invalid request without
+// valid credentials is refused for them first.
+func (x *checkInput) securityFirst() bool {
+	s := x.resp().Status
+	if s != http.StatusUnauthorized && s != http.StatusForbidden {
+		return false
+	}
+	op := x.c().op
+	return op != nil && openapiprofile.CompileSecurity(x.r.sp.Doc, op.op) != nil
+}
+
+// checkRefusalShape is validation_error_shape under the plain-OpenAPI
+// profile: an invalid request gets a 4xx the operation declares (any 4xx
+// when it declares no status for bad input), whose body fits the schema
+// the document declares for that status; problem details (RFC 9457) are
+// fine where it declares none. A 415 to a body sent in a media type the
+// operation does not take, and a refusal of missing credentials, are
+// right too.
+func checkRefusalShape(x *checkInput) *verdict {
+	r := x.resp()
+	c := x.c()
+	if !x.answered() || c.Expect != ExpectRejection || r.Status >= 500 || c.op == nil {
+		return nil
+	}
+	op := c.op.op
+	want := "any 4xx (the operation declares no status for invalid input)"
+	if declaresBadInput(op) {
+		want = "a declared 4xx (" + strings.Join(declared4xx(op), ", ") + ")"
+	}
+	switch {
+	case r.Status/100 != 4:
+		return fail(want, "%s", statusText(r))
+	case x.securityFirst(), r.Status == http.StatusUnsupportedMediaType && wrongMedia(c):
+	case declaresBadInput(op) && !declares4xx(op, r.Status):
+		return fail(want, "%s", statusText(r))
+	}
+	if r.Unchecked != "" || r.Truncated || r.Error != "" {
+		return nil // the report's notes say why
+	}
+	if openapiprofile.Response(op, r.Status) == nil {
+		return pass // nothing declared for it: any body, problem details included
+	}
+	declared, err := x.refusalConforms()
+	if declared && err != nil {
+		return fail(want+" whose body fits its declared schema", "%s", describeSchemaError(err))
+	}
+	return pass
+}
+
+// declared4xx lists op's 4xx statuses, ranges and default, sorted.
+func declared4xx(op *openapi3.Operation) []string {
+	var out []string
+	for code := range op.Responses.Map() {
+		if code == "default" || strings.HasPrefix(code, "4") {
+			out = append(out, code)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// refusalConforms validates a refusal's body against the response op
+// declares for its status (or its range, or default): a JSON schema where
+// the answer is in a JSON media type it declares. A problem+json answer to
+// a response declaring no JSON media type is what the profile answers
+// there, and is not judged.
+func (x *checkInput) refusalConforms() (bool, error) {
+	r := x.resp()
+	op := x.c().op.op
+	resp := openapiprofile.Response(op, r.Status)
+	if resp == nil || len(resp.Content) == 0 {
+		return false, nil
+	}
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == openapiprofile.ProblemMedia && declaredMedia(resp, mt) == nil && !hasJSONMedia(resp) {
+		return false, nil
+	}
+	code := strconv.Itoa(r.Status)
+	if op.Responses.Value(code) == nil {
+		// conforms reads the status itself or default: hand it the
+		// range's response under the status.
+		resps := openapi3.NewResponses()
+		resps.Set(code, &openapi3.ResponseRef{Value: resp})
+		op = &openapi3.Operation{Responses: resps}
+	}
+	return conforms(x.r.sp, op, r.Status, r.Header.Get("Content-Type"), r.Body, func() (any, error) {
+		if x.decoded {
+			return x.value, x.decodeErr
+		}
+		var v any
+		err := json.Unmarshal(r.Body, &v)
+		return v, err
+	})
+}
+
+// hasJSONMedia reports whether resp declares a JSON media type.
+func hasJSONMedia(resp *openapi3.Response) bool {
+	for mt := range resp.Content {
+		base, _, _ := strings.Cut(mt, ";")
+		if fastapi.IsJSONMedia(strings.TrimSpace(base)) {
+			return true
+		}
+	}
+	return false
+}
+
+// openAPIContentType is content_type_conformance's judgement of an
+// answer whose media type is not one declared for its status, under the
+// plain-OpenAPI profile: a refusal (4xx) in problem details, or in JSON,
+// where its status declares no JSON media type (or is not declared) is
+// the profile's own answer; so is any media type of a status the
+// operation does not declare.
+func openAPIContentType(resp *openapi3.Response, status int, got string) bool {
+	if status/100 != 4 {
+		return resp == nil
+	}
+	if resp != nil && hasJSONMedia(resp) {
+		return false
+	}
+	return got == openapiprofile.ProblemMedia || fastapi.IsJSONMedia(got) || resp == nil
+}
+
+// challenges are the auth-schemes (lower-case) a 401 of op may name in
+// its WWW-Authenticate under the plain-OpenAPI profile: each declared
+// scheme's own (bearer for OAuth2 and OpenID Connect, the http scheme's
+// name, apikey for an API key).
+func (r *runner) challenges(op *openapi3.Operation) []string {
+	sec := openapiprofile.CompileSecurity(r.sp.Doc, op)
+	if sec == nil {
+		return nil
+	}
+	var out []string
+	for _, alt := range sec.Alternatives {
+		for _, sc := range alt {
+			var name string
+			switch sc.Type {
+			case "http":
+				name = sc.HTTP
+			case "oauth2", "openIdConnect":
+				name = "bearer"
+			case "apiKey":
+				name = "apikey"
+			}
+			if name != "" && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// namesChallenge reports whether a WWW-Authenticate value names one of
+// the auth-schemes: a challenge starts the value or follows a comma.
+func namesChallenge(header string, schemes []string) bool {
+	for _, part := range strings.Split(strings.ToLower(header), ",") {
+		word, _, _ := strings.Cut(strings.TrimSpace(part), " ")
+		if slices.Contains(schemes, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// openAPIStatus reports whether an undeclared status is right under the
+// plain-OpenAPI profile: a 415 to a body sent in a media type the
+// operation does not take, a refusal of credentials to a secured
+// operation, and any 4xx to an invalid request of an operation that
+// declares no status for invalid input.
+func (x *checkInput) openAPIStatus() bool {
+	r, c := x.resp(), x.c()
+	switch {
+	case r.Status == http.StatusUnsupportedMediaType && wrongMedia(c):
+		return true
+	case x.securityFirst():
+		return true
+	case c.Expect == ExpectRejection && r.Status/100 == 4 && c.op != nil && !declaresBadInput(c.op.op):
+		return true
+	}
+	return false
+}
