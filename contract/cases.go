@@ -690,6 +690,10 @@ func (b *builder) build(ops []*operation) {
 			b.authCases(o, nil)
 			continue
 		}
+		if b.lacksCredentials(o) {
+			b.noCredentialsCase(o)
+			continue
+		}
 		b.positive(o)
 		b.negative(o)
 		base, _ := b.validValues(o)

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"encoding/json"
+	"fmt"
 	"mime"
 	"net/http"
 	"slices"
@@ -260,4 +261,45 @@ func (x *checkInput) openAPIStatus() bool {
 		return true
 	}
 	return false
+}
+
+// lacksCredentials reports whether, under the plain-OpenAPI profile, o
+// requires credentials of a scheme the runner has none for (an API key,
+// basic or bearer beside it): none of its alternatives is satisfied by
+// the headers, query parameters and cookies given (--header, --query,
+// --cookie). Such an operation answers 401 before anything else, so only
+// that is tested. OAuth2, bearer and basic alone keep the runner's own
+// handling (a login, --username).
+func (b *builder) lacksCredentials(o *operation) bool {
+	if b.model == nil || b.model.Framework != framework.OpenAPI || o.secured || o.basic {
+		return false
+	}
+	sec := openapiprofile.CompileSecurity(b.sp.Doc, o.op)
+	if sec == nil || sec.Optional {
+		return false
+	}
+	req, err := http.NewRequest(o.method, "http://runner.invalid/", nil)
+	if err != nil {
+		return false
+	}
+	req.Header = b.headers.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.URL.RawQuery = b.cfg.Query.Encode()
+	for name, vs := range b.cfg.Cookie {
+		for _, v := range vs {
+			req.AddCookie(&http.Cookie{Name: name, Value: v})
+		}
+	}
+	return !sec.Check(req, nil).OK
+}
+
+// noCredentialsCase is the one case of an operation the runner holds no
+// credentials for: a request without them, answered 401.
+func (b *builder) noCredentialsCase(o *operation) {
+	*b.notes = append(*b.notes, fmt.Sprintf("%s: secured, and the runner has no credentials for its schemes: only its 401 is tested (give them with --header, --query or --cookie)", o.id))
+	v := b.fillAnything(o)
+	v[authKey] = ""
+	b.add(o, Unauthenticated, ExpectAuthRequired, "no credentials", v, nil)
 }

@@ -3,10 +3,13 @@ package contract
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moviemock/moviemock/internal/framework"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -110,6 +113,12 @@ func TestProfileJudgements(t *testing.T) {
 		{"an API key's own challenge", todo, "GET", "/keyed", ExpectAuthRequired, "", 401, problem, problemBody, `ApiKey in="header", name="X-Key"`, checkAuthRequired, "pass"},
 		{"a challenge of no declared scheme", todo, "GET", "/keyed", ExpectAuthRequired, "", 401, problem, problemBody, `Bearer`, checkAuthRequired, "naming apikey"},
 
+		// unknown_id_not_found, where the document says so
+		{"an unknown id answered 200 where 404 is declared", todo, "GET", "/todos/{id}", ExpectNotFound, "", 200, appJSON, `{"title":"x"}`, "", checkUnknownID, "expected 404, got 200"},
+		{"an unknown id answered 404", todo, "GET", "/todos/{id}", ExpectNotFound, "", 404, problem, problemBody, "", checkUnknownID, "pass"},
+		{"no 404 declared: nothing demanded", todo, "GET", "/secure", ExpectNotFound, "", 200, appJSON, `{}`, "", checkUnknownID, ""},
+		{"FastAPI: its 404 always", fa, "POST", "/todos", ExpectNotFound, appJSON, 201, appJSON, `{"title":"x"}`, "", checkUnknownID, "expected 404"},
+
 		// negative_data_rejection names no framework
 		{"a 2xx to input the document refuses", todo, "POST", "/todos", ExpectRejection, appJSON, 201, appJSON, `{"title":"x"}`, "", checkNegative, "expected a 4xx rejection, got 201"},
 		{"FastAPI: its 422 named", fa, "POST", "/todos", ExpectRejection, appJSON, 201, appJSON, `{"title":"x"}`, "", checkNegative, "(FastAPI: 422)"},
@@ -150,6 +159,105 @@ func TestProfileJudgements(t *testing.T) {
 				if text := "expected " + got.expected + ", got " + got.got; !strings.Contains(text, tc.want) {
 					t.Errorf("failure %q, want it to say %q", text, tc.want)
 				}
+			}
+		})
+	}
+}
+
+// An operation under the plain-OpenAPI profile whose schemes the runner
+// holds no credentials for gets only its 401 tested; credentials given by
+// --header, --query or --cookie let its cases through.
+func TestLacksCredentials(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(profileTodoDoc), "todo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forced, err := model.Compile(sp, model.WithFramework(framework.FastAPI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path string
+		m          *model.Model
+		header     http.Header
+		query      url.Values
+		cookie     url.Values
+		secured    bool
+		want       bool
+	}{
+		{"an API key, none given", "/keyed", m, nil, nil, nil, false, true},
+		{"an API key in --header", "/keyed", m, http.Header{"X-Key": {"k"}}, nil, nil, false, false},
+		{"an API key in the wrong place", "/keyed", m, nil, url.Values{"X-Key": {"k"}}, nil, false, true},
+		{"no security", "/todos", m, nil, nil, nil, false, false},
+		{"bearer or basic: the runner's own handling", "/secure", m, nil, nil, nil, true, false},
+		{"the FastAPI profile asked for", "/keyed", forced, nil, nil, nil, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var notes []string
+			b := &builder{cfg: &Config{Query: tc.query, Cookie: tc.cookie}, sp: sp, model: tc.m, headers: tc.header, notes: &notes}
+			item := sp.Doc.Paths.Value(tc.path)
+			method := "GET"
+			if item.Get == nil {
+				method = "POST"
+			}
+			o := &operation{method: method, path: tc.path, op: item.GetOperation(method), secured: tc.secured}
+			if got := b.lacksCredentials(o); got != tc.want {
+				t.Errorf("lacksCredentials = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// A token endpoint's access_token is a JWT with an exp under FastAPI's
+// profile (its recipe); under the plain-OpenAPI one a token may be opaque
+// (RFC 6749) and a JWT need not carry exp (RFC 7519), but one it carries
+// must be in the future.
+func TestProfileJWT(t *testing.T) {
+	t.Parallel()
+	todo, err := spec.Load([]byte(profileTodoDoc), "todo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fa, err := spec.Load([]byte(profileFastAPIDoc), "fastapi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"        // {"alg":"HS256","typ":"JWT"}
+	const noExp = head + ".eyJzdWIiOiJhIn0.c2ln"               // {"sub":"a"}
+	const pastExp = head + ".eyJzdWIiOiJhIiwiZXhwIjoxMH0.c2ln" // {"sub":"a","exp":10}
+	for _, tc := range []struct {
+		name, token string
+		sp          *spec.Spec
+		want        string
+	}{
+		{"an opaque token", "2YotnFZFEjr1zCsicMWpAA", todo, ""},
+		{"a JWT without exp", noExp, todo, "pass"},
+		{"a JWT with an exp passed", pastExp, todo, "not in the future"},
+		{"FastAPI: an opaque token", "2YotnFZFEjr1zCsicMWpAA", fa, "1 dot-separated parts"},
+		{"FastAPI: a JWT without exp", noExp, fa, "no numeric exp claim"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := &runner{sp: tc.sp, cfg: &Config{}}
+			r.setFramework()
+			c := &Case{Expect: ExpectSuccess, op: &operation{method: "POST", path: "/token", tokenEndpoint: true}}
+			body := map[string]any{"access_token": tc.token, "token_type": "bearer"}
+			x := &checkInput{r: r, json: body, now: time.Now(),
+				res: &Result{Case: c, Response: Response{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}}}}
+			got := checkJWT(x)
+			switch {
+			case tc.want == "" && got != nil:
+				t.Errorf("got %+v, want the check not to apply", got)
+			case tc.want == "pass" && got != pass:
+				t.Errorf("got %+v, want a pass", got)
+			case tc.want != "" && tc.want != "pass" && (got == nil || got == pass || !strings.Contains(got.got, tc.want)):
+				t.Errorf("got %+v, want a failure saying %q", got, tc.want)
 			}
 		})
 	}
