@@ -279,7 +279,44 @@ func loadDoc(jsonDoc []byte, source string, scanned bool, opts ...openapi3.Valid
 	if doc.IsOpenAPI31OrLater() {
 		permitNullWhereUntyped(doc)
 	}
+	implicitMappings(doc)
 	return doc, warnings, nil
+}
+
+// implicitMappings writes out the mapping a discriminator without one
+// implies (OpenAPI 3.0 §4.7.25.2: the value is the name of the component
+// schema): kin-openapi v0.152.0 reads only an explicit mapping and, without
+// one, tries every alternative, so two alternatives of the same shape
+// (Car, Motorcycle) both match and oneOf fails. Only a discriminator whose
+// alternatives are all component schemas, and that maps nothing yet, is
+// given one: FastAPI's (pydantic's) always map.
+func implicitMappings(doc *openapi3.T) {
+	if doc.Components == nil {
+		return
+	}
+	const prefix = "#/components/schemas/"
+	for _, ref := range doc.Components.Schemas {
+		v := ref.Value
+		if v == nil || v.Discriminator == nil || len(v.Discriminator.Mapping) > 0 {
+			continue
+		}
+		alts := v.OneOf
+		if len(alts) == 0 {
+			alts = v.AnyOf
+		}
+		mapping := map[string]openapi3.MappingRef{}
+		for _, alt := range alts {
+			name, ok := strings.CutPrefix(alt.Ref, prefix)
+			if !ok || name == "" || strings.Contains(name, "/") {
+				mapping = nil
+				break
+			}
+			mapping[name] = openapi3.MappingRef{Ref: alt.Ref}
+		}
+		if len(mapping) > 0 {
+			v.Discriminator.Mapping = mapping
+		}
+	}
 }
 
 // maxIgnoredFields bounds how many distinct unknown field names a document
