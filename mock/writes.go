@@ -2,6 +2,7 @@ package mock
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -25,13 +26,24 @@ func (c *call) bodyValue(f *model.Field) (v []byte, set, ok bool) {
 		if bf.Name != f.Name || bf.JSON == nil {
 			continue
 		}
-		out, err := fixtures.Canon(c.s.spec, nil, f.Ref, bf.JSON)
-		if err != nil {
+		out, err := fixtures.CanonFor(c.o.m.Coll, c.s.spec, nil, f.Ref, bf.JSON)
+		if err != nil || c.o.m.Coll.Sparse && bf.Set && !c.s.fits(f, out) {
 			return nil, false, false // a body field of another type than the record's: not taken
 		}
 		return out, bf.Set, true
 	}
 	return nil, false, false
+}
+
+// fits reports whether the JSON value v is valid for the record field f:
+// a body may name a relation by its id (owner: 7) where the record holds
+// the related object, which an answer must not echo.
+func (s *Server) fits(f *model.Field, v []byte) bool {
+	var x any
+	if err := json.Unmarshal(v, &x); err != nil {
+		return false
+	}
+	return s.spec.Validate(f.Ref.Value, x, false) == nil
 }
 
 // bodySecret is the password a registration body carries.
@@ -81,7 +93,11 @@ func create(c *call) {
 		if vals[f.Index] != nil {
 			continue
 		}
-		switch val, _, ok := c.bodyValue(f); {
+		val, set, ok := c.bodyValue(f)
+		if coll.Sparse && ok && !set && string(val) == "null" {
+			ok = false // not sent, no default: not a null to keep
+		}
+		switch {
 		case f == coll.ID && ok && string(val) != "null":
 			// The client chose the id (a create body that carries it, as
 			// POST /movies {"id": "tt0137523", …}): the record keeps it,
@@ -114,12 +130,14 @@ func create(c *call) {
 		case f.Type == "integer" && countMember(f.Name) && c.s.model.Framework != framework.FastAPI:
 			// favoritesCount, comments_count: nothing counted yet
 			vals[f.Index] = []byte("0")
-		case f.Type == "boolean" && c.s.model.Framework != framework.FastAPI:
+		case f.Type == "boolean" && f.Required && c.s.model.Framework != framework.FastAPI:
 			// favorited, following: not yet
 			vals[f.Index] = []byte("false")
-		case f.Type == "array":
+		case coll.Sparse && !f.Required:
+			// left out: the document's answer need not hold it
+		case f.Type == "array" && !coll.Sparse:
 			vals[f.Index] = []byte("[]")
-		case f.Type == "object":
+		case f.Type == "object" && !coll.Sparse:
 			vals[f.Index] = []byte("{}")
 		default:
 			vals[f.Index] = c.s.fakeValue(f)
@@ -285,6 +303,10 @@ func modify(c *call) {
 			// response validation, a 500), so a working backend ignores
 			// it, as model_dump(exclude_none=True) or "if v is not None"
 			// does. Stored, the mock would break its own contract.
+			if coll.Sparse && !set && string(val) == "null" {
+				vals[f.Index] = nil // a replace that leaves it out: the record does too
+				continue
+			}
 			if string(val) == "null" && !f.Nullable {
 				continue
 			}

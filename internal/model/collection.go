@@ -39,6 +39,11 @@ type Collection struct {
 	// register and log in with their email. Nil for other collections.
 	UserKey *Field
 	Checker *spec.Checker // the loader's fast path; nil when the schema is beyond it
+	// Sparse: a record leaves out an optional field it has no value for,
+	// and never holds null where the field's schema refuses it (a
+	// document not FastAPI's, answered as it declares). FastAPI's records
+	// hold every field: pydantic dumps a missing value as None.
+	Sparse bool
 
 	// ViewOf is, for a collection keyed like the login collection and
 	// never created on its own (a Profile, by username), the
@@ -74,8 +79,9 @@ type Field struct {
 	Required bool
 	Nullable bool
 	// Default is the value a record that leaves the field out is served
-	// with: the schema's default, else null for a nullable field; nil when
-	// a record must give it.
+	// with: the schema's default, else (FastAPI's records, not Sparse)
+	// null for a nullable field; nil when a record must give it, or under
+	// Sparse may leave it out.
 	Default []byte
 
 	// Embed is the collection whose record this field embeds, joined by the
@@ -364,6 +370,7 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 	c := &Collection{
 		Name: name, Title: name, Ref: named, Schema: schema,
 		Singular: snake(name), byName: map[string]*Field{},
+		Sparse: m.Framework != framework.FastAPI,
 	}
 	c.File = plural(c.Singular)
 	if schema.Title != "" {
@@ -381,7 +388,7 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 		switch {
 		case pref.Value.Default != nil:
 			f.Default = DefaultJSON(f.Type, pref.Value.Default)
-		case f.Nullable:
+		case f.Nullable && !c.Sparse:
 			f.Default = []byte("null")
 		}
 		switch prop {
