@@ -132,8 +132,10 @@ func readOne(c *call) {
 	}
 	_, rec, ok := c.find(coll, c.o.m.IDParam)
 	if !ok {
-		c.notFound(coll)
-		return
+		if rec = c.standIn(coll, c.o.m.IDParam); rec == nil {
+			c.notFound(coll)
+			return
+		}
 	}
 	c.writeRecord(rec, "")
 }

@@ -1,6 +1,7 @@
 package mock_test
 
 import (
+	stdjson "encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -81,6 +82,48 @@ func TestAbsentIsNotNull(t *testing.T) {
 					t.Fatalf("%s %s: %d %s\nwant %d %s", s.req.method, s.req.target, rec.Code, rec.Body, s.status, s.want)
 				}
 				conforms(t, sp, s.req.method, s.tmpl, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes())
+			}
+		})
+	}
+}
+
+// An id the mock has no record of is answered, under the plain-OpenAPI
+// profile, with a record generated for it where the operation declares no
+// 404 (the same record for the same id), and 404 where it declares one;
+// FastAPI's profile answers its 404 either way.
+func TestUndeclaredNotFound(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		fw     framework.Name
+		req    request
+		tmpl   string
+		status int
+		id     any // the answer's id; nil: not a record
+	}{
+		{"openapi: no 404 declared: a record of that id", framework.OpenAPI, request{method: "GET", target: "/owners/7"}, "/owners/{ownerId}", 200, 7.0},
+		{"openapi: a delete answers the record it would delete", framework.OpenAPI, request{method: "DELETE", target: "/owners/8"}, "/owners/{ownerId}", 200, 8.0},
+		{"openapi: 404 declared", framework.OpenAPI, request{method: "GET", target: "/pets/7"}, "/pets/{petId}", 404, nil},
+		{"fastapi: its 404", framework.FastAPI, request{method: "GET", target: "/owners/7"}, "/owners/{ownerId}", 404, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, sp := profileServer(t, "pets.yaml", tc.fw)
+			rec := serve(srv, tc.req)
+			if rec.Code != tc.status {
+				t.Fatalf("%d %s, want %d", rec.Code, rec.Body, tc.status)
+			}
+			if tc.id == nil {
+				return
+			}
+			var got map[string]any
+			if err := stdjson.Unmarshal(rec.Body.Bytes(), &got); err != nil || got["id"] != tc.id {
+				t.Fatalf("%s: id %v, want %v (%v)", rec.Body, got["id"], tc.id, err)
+			}
+			conforms(t, sp, tc.req.method, tc.tmpl, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes())
+			if again := serve(srv, tc.req); again.Body.String() != rec.Body.String() {
+				t.Errorf("asked again: %s, first %s", again.Body, rec.Body)
 			}
 		})
 	}

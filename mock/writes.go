@@ -288,8 +288,11 @@ func modify(c *call) {
 	v := c.view()
 	key, old, ok := c.find(coll, o.IDParam)
 	if !ok {
-		c.notFound(coll)
-		return
+		if old = c.standIn(coll, o.IDParam); old == nil {
+			c.notFound(coll)
+			return
+		}
+		key = old.Key(coll)
 	}
 	vals := old.Vals(coll)
 	for _, f := range coll.Fields {
@@ -337,7 +340,11 @@ func remove(c *call) {
 	defer c.st.mu.Unlock()
 	key, old, ok := c.find(coll, o.IDParam)
 	if !ok || !c.underParent(coll, old) {
-		c.notFound(coll)
+		if old = c.standIn(coll, o.IDParam); old == nil {
+			c.notFound(coll)
+			return
+		}
+		c.answer(old) // nothing to delete
 		return
 	}
 	if !c.store(coll, key, nil) {

@@ -1,0 +1,63 @@
+package mock
+
+import (
+	"hash/fnv"
+	"math/rand/v2"
+	"net/http"
+
+	"github.com/brianvoe/gofakeit/v7"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
+)
+
+// standIn is, under the plain-OpenAPI profile, the record an operation
+// that declares no 404 (nor 4XX, nor default) answers for a key the mock
+// has no record of: a 404 would answer what the document says it never
+// does. As Prism answers any id, the record is generated for coll, holds
+// the value path parameter param names (its id, or the key field param
+// is), and is the same for the same value. Nil under FastAPI's profile,
+// whose application answers its HTTPException(404), or where the
+// operation declares the 404.
+func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
+	if c.s.oa == nil || openapiprofile.Response(c.o.m.Op, http.StatusNotFound) != nil {
+		return nil
+	}
+	by := coll.Field(param)
+	if by == nil {
+		by = coll.ID
+	}
+	var want []byte
+	if by == coll.ID {
+		key, ok := c.key(coll, param)
+		if !ok {
+			return nil
+		}
+		want = []byte(key) // an id's key is its JSON text
+	} else {
+		v, ok := c.paramJSON(param, by)
+		if !ok {
+			return nil
+		}
+		want = v
+	}
+	h := fnv.New64a()
+	h.Write([]byte(coll.Name))
+	h.Write([]byte{0})
+	h.Write(want)
+	f := gofakeit.NewFaker(rand.NewPCG(c.s.cfg.Seed, h.Sum64()), false)
+	vals := make([][]byte, len(coll.Fields))
+	for _, fl := range coll.Fields {
+		switch {
+		case fl == by:
+			vals[fl.Index] = want
+		case fl.Embed != nil:
+			// joined
+		default:
+			vals[fl.Index] = c.s.fake.Append(nil, f, fl.Name, fl.Ref)
+		}
+	}
+	rec := fixtures.Build(coll, vals, c.view().join, "", nil)
+	return &rec
+}
