@@ -519,11 +519,13 @@ func (g *Generator) buildUnion(n *node, f *facts, name, ctx string, required boo
 		}
 		var ov *override
 		if d := uf.disc; d != nil {
-			value, ok := discriminatorValue(d, b)
-			if !ok {
+			value, ok := g.discriminatorValue(d, b)
+			switch {
+			case ok:
+				ov = &override{prop: d.PropertyName, value: fastapi.AppendString(nil, value)}
+			case len(d.Mapping) > 0:
 				continue // kin-openapi checks such a value against no branch
 			}
-			ov = &override{prop: d.PropertyName, value: fastapi.AppendString(nil, value)}
 		}
 		var bn *node
 		if alone {
@@ -550,10 +552,20 @@ func (g *Generator) buildUnion(n *node, f *facts, name, ctx string, required boo
 	n.kind, n.union = kUnion, u
 }
 
-// discriminatorValue is the discriminator property's value for branch b: its
-// key in the mapping or, with no mapping, the name of the schema.
-func discriminatorValue(d *openapi3.Discriminator, b *openapi3.SchemaRef) (string, bool) {
+// discriminatorValue is the discriminator property's value for branch b:
+// with a mapping, a key of it that names b (one the branch's own schema for
+// the property allows, where one does: kin-openapi v0.152.0 picks the
+// branch by the key, a JSON Schema validator by the enum); with none, a
+// value the branch allows for the property (its enum or const: a
+// TrackObject's type is "track"), else the name of the schema, OpenAPI's
+// implicit mapping. False: no value names b (an inline branch of a union
+// with a mapping, or with none and no enum: any value of it will do).
+func (g *Generator) discriminatorValue(d *openapi3.Discriminator, b *openapi3.SchemaRef) (string, bool) {
+	allowed := g.propertyStrings(b, d.PropertyName)
 	if len(d.Mapping) == 0 {
+		if len(allowed) > 0 {
+			return allowed[0], true
+		}
 		_, name, ok := strings.Cut(b.Ref, "#/components/schemas/")
 		return name, ok && name != ""
 	}
@@ -562,16 +574,48 @@ func discriminatorValue(d *openapi3.Discriminator, b *openapi3.SchemaRef) (strin
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	first := ""
 	for _, k := range keys {
 		ref := d.Mapping[k].Ref
 		if !strings.Contains(ref, "/") {
 			ref = "#/components/schemas/" + ref
 		}
-		if ref == b.Ref {
+		if ref != b.Ref {
+			continue
+		}
+		if len(allowed) == 0 || slices.Contains(allowed, k) {
 			return k, true
 		}
+		if first == "" {
+			first = k
+		}
 	}
-	return "", false
+	return first, first != ""
+}
+
+// propertyStrings are the strings schema ref allows for its property prop
+// by an enum or const (its allOf members' too), nil when it names none.
+func (g *Generator) propertyStrings(ref *openapi3.SchemaRef, prop string) []string {
+	if ref == nil || ref.Value == nil {
+		return nil
+	}
+	f := &facts{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1}
+	g.add(f, ref, 0)
+	refs := f.propRefs[prop]
+	if len(refs) == 0 {
+		return nil
+	}
+	pf := g.gather(refs)
+	if !pf.hasEnum {
+		return nil
+	}
+	var out []string
+	for _, v := range pf.enum {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (g *Generator) stringPlan(f *facts, name, ctx string) *strPlan {

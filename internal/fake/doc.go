@@ -22,9 +22,10 @@
 //   - the default, one value in ten, when it validates;
 //   - enum and const: a member (that validates against the rest of the
 //     schema);
-//   - anyOf and oneOf: a branch (the discriminator's value forced into it;
-//     without one, a oneOf value matching two branches is redrawn); a type
-//     list is a union too;
+//   - anyOf and oneOf: a branch (the discriminator's value forced into it:
+//     one the branch allows, by its enum, a mapping key naming it or its
+//     schema's name; without a mapping, a oneOf value matching two
+//     branches is redrawn); a type list is a union too;
 //   - then by type. Strings: the name's value (poster_url an image URL,
 //     created_at a date-time, email an email…) if it suits the format, else
 //     the format's (date, date-time, time, duration, uuid, email, uri,
