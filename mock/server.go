@@ -596,7 +596,9 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 			if schema == nil {
 				schema = mo.MediaSchema // a +json media type
 			}
-			if o.example == nil && schema != nil {
+			if o.example == nil && schema != nil && s.oa != nil {
+				o.example = s.fake.AppendAnswer(nil, f, "", schema)
+			} else if o.example == nil && schema != nil {
 				o.example = s.fake.Append(nil, f, "", schema)
 			}
 			if mo.Media != "" && mo.Media != "application/json" && o.example != nil {

@@ -55,7 +55,7 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 		case fl.Embed != nil:
 			// joined
 		default:
-			vals[fl.Index] = c.s.fake.Append(nil, f, fl.Name, fl.Ref)
+			vals[fl.Index] = c.s.fake.AppendAnswer(nil, f, fl.Name, fl.Ref)
 		}
 	}
 	rec := fixtures.Build(coll, vals, c.view().join, "", nil)

@@ -682,6 +682,9 @@ func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
 			key:      append(fastapi.AppendString(nil, pn), ':'),
 			node:     g.compile(f.propRefs[pn], pn, child, f.required[pn]),
 			required: f.required[pn],
+			writeOnly: slices.ContainsFunc(f.propRefs[pn], func(r *openapi3.SchemaRef) bool {
+				return r.Value != nil && r.Value.WriteOnly
+			}),
 		})
 		taken[pn] = true
 	}

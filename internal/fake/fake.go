@@ -93,6 +93,15 @@ func (g *Generator) Append(dst []byte, f *gofakeit.Faker, name string, ref *open
 	return st.gen(dst, g.plan(ref, name), true, false, nil)
 }
 
+// AppendAnswer is Append for a value an API answers with: a writeOnly
+// property (OpenAPI's "sent in a request, never in a response": a
+// password) is left out, required or not.
+func (g *Generator) AppendAnswer(dst []byte, f *gofakeit.Faker, name string, ref *openapi3.SchemaRef) []byte {
+	st := state{f: f, g: g, base: len(dst), answer: true}
+	st.stack = st.stackBuf[:0]
+	return st.gen(dst, g.plan(ref, name), true, false, nil)
+}
+
 // plan returns the compiled plan for a top-level value.
 func (g *Generator) plan(ref *openapi3.SchemaRef, name string) *node {
 	key := topKey{name: name}

@@ -37,6 +37,7 @@ type state struct {
 	depth    int
 	base     int  // where the value starts in dst
 	over     bool // the value has gone past MaxValueBytes: the rest is null
+	answer   bool // an answer's value: writeOnly properties left out
 	memory        // what the object being written has said of itself so far
 }
 
@@ -306,7 +307,7 @@ func (st *state) object(dst []byte, p *objPlan, minimal bool, ov *override) []by
 	}
 	for i := range p.props {
 		pr := &p.props[i]
-		if minimal && !pr.required && !pr.node.cheap {
+		if minimal && !pr.required && !pr.node.cheap || st.answer && pr.writeOnly {
 			continue
 		}
 		if !first {

@@ -74,10 +74,11 @@ type arrPlan struct {
 }
 
 type prop struct {
-	name     string
-	key      []byte // `"name":`
-	node     *node
-	required bool
+	name      string
+	key       []byte // `"name":`
+	node      *node
+	required  bool
+	writeOnly bool // never in an answer (AppendAnswer)
 }
 
 type objPlan struct {

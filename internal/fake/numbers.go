@@ -47,6 +47,9 @@ func numberPlan(f *facts, integer bool, h *hint) *numPlan {
 		}
 	}
 	blo, bhi = max(blo, -maxSafe), min(bhi, maxSafe)
+	if integer && f.format == "int32" {
+		blo, bhi = max(blo, math.MinInt32), min(bhi, math.MaxInt32)
+	}
 	a, b := max(from, blo), min(to, bhi)
 	if a > b {
 		width := to - from
@@ -54,9 +57,9 @@ func numberPlan(f *facts, integer bool, h *hint) *numPlan {
 		case f.hasLo && f.hasHi:
 			a, b = blo, bhi
 		case f.hasLo:
-			a, b = blo, min(blo+width, maxSafe)
+			a, b = blo, min(blo+width, bhi)
 		default:
-			a, b = max(bhi-width, -maxSafe), bhi
+			a, b = max(bhi-width, blo), bhi
 		}
 	}
 	p.from, p.to = a, b

@@ -236,7 +236,7 @@ func (b *builder) generated(ref *openapi3.SchemaRef, name string) []byte {
 	if b.p.gen == nil {
 		return nil
 	}
-	return b.p.gen.Append(nil, b.f, name, ref)
+	return b.p.gen.AppendAnswer(nil, b.f, name, ref)
 }
 
 // valid reports whether raw fits s.
