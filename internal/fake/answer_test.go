@@ -2,6 +2,7 @@ package fake
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/brianvoe/gofakeit/v7"
@@ -81,5 +82,45 @@ func TestInt32Range(t *testing.T) {
 				t.Fatalf("%s: %s: %v", name, raw, err)
 			}
 		}
+	}
+}
+
+const ecmaDoc = `{
+  "openapi": "3.0.3",
+  "info": {"title": "patterns", "version": "1"},
+  "paths": {},
+  "components": {"schemas": {
+    "Lookahead": {"type": "string", "pattern": "^(?!admin)[a-z]{3,8}$", "example": "guest"},
+    "Backref": {"type": "string", "pattern": "^(ab)-\\1$", "example": "ab-ab"},
+    "Hopeless": {"type": "string", "pattern": "^(x)\\1$"}
+  }}
+}`
+
+// A pattern only the ECMA-262 engine runs is checked with it: a value
+// that fails it is not written where the name's value, a word, or the
+// schema's example passes; where nothing can, the generator says so.
+func TestECMAPatterns(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(ecmaDoc), "patterns.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(sp)
+	for _, name := range []string{"Lookahead", "Backref"} {
+		ref := sp.Doc.Components.Schemas[name]
+		for seed := uint64(1); seed <= 100; seed++ {
+			raw := g.Append(nil, gofakeit.New(seed), name, ref)
+			v, err := decode(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sp.Validate(ref.Value, v, false); err != nil {
+				t.Fatalf("%s: %s: %v", name, raw, err)
+			}
+		}
+	}
+	notes := strings.Join(g.Notes(), "\n")
+	if !strings.Contains(notes, `^(x)\\1$`) || strings.Contains(notes, "admin") || strings.Contains(notes, `(ab)`) {
+		t.Errorf("notes:\n%s\nwant one for Hopeless's pattern only", notes)
 	}
 }

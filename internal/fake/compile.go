@@ -12,6 +12,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 type typeSet uint8
@@ -72,6 +73,8 @@ type facts struct {
 	hasEnum     bool
 	format      string
 	patterns    []string
+	rawPatterns []string // the patterns as written, for the ECMA-262 engine
+	examples    []string // the string examples the schemas declare
 	minLen      int
 	maxLen      int
 	lo, hi      float64
@@ -220,7 +223,11 @@ func (g *Generator) add(f *facts, ref *openapi3.SchemaRef, depth int) {
 	}
 	if s.Pattern != "" {
 		f.patterns = append(f.patterns, goPattern(s.Pattern))
+		f.rawPatterns = append(f.rawPatterns, s.Pattern)
 		f.constrained = true
+	}
+	if ex, ok := s.Example.(string); ok {
+		f.examples = append(f.examples, ex)
 	}
 	if s.MinLength > 0 {
 		f.minLen = max(f.minLen, clampInt(s.MinLength))
@@ -360,6 +367,8 @@ func (f *facts) clone() *facts {
 	c.schemas = slices.Clip(f.schemas)
 	c.enum = slices.Clip(f.enum)
 	c.patterns = slices.Clip(f.patterns)
+	c.rawPatterns = slices.Clip(f.rawPatterns)
+	c.examples = slices.Clip(f.examples)
 	c.mult = slices.Clip(f.mult)
 	c.items = slices.Clip(f.items)
 	c.contains = slices.Clip(f.contains)
@@ -627,10 +636,28 @@ func (g *Generator) stringPlan(f *facts, name, ctx string) *strPlan {
 	if knownFormats[f.format] {
 		p.format = f.format
 	}
-	for _, pat := range f.patterns {
+	for i, pat := range f.patterns {
 		re, err := regexp.Compile(pat)
 		if err != nil {
-			continue // kin-openapi could not compile it either, and checks nothing
+			// An ECMA-262 construct RE2 lacks (a lookahead, a
+			// backreference): values are checked with the engine the
+			// validator uses (spec.CompilePattern), and the example the
+			// schema declares is the value when it matches; nothing can be
+			// made from such a pattern.
+			m, err := spec.CompilePattern(f.rawPatterns[i])
+			if err != nil {
+				continue // no engine compiles it, and no validator checks it
+			}
+			p.ecma = append(p.ecma, m)
+			for _, ex := range f.examples {
+				if m.MatchString(ex) {
+					p.examples = append(p.examples, ex)
+				}
+			}
+			if len(p.examples) == 0 {
+				g.note("%s: pattern %q is beyond the generator (an ECMA-262 construct RE2 lacks) and no example of the schema matches it: its values may fail it", where(name, ctx), f.rawPatterns[i])
+			}
+			continue
 		}
 		p.res = append(p.res, re)
 		if p.regex == "" {

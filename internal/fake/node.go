@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 type kind uint8
@@ -44,10 +46,14 @@ type strPlan struct {
 	maxLen int    // -1: no limit
 	format string // a format this package makes values for, or ""
 	res    []*regexp.Regexp
-	regex  string // the first pattern, in Go syntax, for gofakeit's Regex
-	hint   *hint  // a value source chosen from the property's name, or nil
-	span   span   // dates and date-times come from here
-	date   bool   // with no format, the hint's dates are written as dates
+	ecma   []spec.Matcher // patterns only the ECMA-262 engine runs: checked, not generated from
+	// examples are the schema's examples that match ecma: a value for a
+	// pattern nothing is generated from.
+	examples []string
+	regex    string // the first pattern, in Go syntax, for gofakeit's Regex
+	hint     *hint  // a value source chosen from the property's name, or nil
+	span     span   // dates and date-times come from here
+	date     bool   // with no format, the hint's dates are written as dates
 }
 
 // numPlan is how to make an integer or a number.

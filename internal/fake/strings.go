@@ -58,6 +58,11 @@ func (st *state) str(p *strPlan) string {
 	if p.accepts(s) {
 		return s
 	}
+	for _, ex := range p.examples {
+		if p.accepts(ex) {
+			return ex
+		}
+	}
 	if len(p.res) > 0 {
 		// The name's value in the pattern's alphabet: "Gainsboro_patrol"
 		// for ^[a-z0-9_]{3,20}$; or its other form: "fr" for ^[a-z]{2}$.
@@ -285,6 +290,11 @@ func (p *strPlan) accepts(s string) bool {
 	}
 	for _, re := range p.res {
 		if !re.MatchString(s) {
+			return false
+		}
+	}
+	for _, m := range p.ecma {
+		if !m.MatchString(s) {
 			return false
 		}
 	}
