@@ -2,6 +2,7 @@ package fake
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"time"
 
@@ -154,11 +155,87 @@ func (st *state) oneOf(dst []byte, u *unionPlan, minimal bool, ov *override) []b
 			o = ov
 		}
 		dst = st.gen(dst, b.node, false, minimal, o)
-		if !u.exclusive || try == retries || st.onlyBranch(dst[mark:], u, b.schema) {
+		if !u.exclusive || st.onlyBranch(dst[mark:], u, b.schema) {
 			return dst
+		}
+		if try == retries {
+			return st.setApart(dst, mark, u, b.schema)
 		}
 		dst = dst[:mark]
 	}
+}
+
+// setApart makes the object dst[mark:], a value of the oneOf member own
+// that other members accept too (a Car that is also a Motorcycle, each
+// open to any other property), match own alone where it can: for each
+// other member it matches, a property that member declares and own does
+// not is added, with a value of a type that member refuses. Without such
+// a property the value is left as it is.
+func (st *state) setApart(dst []byte, mark int, u *unionPlan, own *openapi3.Schema) []byte {
+	if own == nil {
+		return dst
+	}
+	mine := declared(own, nil, 0)
+	for _, br := range u.branches {
+		val := dst[mark:]
+		if br.schema == own || br.schema == nil || len(val) < 2 || val[0] != '{' || val[len(val)-1] != '}' ||
+			!st.matchesAny(val, []*openapi3.Schema{br.schema}) {
+			continue
+		}
+		theirs := declared(br.schema, nil, 0)
+		names := make([]string, 0, len(theirs))
+		for name := range theirs {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if mine[name] != nil || bytes.Contains(val, fastapi.AppendString(nil, name)) {
+				continue
+			}
+			var wrong string
+			switch ps := theirs[name]; {
+			case ps.Type.Includes("string"):
+				wrong = "0"
+			case len(ps.Type.Slice()) > 0:
+				wrong = `"x"`
+			default:
+				continue // any value will do for it
+			}
+			cand := append([]byte(nil), val[:len(val)-1]...)
+			if len(val) > 2 {
+				cand = append(cand, ',')
+			}
+			cand = append(fastapi.AppendString(cand, name), ':')
+			cand = append(append(cand, wrong...), '}')
+			if st.matchesAny(cand, []*openapi3.Schema{own}) && !st.matchesAny(cand, []*openapi3.Schema{br.schema}) {
+				dst = append(dst[:mark], cand...)
+				break
+			}
+		}
+	}
+	return dst
+}
+
+// declared adds the properties schema s declares (its allOf members' too)
+// to into, by name.
+func declared(s *openapi3.Schema, into map[string]*openapi3.Schema, depth int) map[string]*openapi3.Schema {
+	if into == nil {
+		into = map[string]*openapi3.Schema{}
+	}
+	if s == nil || depth > 8 {
+		return into
+	}
+	for name, p := range s.Properties {
+		if p != nil && p.Value != nil && into[name] == nil {
+			into[name] = p.Value
+		}
+	}
+	for _, m := range s.AllOf {
+		if m != nil {
+			declared(m.Value, into, depth+1)
+		}
+	}
+	return into
 }
 
 // onlyBranch reports whether the value b matches no oneOf branch but its

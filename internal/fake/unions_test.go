@@ -30,6 +30,7 @@ func TestDiscriminatedUnions(t *testing.T) {
 		{"Pet", nil, "kind", []string{"cat", "dog"}},
 		{"Shape", nil, "shapeType", []string{"Square", "Circle"}},
 		{"Answer", nil, "type", []string{"track", "text"}},
+		{"Vehicle", nil, "vehicleType", []string{"Car", "Motorcycle"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.schema, func(t *testing.T) {
