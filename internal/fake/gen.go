@@ -158,8 +158,8 @@ func (st *state) oneOf(dst []byte, u *unionPlan, minimal bool, ov *override) []b
 		if !u.exclusive || st.onlyBranch(dst[mark:], u, b.schema) {
 			return dst
 		}
-		if try == retries {
-			return st.setApart(dst, mark, u, b.schema)
+		if dst = st.setApart(dst, mark, u, b.schema); try == retries || st.onlyBranch(dst[mark:], u, b.schema) {
+			return dst
 		}
 		dst = dst[:mark]
 	}

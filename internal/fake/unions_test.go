@@ -31,6 +31,7 @@ func TestDiscriminatedUnions(t *testing.T) {
 		{"Shape", nil, "shapeType", []string{"Square", "Circle"}},
 		{"Answer", nil, "type", []string{"track", "text"}},
 		{"Vehicle", nil, "vehicleType", []string{"Car", "Motorcycle"}},
+		{"Animal", nil, "", []string{""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.schema, func(t *testing.T) {
