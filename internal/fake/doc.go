@@ -47,8 +47,13 @@
 // patternProperties (dict keys are not checked against them),
 // dependentRequired and dependentSchemas (every property is written
 // anyway), if/then/else, maxContains, unevaluatedItems and
-// unevaluatedProperties, $dynamicRef; readOnly and writeOnly are ignored. A
-// "not" is honoured by redrawing the value a few times.
+// unevaluatedProperties, $dynamicRef. readOnly is ignored; writeOnly
+// properties are left out of answers (AppendAnswer), kept in Append's
+// values. A "not" is honoured by redrawing the value a few times. A pattern
+// only the ECMA-262 engine runs (a lookahead, a backreference) is checked
+// with it, and answered with the schema's example where that matches (a
+// note where nothing can be made). A oneOf value other members accept too
+// is set apart by a property one of them declares, of a type it refuses.
 //
 // It is not a fixture loader nor a data set: it knows no endpoint, keeps no
 // state between values, and does not make records agree with each other
