@@ -31,7 +31,9 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 	var want []byte
 	if by == coll.ID {
 		key, ok := c.key(coll, param)
-		if !ok {
+		if !ok || c.view().removed(coll, key) {
+			// A record this state deleted reads as gone: a frontend
+			// deleting and reading again expects its 404.
 			return nil
 		}
 		want = []byte(key) // an id's key is its JSON text

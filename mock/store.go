@@ -41,6 +41,9 @@ type collOverlay struct {
 	added   []*fixtures.Record
 	addedAt map[string]int // key → index in added
 	nextID  int64          // integer ids: the next one to give
+	// removed are the keys deleted in this state and not written since:
+	// a read of one is a 404, never a stand-in (standIn).
+	removed map[string]bool
 }
 
 // view reads a state's records. It holds no lock; the caller holds the
@@ -55,6 +58,12 @@ func (v view) co(c *model.Collection) *collOverlay {
 		return nil
 	}
 	return v.ov.colls[c.Index]
+}
+
+// removed reports whether key was deleted from c in this state.
+func (v view) removed(c *model.Collection, key string) bool {
+	co := v.co(c)
+	return co != nil && co.removed[key]
 }
 
 // get returns the record of c whose key is key.
@@ -168,6 +177,12 @@ func (s *state) put(c *model.Collection, key string, r *fixtures.Record) {
 	co := s.writeable(c)
 	if r != nil {
 		s.ov.bytes += int64(len(r.JSON))
+		delete(co.removed, key)
+	} else {
+		if co.removed == nil {
+			co.removed = map[string]bool{}
+		}
+		co.removed[key] = true
 	}
 	if i, ok := co.addedAt[key]; ok {
 		if r == nil {
