@@ -135,7 +135,8 @@ func create(c *call) {
 			vals[f.Index] = []byte("false")
 		case coll.Sparse && !f.Required:
 			// left out: the document's answer need not hold it
-		case f.Type == "array" && !coll.Sparse:
+		case f.Type == "array" && (!coll.Sparse || f.Required):
+			// a list nothing was sent for is empty (tagList: [])
 			vals[f.Index] = []byte("[]")
 		case f.Type == "object" && !coll.Sparse:
 			vals[f.Index] = []byte("{}")
@@ -339,7 +340,11 @@ func remove(c *call) {
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
 	key, old, ok := c.find(coll, o.IDParam)
-	if !ok || !c.underParent(coll, old) {
+	if ok && !c.underParent(coll, old) {
+		c.notFound(coll) // the record is another parent's
+		return
+	}
+	if !ok {
 		if old = c.standIn(coll, o.IDParam); old == nil {
 			c.notFound(coll)
 			return
