@@ -534,8 +534,12 @@ func validToken(s string) bool {
 
 // bannerListed is how many operations the start-up block lists on one
 // line; past it, they are grouped by what answers them, each group's first
-// few named.
-const bannerListed = 12
+// few named. Conventions name a collection each, so a grown contract's
+// list stays readable longer than one of reasons (bannerConventions).
+const (
+	bannerListed      = 12
+	bannerConventions = 40
+)
 
 // bannerGroupNames is how many operations a group names before "and N more".
 const bannerGroupNames = 4
@@ -621,7 +625,7 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 		convOps = append(convOps, o)
 	}
 	switch {
-	case len(conv) > bannerListed:
+	case len(conv) > bannerConventions:
 		line("operations", "%d by convention:", len(conv))
 		groupedLines(line, convOps, conventionOf)
 	case len(conv) > 0:
