@@ -28,6 +28,13 @@ func TestLoadReadsWhatGeneratorsWrite(t *testing.T) {
 					t.Errorf("security = %v, want the document's", sec)
 				}
 			}},
+		{"server with a variable its URL does not use (NestJS)", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\nservers:\n  - url: http://localhost:3000\n    variables: {someVariable: {default: v}}\npaths: {}\n",
+			"servers[0]: server has unused variable someVariable: left unvalidated (the mock calls no server)",
+			func(t *testing.T, sp *Spec) {
+				if len(sp.Doc.Servers) != 1 {
+					t.Errorf("servers = %v, want the document's", sp.Doc.Servers)
+				}
+			}},
 		{"parameter listed twice (NestJS)", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      parameters:\n        - {name: f, in: query, schema: {type: string}}\n        - {name: f, in: query, schema: {type: integer}}\n" + ok200,
 			`paths./a.get: the query parameter "f" is listed twice: the first is read`,
 			func(t *testing.T, sp *Spec) {
