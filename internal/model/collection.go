@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -162,6 +163,14 @@ func (m *Model) findCollections() error {
 			continue
 		}
 		c, err := m.compileCollection(name)
+		var odd *oddID
+		if errors.As(err, &odd) && !m.Strict {
+			// Not a collection the mock can key (an id that is an
+			// object, an array): its operations are answered from their
+			// schemas and examples.
+			m.degraded = append(m.degraded, fmt.Sprintf("schema %s: not served as a collection (%s)", name, odd.why))
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -413,10 +422,15 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 	case c.ID.Type == "string":
 		c.IDKind = StrID
 	default:
-		return nil, fmt.Errorf("schema %s: its id is neither an integer nor a string", name)
+		return nil, &oddID{schema: name, why: "its id is neither an integer nor a string"}
 	}
 	return c, nil
 }
+
+// oddID is the error of a schema whose id the mock cannot key records by.
+type oddID struct{ schema, why string }
+
+func (e *oddID) Error() string { return "schema " + e.schema + ": " + e.why }
 
 // relate finds c's relations: embedded records joined by a sibling X_id,
 // X_id fields naming another collection, owner fields.

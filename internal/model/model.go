@@ -43,7 +43,10 @@ type Model struct {
 
 	byName map[string]*Collection
 	byFile map[string]*Collection
-	keys   map[string]string // schema → its natural key where it has no id (naturalKeys)
+	// degraded are the schemas not served as collections, and why
+	// (Degraded lists them first).
+	degraded []string
+	keys     map[string]string // schema → its natural key where it has no id (naturalKeys)
 	// byProp and projections serve projectionOf while compiling.
 	byProp      map[string][]string
 	projections map[*openapi3.Schema]string
@@ -73,7 +76,7 @@ func WithStrict(strict bool) Option {
 // /pets, PUT /pets: Pet.tag: …"): a component's shared by several is
 // listed once. A request body's names its operation already.
 func (m *Model) Degraded() []string {
-	var notes []string
+	notes := slices.Clone(m.degraded)
 	ops := map[string][]string{}
 	for _, o := range m.Operations {
 		for _, d := range o.Degraded {

@@ -272,3 +272,30 @@ func TestFormOfAUserIsNoLogin(t *testing.T) {
 		t.Errorf("POST /token, a form alone: %s, want login", got)
 	}
 }
+
+// A schema whose id the mock cannot key records by (an object) is no
+// collection: its operations are answered from their schemas, the start-up
+// block says why, and only a strict model refuses the document (ogen's
+// sample).
+func TestOddIDIsNoCollection(t *testing.T) {
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},
+"paths":{"/data":{"get":{"responses":{"200":{"description":"OK","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Data"}}}}}}}}},
+"components":{"schemas":{"Data":{"type":"object","required":["id"],"properties":{"id":{"type":"object","properties":{"a":{"type":"string"}}}}}}}}`
+	sp, err := spec.Load([]byte(doc), "odd.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		t.Fatalf("Compile: %v", err)
+	}
+	if m.Collection("Data") != nil {
+		t.Error("Data is a collection")
+	}
+	if d := m.Degraded(); len(d) != 1 || !strings.Contains(d[0], "schema Data: not served as a collection (its id is neither an integer nor a string)") {
+		t.Errorf("Degraded = %q", d)
+	}
+	if _, err := model.Compile(sp, model.WithStrict(true)); err == nil || !strings.Contains(err.Error(), "its id is neither an integer nor a string") {
+		t.Errorf("strict Compile = %v, want the refusal", err)
+	}
+}
