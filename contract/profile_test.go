@@ -107,6 +107,8 @@ func TestProfileJudgements(t *testing.T) {
 		{"FastAPI: 415 is not its answer", fa, "POST", "/todos", ExpectRejection, "text/plain", 415, problem, problemBody, "", checkStatus, "got 415"},
 		{"any 4xx to an invalid request where none is declared", todo, "GET", "/todos/{id}", ExpectRejection, "", 409, problem, problemBody, "", checkStatus, "pass"},
 		{"403 on a secured operation", todo, "GET", "/secure", ExpectSuccess, "", 403, problem, problemBody, "", checkStatus, "pass"},
+		{"409 to a write whose key is taken", todo, "POST", "/todos", ExpectSuccess, appJSON, 409, problem, problemBody, "", checkStatus, "pass"},
+		{"FastAPI: an undeclared 409", fa, "POST", "/todos", ExpectSuccess, appJSON, 409, problem, problemBody, "", checkStatus, "got 409"},
 
 		// auth_required
 		{"Basic challenged for basic-or-bearer", todo, "GET", "/secure", ExpectAuthRequired, "", 401, problem, problemBody, `Basic realm="x", Bearer`, checkAuthRequired, "pass"},
