@@ -109,6 +109,8 @@ func TestProfileJudgements(t *testing.T) {
 		{"403 on a secured operation", todo, "GET", "/secure", ExpectSuccess, "", 403, problem, problemBody, "", checkStatus, "pass"},
 		{"409 to a write whose key is taken", todo, "POST", "/todos", ExpectSuccess, appJSON, 409, problem, problemBody, "", checkStatus, "pass"},
 		{"FastAPI: an undeclared 409", fa, "POST", "/todos", ExpectSuccess, appJSON, 409, problem, problemBody, "", checkStatus, "got 409"},
+		{"a valid write refused 409: state, not demanded", todo, "POST", "/todos", ExpectSuccess, appJSON, 409, problem, problemBody, "", checkPositive, ""},
+		{"a valid write refused 400", todo, "POST", "/todos", ExpectSuccess, appJSON, 400, appJSON, `{"code":400,"message":"x"}`, "", checkPositive, "expected 2xx"},
 
 		// auth_required
 		{"Basic challenged for basic-or-bearer", todo, "GET", "/secure", ExpectAuthRequired, "", 401, problem, problemBody, `Basic realm="x", Bearer`, checkAuthRequired, "pass"},
