@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -11,6 +13,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/moviemock/moviemock/internal/loadgen"
 )
@@ -50,9 +54,9 @@ var servingLine = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
 
 // startBinary runs bin serve on 127.0.0.1:0 and returns once it has said
 // where it listens.
-func startBinary(b *testing.B, bin string) (*exec.Cmd, string) {
+func startBinary(b *testing.B, bin string, args ...string) (*exec.Cmd, string) {
 	b.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -70,19 +74,85 @@ func startBinary(b *testing.B, bin string) (*exec.Cmd, string) {
 	return cmd, string(m[1])
 }
 
-func firstAnswer(b *testing.B, addr string) {
+func firstAnswer(b *testing.B, addr string) { answerTo(b, addr, "/person/1", 200) }
+
+// answerTo sends GET target to addr and wants status back.
+func answerTo(b *testing.B, addr, target string, status int) {
 	b.Helper()
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer conn.Close()
-	if _, err := conn.Write(loadgen.Request("GET", "/person/1", "")); err != nil {
+	if _, err := conn.Write(loadgen.Request("GET", target, "")); err != nil {
 		b.Fatal(err)
 	}
-	if code, err := loadgen.ReadResponse(bufio.NewReader(conn)); err != nil || code != 200 {
-		b.Fatalf("first answer: %d %v", code, err)
+	if code, err := loadgen.ReadResponse(bufio.NewReader(conn)); err != nil || code != status {
+		b.Fatalf("first answer to %s: %d %v, want %d", target, code, err, status)
 	}
+}
+
+// BenchmarkStartupLargeDocument is BenchmarkStartup on a document of
+// about 3 MB: the public Spotify document's paths written again under as
+// many prefixes as it takes (/c1/albums, /c2/albums, …), its components
+// shared. A frontend developer's large vendor document is answered this
+// long after serve is started.
+func BenchmarkStartupLargeDocument(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "corpus", "documents", "spotify", "fixed-spotify-open-api.yml"))
+	if err != nil {
+		b.Skip(err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		b.Fatal(err)
+	}
+	paths := doc["paths"].(map[string]any)
+	big := map[string]any{}
+	var out []byte
+	for n := 1; len(out) < 3<<20; n++ {
+		for p, item := range paths {
+			// A copy of its own: each operationId must stay unique.
+			text, err := json.Marshal(item)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var c map[string]any
+			if err := json.Unmarshal(text, &c); err != nil {
+				b.Fatal(err)
+			}
+			for _, op := range c {
+				if m, ok := op.(map[string]any); ok && m["operationId"] != nil {
+					m["operationId"] = fmt.Sprintf("%v-c%d", m["operationId"], n)
+				}
+			}
+			big[fmt.Sprintf("/c%d%s", n, p)] = c
+		}
+		doc["paths"] = big
+		if out, err = json.Marshal(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	path := filepath.Join(b.TempDir(), "large.json")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(b.TempDir(), "moviemock")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	var total time.Duration
+	for b.Loop() {
+		start := time.Now()
+		cmd, addr := startBinary(b, bin, "--spec", path, "--quiet")
+		answerTo(b, addr, "/c1/markets", 401) // secured: the first answer is its 401
+		total += time.Since(start)
+		b.StopTimer()
+		cmd.Process.Kill()
+		cmd.Wait()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(out))/(1<<20), "doc-MiB")
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-answer")
 }
 
 // rss is a process's resident set size in bytes, from /proc.
