@@ -675,41 +675,35 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 	return b.String()
 }
 
-// maxDegradedLines bounds the banner's list of degradations.
-const maxDegradedLines = 40
+// maxListedLines bounds a banner's list of degradations or adaptations: a
+// contract with many says how many more there are.
+const maxListedLines = 40
 
 // degradedLines writes what of the contract is not enforced as declared,
 // one degradation a line, each once.
 func degradedLines(line func(label, format string, args ...any), degraded []string) {
-	if len(degraded) == 0 {
-		return
-	}
-	line("degraded", "%s not enforced as declared (--strict refuses the contract instead):", problems.Plural(len(degraded), "construct", "constructs"))
-	for i, d := range degraded {
-		if i == maxDegradedLines {
-			line("", "… and %d more", len(degraded)-i)
-			break
-		}
-		line("", "%s", d)
+	if len(degraded) > 0 {
+		listLines(line, "degraded", problems.Plural(len(degraded), "construct", "constructs")+" not enforced as declared (--strict refuses the contract instead):", degraded)
 	}
 }
 
-// maxAdaptedLines bounds the banner's list of adaptations: a contract of
-// many fields changed everywhere says how many more there are.
-const maxAdaptedLines = 40
-
 // adaptedLines writes what --adapt-fixtures changed, one change a line.
 func adaptedLines(line func(label, format string, args ...any), adapted []fixtures.Adaptation) {
-	if len(adapted) == 0 {
-		return
+	if len(adapted) > 0 {
+		listLines(line, "adapted", problems.Plural(len(adapted), "change", "changes")+" so that records written for another version fit this contract (--adapt-fixtures):", adapted)
 	}
-	line("adapted", "%s so that records written for another version fit this contract (--adapt-fixtures):", problems.Plural(len(adapted), "change", "changes"))
-	for i, a := range adapted {
-		if i == maxAdaptedLines {
-			line("", "… and %d more", len(adapted)-i)
+}
+
+// listLines writes a labelled header, then items one a line, at most
+// maxListedLines of them.
+func listLines[T any](line func(label, format string, args ...any), label, header string, items []T) {
+	line(label, "%s", header)
+	for i, it := range items {
+		if i == maxListedLines {
+			line("", "… and %d more", len(items)-i)
 			break
 		}
-		line("", "%s", a)
+		line("", "%s", it)
 	}
 }
 

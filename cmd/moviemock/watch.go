@@ -195,9 +195,9 @@ func (w *watcher) look() bool {
 	w.log.Info("reloaded", "fixtures", data != nil, "scenarios", set != nil)
 	if data != nil && len(data.Adapted) > 0 {
 		// As the banner says at start-up: nothing is adapted silently.
-		changes := make([]string, 0, min(len(data.Adapted), maxAdaptedLines+1))
+		changes := make([]string, 0, min(len(data.Adapted), maxListedLines+1))
 		for i, a := range data.Adapted {
-			if i == maxAdaptedLines {
+			if i == maxListedLines {
 				changes = append(changes, fmt.Sprintf("… and %d more", len(data.Adapted)-i))
 				break
 			}
