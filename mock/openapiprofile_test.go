@@ -20,6 +20,18 @@ import (
 // plain-OpenAPI profile answers.
 func openapiServer(t *testing.T, name string, cfg mock.Config) (*mock.Server, *spec.Spec) {
 	t.Helper()
+	sp := openapiDoc(t, name)
+	cfg.Spec = sp
+	srv := newServer(t, cfg)
+	if got := srv.Model().Framework; got != framework.OpenAPI {
+		t.Fatalf("%s is answered as %s", name, got)
+	}
+	return srv, sp
+}
+
+// openapiDoc loads testdata/openapi/name.
+func openapiDoc(t *testing.T, name string) *spec.Spec {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata", "openapi", name))
 	if err != nil {
 		t.Fatal(err)
@@ -28,12 +40,7 @@ func openapiServer(t *testing.T, name string, cfg mock.Config) (*mock.Server, *s
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Spec = sp
-	srv := newServer(t, cfg)
-	if got := srv.Model().Framework; got != framework.OpenAPI {
-		t.Fatalf("%s is answered as %s", name, got)
-	}
-	return srv, sp
+	return sp
 }
 
 // bearer is a token the mock issued for its default account.

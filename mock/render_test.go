@@ -3,8 +3,6 @@ package mock_test
 import (
 	stdjson "encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
@@ -16,14 +14,7 @@ import (
 // profileServer serves testdata/openapi/name by the profile fw.
 func profileServer(t *testing.T, name string, fw framework.Name) (*mock.Server, *spec.Spec) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", "openapi", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spec.Load(raw, name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp := openapiDoc(t, name)
 	return newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, fw)}), sp
 }
 
