@@ -227,7 +227,7 @@ func element(k kind) kind {
 // weighing at most budget bytes with it; origin names the file of every
 // node copied from another.
 func bundle(top *yaml.Node, path string, size, budget int64) (origin map[*yaml.Node]string, err error) {
-	if externalRef(top, map[*yaml.Node]bool{}) == nil {
+	if externalRef(top, kTop, true, map[*yaml.Node]bool{}) == nil {
 		return nil, nil
 	}
 	realPath, err := filepath.EvalSymlinks(path)
@@ -267,7 +267,7 @@ func bundle(top *yaml.Node, path string, size, budget int64) (origin map[*yaml.N
 			for j := 0; j+1 < len(sec.Content); j += 2 {
 				n := sec.Content[j+1]
 				ref, ok := onlyRef(n)
-				if !ok || strings.HasPrefix(ref, "#") {
+				if !ok || sameDocument(ref) {
 					continue
 				}
 				t, err := b.resolve(ref, realPath, n.Line)
@@ -320,27 +320,44 @@ func bundle(top *yaml.Node, path string, size, budget int64) (origin map[*yaml.N
 
 func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 
-// externalRef is the first $ref value under n naming another file, or nil.
-func externalRef(n *yaml.Node, seen map[*yaml.Node]bool) *yaml.Node {
+// externalRef is the first $ref value under n (an object of kind k)
+// naming another file, or nil. Where anywhere is false, only the
+// references kin-openapi follows count: those where the document holds
+// an object that may be one (not in an extension, an example or other
+// data, where a "$ref" member is only a value).
+func externalRef(n *yaml.Node, k kind, anywhere bool, seen map[*yaml.Node]bool) *yaml.Node {
 	n = deref(n)
-	if n == nil || seen[n] {
+	if n == nil || seen[n] || !anywhere && k == kOther {
 		return nil
 	}
 	seen[n] = true
-	if n.Kind == yaml.MappingNode {
+	switch n.Kind {
+	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if v := n.Content[i+1]; n.Content[i].Value == "$ref" && v.Kind == yaml.ScalarNode && !strings.HasPrefix(v.Value, "#") {
-				return v
+			if v := n.Content[i+1]; n.Content[i].Value == "$ref" && v.Kind == yaml.ScalarNode && k != kSchemaMap {
+				if !sameDocument(v.Value) {
+					return v
+				}
+				continue
+			}
+			if r := externalRef(n.Content[i+1], child(k, n.Content[i].Value), anywhere, seen); r != nil {
+				return r
 			}
 		}
-	}
-	for _, c := range n.Content {
-		if r := externalRef(c, seen); r != nil {
-			return r
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if r := externalRef(c, element(k), anywhere, seen); r != nil {
+				return r
+			}
 		}
 	}
 	return nil
 }
+
+// sameDocument reports whether ref points into the document that makes
+// it: a fragment, or nothing at all (which kin-openapi reads as no
+// reference).
+func sameDocument(ref string) bool { return ref == "" || strings.HasPrefix(ref, "#") }
 
 // onlyRef is the reference n (a mapping) makes, if it has one.
 func onlyRef(n *yaml.Node) (string, bool) {
@@ -393,7 +410,7 @@ func (b *bundler) walk(n *yaml.Node, k kind, file string) error {
 // reference rewrites the reference ref (the value of n's $ref) made in
 // file by an object of kind k.
 func (b *bundler) reference(n, ref *yaml.Node, k kind, file string) error {
-	if file == b.mainPath && strings.HasPrefix(ref.Value, "#") {
+	if ref.Value == "" || file == b.mainPath && strings.HasPrefix(ref.Value, "#") {
 		return nil
 	}
 	t, err := b.resolve(ref.Value, file, ref.Line)

@@ -27,7 +27,11 @@ import (
 func decodeScanned(data []byte) (*openapi3.T, bool) {
 	d := &kinDecoder{}
 	var paths, components []byte
-	reduced := d.cutMembers(data, map[string]byte{"paths": '{', "components": '{'}, false, func(name string, value []byte) {
+	// "openapi" and "swagger" are never cut (no value starts with 0), but
+	// named only so that a name alike but for case, which encoding/json
+	// would read as the version and the tree's route would not, is
+	// refused here.
+	reduced := d.cutMembers(data, map[string]byte{"paths": '{', "components": '{', "openapi": 0, "swagger": 0}, false, func(name string, value []byte) {
 		if name == "paths" {
 			paths = value
 		} else {

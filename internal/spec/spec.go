@@ -169,7 +169,7 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 		if err := checkTree(root); err != nil {
 			return nil, fmt.Errorf("load %s: %w", source, err)
 		}
-	} else if ref := externalRef(top, map[*yaml.Node]bool{}); ref != nil && !swagger2 {
+	} else if ref := externalRef(top, kTop, false, map[*yaml.Node]bool{}); ref != nil && !swagger2 {
 		return nil, fmt.Errorf("load %s: line %d: $ref %q names another file, read only beside a document loaded from a file", source, ref.Line, ref.Value)
 	}
 	if chain, line := refCycle(top); chain != nil {
