@@ -113,7 +113,7 @@ func (r *runner) logInTokenURL(ctx context.Context, b *builder, report *Report) 
 			if b.headers == nil {
 				b.headers = http.Header{}
 			}
-			b.headers.Set("Authorization", "Bearer "+tok.AccessToken)
+			r.useToken(b, tok.AccessToken)
 			report.Notes = append(report.Notes, fmt.Sprintf("logged in at the tokenUrl %s as %q; every other request carries its bearer token", u, r.cfg.Username))
 			return
 		}
@@ -178,9 +178,11 @@ const firstTokenCase = 2
 // JWT: one the login issued, or the Authorization header the user gave.
 func (b *builder) issuesJWTs() bool {
 	tok, ok := strings.CutPrefix(b.headers.Get("Authorization"), "Bearer ")
-	if !ok {
-		return false
-	}
+	return ok && isJWT(tok)
+}
+
+// isJWT reports whether tok is a JWT: three parts, a header naming an alg.
+func isJWT(tok string) bool {
 	parts := strings.Split(tok, ".")
 	if len(parts) != 3 {
 		return false
@@ -198,6 +200,10 @@ func (b *builder) issuesJWTs() bool {
 func (b *builder) authCases(o *operation, base values) {
 	if o.basic {
 		b.basicCases(o, base)
+		return
+	}
+	if o.keyed {
+		b.keyedCases(o, base)
 		return
 	}
 	if !o.secured {
@@ -300,6 +306,9 @@ func checkAuthRequired(x *checkInput) *verdict {
 	if notAuthenticated403(c.op, r) {
 		return pass
 	}
+	if x.r.openAPI() && c.op.keyed && r.Status == http.StatusForbidden && declares4xx(c.op.op, http.StatusForbidden) {
+		return pass // a refusal the operation declares for it
+	}
 	if r.Status != http.StatusUnauthorized {
 		return fail(want, "%s", statusText(r))
 	}
@@ -308,6 +317,10 @@ func checkAuthRequired(x *checkInput) *verdict {
 		// Any scheme the operation declares may be the one challenged
 		// (an operation taking Basic or Bearer), each in its own words.
 		if schemes := x.r.challenges(c.op.op); len(schemes) > 0 {
+			if !owesChallenge(schemes) {
+				// No RFC names a challenge for an API key: any 401 is one.
+				return pass
+			}
 			if !namesChallenge(h, schemes) {
 				return fail("401 with WWW-Authenticate naming "+strings.Join(schemes, " or "), "WWW-Authenticate %q", h)
 			}
@@ -318,4 +331,38 @@ func checkAuthRequired(x *checkInput) *verdict {
 		return fail(want, "WWW-Authenticate %q", h)
 	}
 	return pass
+}
+
+// keyedCases sends an operation keyed by the run's credential (an API key
+// the login earned, in a header, the query or a cookie) without it, with
+// one no server issued, and with the run's own token under a wrong
+// signature when it is a JWT: each must be refused as unauthenticated.
+func (b *builder) keyedCases(o *operation, base values) {
+	if base == nil {
+		base = b.fillAnything(o)
+		if o.inputs.JSON != nil {
+			if body := b.validBody(o); body != "" {
+				base[bodyKey] = body
+			}
+		}
+	}
+	// A server issuing JWTs is sent a JWT it did not issue: one that
+	// takes any other string as its key would be right to (the document
+	// does not say what a key is).
+	made := "moviemock-not-a-token"
+	if isJWT(b.rawToken) {
+		made = strings.TrimPrefix(badTokens[3].header, "Bearer ")
+	}
+	cases := []struct{ name, value string }{
+		{"no " + b.cred.name, ""},
+		{b.cred.name + " no server issued", b.cred.value(made)},
+	}
+	for _, t := range tamperedTokens("Bearer "+b.rawToken, b.cfg.Now()) {
+		cases = append(cases, struct{ name, value string }{t.name, b.cred.value(strings.TrimPrefix(t.header, "Bearer "))})
+	}
+	for _, t := range cases {
+		v := clone(base)
+		v[authKey] = t.value
+		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+	}
 }

@@ -90,10 +90,15 @@ type operation struct {
 	inputs           fastapi.Inputs
 	tokenEndpoint    bool // its success answer carries an access_token, or it is the tokenUrl
 	secured          bool // declares an OAuth2 or bearer requirement
-	basic            bool // declares an HTTP basic requirement
-	listOf           *operation
-	itemParam        string // for an item read: the path parameter naming the item
-	model            *model.Operation
+	// keyed: under the plain-OpenAPI profile, it requires the scheme the
+	// run's credential is for (an API key) and is not secured.
+	keyed bool
+	// needsCredential: secured or keyed.
+	needsCredential bool
+	basic           bool // declares an HTTP basic requirement
+	listOf          *operation
+	itemParam       string // for an item read: the path parameter naming the item
+	model           *model.Operation
 	// target is, for PUT, PATCH and DELETE, the path parameter naming the
 	// record changed: only records the runner created go there.
 	target string
@@ -183,7 +188,38 @@ func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
 			}
 		}
 	}
+	// Outside FastAPI documents, the model pairs what ids alone do not: a
+	// list in an envelope ({"articles": […]}) with the read of the same
+	// collection keyed by another field (GET /articles/{slug}).
+	for _, list := range ops {
+		if list.untestable != "" || list.model == nil || list.model.Kind != model.List || list.model.Coll == nil || slices.ContainsFunc(list.inputs.List, func(in fastapi.Input) bool { return in.Required || in.In == "path" }) {
+			continue
+		}
+		for _, it := range ops {
+			if it.listOf != nil || it.untestable != "" || it.model == nil || it.model.Kind != model.ReadOne || it.model.Coll != list.model.Coll {
+				continue
+			}
+			if rest, ok := strings.CutPrefix(it.path, strings.TrimSuffix(list.path, "/")+"/{"); ok && strings.HasSuffix(rest, "}") && !strings.Contains(rest, "/") {
+				it.listOf, it.itemParam = list, strings.TrimSuffix(rest, "}")
+			}
+		}
+	}
 	return ops
+}
+
+// unwrap is the record or the list an answer of o holds in its envelope
+// ({"article": {…}}, {"articles": […], "articlesCount": n}); v itself
+// when o has none.
+func unwrap(o *model.Operation, v any) any {
+	if o == nil || o.Envelope == "" {
+		return v
+	}
+	if m, ok := v.(map[string]any); ok {
+		if inner, ok := m[o.Envelope]; ok {
+			return inner
+		}
+	}
+	return v
 }
 
 func responseSchema(op *openapi3.Operation, status string) *openapi3.Schema {
@@ -289,6 +325,10 @@ type builder struct {
 	// nonce and unique make account names no earlier run used.
 	nonce, unique uint32
 	created       []createdRecord
+	// cred is where the run's credential goes; rawToken is the token a
+	// login earned, "" when none did.
+	cred     credPlace
+	rawToken string
 }
 
 func (b *builder) add(o *operation, kind Kind, expect Expect, name string, vals values, field []any) {
@@ -358,16 +398,36 @@ func (b *builder) request(o *operation, vals values) Request {
 			formOrder = append(formOrder, in.Name)
 		}
 	}
+	if a, ok := vals[authKey]; ok {
+		// An operation secured by a bearer token or basic credentials
+		// takes them in Authorization; one keyed takes the run's
+		// credential where its scheme says.
+		in, name := "header", "Authorization"
+		if o.keyed {
+			in, name = b.cred.in, b.cred.name
+		}
+		switch in {
+		case "query":
+			query.Del(name)
+			if a != "" {
+				query.Set(name, a)
+			}
+		case "cookie":
+			cookies.Del(name)
+			if a != "" {
+				cookies.Set(name, a)
+			}
+		default:
+			header.Del(name)
+			if a != "" {
+				header.Set(name, a)
+			}
+		}
+	}
 	setCookies(header, cookies)
 	u := strings.TrimSuffix(b.cfg.BaseURL, "/") + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
-	}
-	if a, ok := vals[authKey]; ok {
-		header.Del("Authorization")
-		if a != "" {
-			header.Set("Authorization", a)
-		}
 	}
 	r := Request{Method: o.method, URL: u, Header: header}
 	var ct string
@@ -694,6 +754,14 @@ func (b *builder) build(ops []*operation) {
 			b.noCredentialsCase(o)
 			continue
 		}
+		if changesAccount(o) && !b.cfg.AllowDestructive {
+			// Any request it accepts changes the account the run logged
+			// in with (its email, its password): only its refusals of
+			// missing or forged credentials are safe to test.
+			*b.notes = append(*b.notes, fmt.Sprintf("%s: changes the logged-in account (%s): only its refusals without valid credentials are tested (--allow-destructive sends the rest)", o.id, o.model.Kind))
+			b.authCases(o, values{})
+			continue
+		}
 		b.positive(o)
 		b.negative(o)
 		base, _ := b.validValues(o)
@@ -737,6 +805,10 @@ func literalNote(in fastapi.Input) string {
 }
 
 func (b *builder) positive(o *operation) {
+	if o.jsonLogin() {
+		b.jsonLoginCases(o)
+		return
+	}
 	for _, in := range o.inputs.List {
 		if note := literalNote(in); note != "" && !in.Required {
 			*b.notes = append(*b.notes, fmt.Sprintf("%s: %s; it is left out of positive cases", o.id, note))
@@ -1010,7 +1082,7 @@ func responseIsList(op *openapi3.Operation) bool {
 // username and a password (a sign-up, a form echoing its fields) owes no
 // refusal.
 func (b *builder) wrongCredentials(o *operation) {
-	if !o.tokenEndpoint {
+	if !o.tokenEndpoint || o.jsonLogin() {
 		return
 	}
 	var hasUser, hasPass bool
@@ -1316,6 +1388,7 @@ func (r *runner) create(ctx context.Context, creator *operation, b *builder, par
 	if json.Unmarshal(resp.Body, &body) != nil {
 		return "", false
 	}
+	body = unwrap(creator.model, body)
 	id, ok := keyOf(body, param)
 	if ok {
 		b.created = append(b.created, createdRecord{creator, id, body})

@@ -603,7 +603,11 @@ func checkHeaders(x *checkInput) *verdict {
 		return nil
 	}
 	switch {
-	case r.Status == http.StatusUnauthorized && r.Header.Get("WWW-Authenticate") == "":
+	case r.Status == http.StatusUnauthorized && r.Header.Get("WWW-Authenticate") == "" &&
+		(!x.r.openAPI() || owesChallenge(x.r.challenges(x.c().op.op))):
+		// Under the plain-OpenAPI profile only an HTTP scheme (RFC 7235:
+		// Basic, Bearer) owes its challenge: a login refusing a password
+		// or an API key refused has none the document states.
 		return fail("a WWW-Authenticate header with a 401", "none")
 	case r.Status == http.StatusMethodNotAllowed && r.Header.Get("Allow") == "":
 		return fail("an Allow header with a 405", "none")
@@ -1097,6 +1101,11 @@ func checkWrongCredentials(x *checkInput) *verdict {
 		return nil
 	}
 	if s := x.resp().Status; s == http.StatusUnauthorized || s == http.StatusBadRequest {
+		return pass
+	}
+	if s := x.resp().Status; x.r.openAPI() && (s == http.StatusForbidden || declares4xx(x.c().op.op, s)) {
+		// The document's own refusals, and the other refusal of
+		// credentials (403).
 		return pass
 	}
 	return fail("401 or 400", "%s", statusText(x.resp()))

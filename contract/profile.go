@@ -233,6 +233,13 @@ func (r *runner) challenges(op *openapi3.Operation) []string {
 	return out
 }
 
+// owesChallenge reports whether a 401 of an operation with these
+// challenges must carry WWW-Authenticate: one of them is an HTTP
+// authentication scheme (RFC 7235), not only an API key.
+func owesChallenge(schemes []string) bool {
+	return slices.ContainsFunc(schemes, func(s string) bool { return s != "apikey" })
+}
+
 // namesChallenge reports whether a WWW-Authenticate value names one of
 // the auth-schemes: a challenge starts the value or follows a comma.
 func namesChallenge(header string, schemes []string) bool {

@@ -503,7 +503,7 @@ func (r *Report) SummaryLine() string {
 	cov := r.coverage()
 	tested, seen, declared := 0, 0, 0
 	for _, c := range cov {
-		if c.Answered > 0 {
+		if c.Positive > 0 {
 			tested++
 		}
 		seen += len(c.Seen)
@@ -621,7 +621,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	out.Summary.SkippedCases = r.Skipped()
 	out.Summary.Operations = len(out.Coverage)
 	for _, c := range out.Coverage {
-		if c.Answered > 0 {
+		if c.Positive > 0 {
 			out.Summary.OperationsTested++
 		}
 		out.Summary.DeclaredStatuses += len(c.Declared)
@@ -864,6 +864,10 @@ type Coverage struct {
 	Sent      int    `json:"sent"`     // cases sent
 	Answered  int    `json:"answered"` // cases with a status
 	Skipped   int    `json:"skipped"`  // cases not sent
+	// Positive counts the answered cases that sent valid inputs (positive
+	// cases, sequence steps owed a success): an operation is tested only
+	// when one of them ran.
+	Positive int `json:"positive_answered"`
 	// Kinds counts the cases sent, by kind (positive, negative, …).
 	Kinds map[Kind]int `json:"kinds"`
 	// Declared are the statuses the contract declares ("default" aside);
@@ -925,6 +929,9 @@ func coverageOf(ops []*operation, results []*Result) []Coverage {
 		c.Kinds[res.Case.Kind]++
 		if s := res.Response.Status; s != 0 {
 			c.Answered++
+			if res.Case.Kind == Positive || res.Case.Kind == Observed || (res.Case.Kind == Sequence && res.Case.Expect == ExpectSuccess) {
+				c.Positive++
+			}
 			if statuses[i] == nil {
 				statuses[i] = map[int]bool{}
 			}

@@ -52,13 +52,18 @@ type Config struct {
 	// positive login case, the wrong-credentials cases and a bearer token
 	// sent with every other request.
 	Username, Password string
-	Seed               uint64
-	Checks             []string // nil: all
-	ExcludeChecks      []string
-	Examples           int // generated cases per operation
-	Workers            int
-	Timeout            time.Duration // per request
-	MaxResponseTime    time.Duration
+	// AuthFormat writes the token a login earned where the document's
+	// security scheme wants it, "{token}" standing for it ("Token
+	// {token}"); "": "Bearer {token}" for a bearer scheme, the token
+	// alone for an API key.
+	AuthFormat      string
+	Seed            uint64
+	Checks          []string // nil: all
+	ExcludeChecks   []string
+	Examples        int // generated cases per operation
+	Workers         int
+	Timeout         time.Duration // per request
+	MaxResponseTime time.Duration
 	// IDs gives known ids by path parameter name ("person_id": ["1"]).
 	IDs    map[string][]string
 	Header http.Header // sent with every request
@@ -111,6 +116,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	start := cfg.Now()
 	report := r.run(ctx)
+	if r.stop != nil {
+		return nil, r.stop
+	}
 	report.Started = start
 	report.Duration = cfg.Now().Sub(start)
 	return report, nil
@@ -158,6 +166,9 @@ func (cfg *Config) fill() error {
 	}
 	if cfg.MaxCheckValues <= 0 {
 		cfg.MaxCheckValues = DefaultMaxCheckValues
+	}
+	if cfg.AuthFormat != "" && !strings.Contains(cfg.AuthFormat, "{token}") {
+		return fmt.Errorf("contract: auth format %q does not say where the token goes: write {token} in it (e.g. 'Token {token}')", cfg.AuthFormat)
 	}
 	if cfg.Examples < 0 {
 		return errors.New("contract: examples must not be negative")
@@ -253,6 +264,13 @@ type runner struct {
 	// token is the Authorization value the login with the given
 	// credentials earned, for the sequences; empty when there is none.
 	token string
+	// rawToken is the token itself, as the login answered it.
+	rawToken string
+	// cred is where the document wants the token (placeFor).
+	cred credPlace
+	// stop is why the run stopped before its cases (ErrLogin); nil when
+	// it ran.
+	stop error
 	// robust is send's and execute's bookkeeping: unresponsive operations,
 	// early stops, what is kept of each response (robust.go).
 	robust runState
@@ -405,6 +423,7 @@ func (r *runner) run(ctx context.Context) *Report {
 	report := &Report{BaseURL: r.cfg.BaseURL, Spec: r.sp.Source(), Seed: r.cfg.Seed}
 	r.model, r.modelErr = r.cfg.compiled()
 	r.setFramework()
+	r.cred = placeFor(r.sp, r.cfg.AuthFormat)
 	all := operations(r.sp, r.model, &report.Notes)
 	gen := fake.New(r.sp)
 	for _, o := range all {
@@ -433,8 +452,13 @@ func (r *runner) run(ctx context.Context) *Report {
 		own:        map[*operation][]string{},
 		nonce:      uint32(r.cfg.Now().UnixNano()/1e6) ^ uint32(r.cfg.Seed),
 		fake:       gen,
+		cred:       r.cred,
 	}
 	b.attachModel(ops, r.model)
+	for _, o := range ops {
+		o.keyed = r.openAPI() && !o.secured && !o.basic && r.cred.scheme != "" && requires(r.sp.Doc, o.op, r.cred.scheme)
+		o.needsCredential = o.secured || o.keyed
+	}
 	for name, ids := range r.cfg.IDs {
 		if len(ids) > 0 {
 			b.ids[name] = append([]string(nil), ids...)
@@ -451,14 +475,29 @@ func (r *runner) run(ctx context.Context) *Report {
 	// Discovery runs first and in order: a token for the other requests,
 	// then the lists, whose ids the item reads use, then probes for ids
 	// nothing listed.
+	loginOp := false
 	for _, o := range ops {
-		if o.tokenEndpoint {
+		switch {
+		case o.tokenEndpoint:
+			loginOp = true
 			r.logIn(ctx, o, b, report, trustedLogin)
+		case o.jsonLogin() && trustedLogin:
+			loginOp = true
+			if !r.holdsCredential(b) {
+				if err := r.logInJSON(ctx, o, b, report); err != nil {
+					r.stop = err
+					return report
+				}
+			}
 		}
 	}
 	r.logInTokenURL(ctx, b, report)
-	if trustedLogin && r.cfg.Header.Get("Authorization") == "" {
+	if trustedLogin && r.cfg.Header.Get("Authorization") == "" && r.token == "" {
 		r.token = b.headers.Get("Authorization")
+	}
+	if trustedLogin && (loginOp || len(tokenURLs(r.sp)) > 0) && !r.holdsCredential(b) {
+		r.stop = fmt.Errorf("%w: no login of the contract with --username %q gave a token (%s)", ErrLogin, r.cfg.Username, r.cred.describe())
+		return report
 	}
 	for _, o := range ops {
 		for _, it := range ops {
@@ -502,6 +541,13 @@ func (r *runner) run(ctx context.Context) *Report {
 	b.cases = slices.Concat(b.cases[built:], b.cases[:built])
 
 	report.Results = r.execute(ctx, b.cases)
+	if trustedLogin {
+		if err := r.refusedEverywhere(report.Results); err != nil {
+			r.stop = err
+			r.cleanUp(ctx, ops, b, report)
+			return report
+		}
+	}
 	report.Results = append(report.Results, r.sequences(ctx, report)...)
 	r.cleanUp(ctx, ops, b, report)
 	r.check(report, ops)
@@ -611,7 +657,7 @@ func (r *runner) logIn(ctx context.Context, o *operation, b *builder, report *Re
 		if b.headers == nil {
 			b.headers = http.Header{}
 		}
-		b.headers.Set("Authorization", "Bearer "+tok.AccessToken)
+		r.useToken(b, tok.AccessToken)
 		report.Notes = append(report.Notes, fmt.Sprintf("logged in as %q (%s %s); every other request carries its bearer token", vals["username"], o.method, o.path))
 	}
 }
@@ -623,6 +669,11 @@ func (r *runner) discoverList(ctx context.Context, o *operation, b *builder) []a
 	}
 	var items []any
 	if json.Unmarshal(resp.Body, &items) == nil {
+		return items
+	}
+	var v any
+	if o.model != nil && o.model.Envelope != "" && json.Unmarshal(resp.Body, &v) == nil {
+		items, _ = unwrap(o.model, v).([]any)
 		return items
 	}
 	// A page: {"items": [...], "total": ...}.

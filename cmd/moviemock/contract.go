@@ -56,6 +56,7 @@ Flags:
 // contractOptions are where contract's flags put their values.
 type contractOptions struct {
 	baseURL, specFlag, username, password, format, output, jwtSecret *string
+	authFormat                                                       *string
 	seed                                                             *uint64
 	examples, workers, maxFailures, maxCheckValues                   *int
 	verbose, noWrites, allowDestructive                              *bool
@@ -75,8 +76,9 @@ func contractFlags() (*flag.FlagSet, *contractOptions) {
 	o.specFlag = fs.String("spec", "", "contract `file or URL` (default: the embedded openapi.yaml); a FastAPI /openapi.json works as it is")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
 	o.framework = frameworkFlags(fs)
-	o.username = fs.String("username", "", "log in as this user (positive login, wrong-credentials cases, a bearer token for the rest)")
+	o.username = fs.String("username", "", "log in as this user, through the contract's OAuth2 form or JSON login (positive login, wrong-credentials cases, its token for the rest)")
 	o.password = fs.String("password", "", "password for --username")
+	o.authFormat = fs.String("auth-format", "", "how the login's token is written where the security scheme wants it, {token} standing for it, e.g. 'Token {token}' (default: 'Bearer {token}' for a bearer scheme, the token alone for an API key)")
 	o.seed = fs.Uint64("seed", 1, "seed of generated inputs; the same seed sends the same requests")
 	fs.Var(&o.checks, "checks", "run only these `checks` (comma-separated or repeated)")
 	fs.Var(&o.exclude, "exclude-checks", "skip these `checks`")
@@ -172,7 +174,7 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 		return usagef("contract: --base-url %q: give an http(s) URL with a host, e.g. http://127.0.0.1:8000", *o.baseURL)
 	}
 	cfg := contract.Config{
-		BaseURL: *o.baseURL, Username: *o.username, Password: *o.password, Seed: *o.seed,
+		BaseURL: *o.baseURL, Username: *o.username, Password: *o.password, AuthFormat: *o.authFormat, Seed: *o.seed,
 		Checks: o.checks, ExcludeChecks: o.exclude, Examples: *o.examples, Workers: *o.workers,
 		Timeout: o.timeout, MaxResponseTime: o.maxTime, MaxCheckValues: *o.maxCheckValues,
 		MaxFailures: *o.maxFailures, NoWrites: *o.noWrites, AllowDestructive: *o.allowDestructive,
