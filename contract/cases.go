@@ -1371,7 +1371,8 @@ func deleterOf(ops []*operation, creator *operation) *operation {
 type createdRecord struct {
 	creator *operation
 	id      string
-	record  any // the create's answer, for the key a deleter's path takes
+	record  any    // the create's answer, for the key a deleter's path takes
+	url     string // the create's request URL: a nested record's parent
 }
 
 // create makes one record with creator's valid inputs.
@@ -1391,7 +1392,7 @@ func (r *runner) create(ctx context.Context, creator *operation, b *builder, par
 	body = unwrap(creator.model, body)
 	id, ok := keyOf(body, param)
 	if ok {
-		b.created = append(b.created, createdRecord{creator, id, body})
+		b.created = append(b.created, createdRecord{creator, id, body, b.request(creator, vals).URL})
 	}
 	return id, ok
 }
@@ -1465,6 +1466,9 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 	}
 	created := slices.Clone(b.created)
 	deleted := map[string]bool{}
+	// unkeyed: records created whose answer names no key to delete them
+	// by; undeletable: records of a collection the contract deletes not.
+	unkeyed, undeletable := map[string]int{}, map[string]int{}
 	for _, res := range report.Results {
 		c := res.Case
 		if c == nil || c.op == nil {
@@ -1474,13 +1478,37 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 		if c.Method == "DELETE" && (s/100 == 2 || s == http.StatusNotFound) {
 			deleted[c.Request.URL] = true
 		}
-		if c.Method == "POST" && s/100 == 2 && !c.op.tokenEndpoint {
-			if id, ok := idInResponse(&res.Response, r.cfg.MaxCheckValues); ok {
-				var body any
-				if countValues(res.Response.Body, r.cfg.MaxCheckValues) <= r.cfg.MaxCheckValues {
-					json.Unmarshal(res.Response.Body, &body)
+		if c.Method == "PUT" && c.Kind == UnknownID && s/100 == 2 && c.op.target != "" && strings.HasSuffix(c.op.path, "/{"+c.op.target+"}") {
+			// A replace of a key no record had made one (PUT creates):
+			// the run's own record now, to delete like the others.
+			if u, err := url.Parse(c.Request.URL); err == nil {
+				if k, err := url.PathUnescape(u.EscapedPath()[strings.LastIndex(u.EscapedPath(), "/")+1:]); err == nil && k != "" {
+					created = append(created, createdRecord{creator: c.op, id: k})
 				}
-				created = append(created, createdRecord{c.op, id, body})
+			}
+		}
+		if c.Method == "POST" && s/100 == 2 && !c.op.tokenEndpoint && !c.op.jsonLogin() && (c.op.model == nil || c.op.model.Kind != model.Action) {
+			var body any
+			raw := res.Response.Body
+			if len(raw) == 0 {
+				raw = res.Response.Excerpt // the body once the checks read it
+			}
+			if countValues(raw, r.cfg.MaxCheckValues) <= r.cfg.MaxCheckValues {
+				json.Unmarshal(raw, &body)
+			}
+			// The record in its envelope ({"article": {…}}), keyed by
+			// what its delete takes (a slug), else by its id.
+			rec := unwrap(c.op.model, body)
+			id, ok := idInResponse(&res.Response, r.cfg.MaxCheckValues)
+			if d := deleterOf(ops, c.op); d != nil {
+				if k, found := keyOf(rec, d.target); found {
+					id, ok = k, true
+				}
+			}
+			if ok {
+				created = append(created, createdRecord{c.op, id, rec, c.Request.URL})
+			} else if c.op.model != nil && (c.op.model.Kind == model.Create || c.op.model.Kind == model.NestedCreate) {
+				unkeyed[c.op.id]++
 			}
 		}
 	}
@@ -1488,6 +1516,7 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 	for _, rec := range created {
 		d := deleterOf(ops, rec.creator)
 		if d == nil {
+			undeletable[rec.creator.id]++
 			continue
 		}
 		vals := values{}
@@ -1503,6 +1532,11 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 			vals[d.target] = k
 		}
 		req := b.request(d, vals)
+		if base, _, _ := strings.Cut(rec.url, "?"); rec.url != "" && d.path == strings.TrimSuffix(rec.creator.path, "/")+"/{"+d.target+"}" {
+			// A nested record is deleted under the parent it was created
+			// under (/articles/{slug}/comments/{id}).
+			req.URL = strings.TrimSuffix(base, "/") + "/" + url.PathEscape(vals[d.target])
+		}
 		if deleted[req.URL] {
 			continue
 		}
@@ -1520,5 +1554,11 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 	}
 	if len(failed) > 0 {
 		report.Notes = append(report.Notes, fmt.Sprintf("cleanup: could not delete %d records the run created: %s", len(failed), strings.Join(failed, "; ")))
+	}
+	for _, id := range sortedKeys(undeletable) {
+		report.Notes = append(report.Notes, fmt.Sprintf("cleanup: %d records %s created stay: the contract has no delete for them", undeletable[id], id))
+	}
+	for _, id := range sortedKeys(unkeyed) {
+		report.Notes = append(report.Notes, fmt.Sprintf("cleanup: %d records %s created stay: its answer names no key to delete them by", unkeyed[id], id))
 	}
 }

@@ -2,6 +2,7 @@ package contract_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -60,6 +61,23 @@ func realWorld(t *testing.T, wrap func(http.Handler) http.Handler) (*spec.Spec, 
 	return sp, ts, log
 }
 
+// articlesCount is what GET /articles says it holds.
+func articlesCount(t *testing.T, ts *httptest.Server) int {
+	t.Helper()
+	resp, err := http.Get(ts.URL + "/articles?limit=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var page struct {
+		ArticlesCount int `json:"articlesCount"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
+		t.Fatal(err)
+	}
+	return page.ArticlesCount
+}
+
 type requestLog struct {
 	mu   sync.Mutex
 	seen []string // "METHOD /path Authorization"
@@ -92,9 +110,19 @@ func runRealWorld(t *testing.T, sp *spec.Spec, ts *httptest.Server, cfg contract
 func TestJSONLogin(t *testing.T) {
 	t.Parallel()
 	sp, ts, log := realWorld(t, nil)
+	before := articlesCount(t, ts)
 	report, err := runRealWorld(t, sp, ts, contract.Config{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if after := articlesCount(t, ts); after != before {
+		t.Errorf("articlesCount %d after the run, %d before: the run left records behind (notes %q)", after, before, report.Notes)
+	}
+	if line := report.SummaryLine(); !strings.Contains(line, "15/19 operations tested") {
+		// The profile read, follow and unfollow have no username of the
+		// run's own, PUT /user is not sent a valid token: only their
+		// refusals ran, and that is no test of them.
+		t.Errorf("summary %q: want 15/19 operations tested", line)
 	}
 	for _, tally := range report.ByCheck() {
 		if tally.Failed > 0 {

@@ -371,3 +371,12 @@ func withoutToken(v any) any {
 	}
 	return out
 }
+
+// keyOfColl is the key of a record of c in its own field (c.ID: an
+// article's slug), when the collection has one.
+func keyOfColl(rec map[string]any, c *model.Collection) (string, bool) {
+	if c == nil || c.ID == nil || rec == nil {
+		return "", false
+	}
+	return keyOf(rec, c.ID.Name)
+}
