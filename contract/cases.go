@@ -95,10 +95,14 @@ type operation struct {
 	keyed bool
 	// needsCredential: secured or keyed.
 	needsCredential bool
-	basic           bool // declares an HTTP basic requirement
-	listOf          *operation
-	itemParam       string // for an item read: the path parameter naming the item
-	model           *model.Operation
+	// keyField: an item read paired with its list by the model, whose
+	// listed items give itemParam only from their field of that name
+	// (never their id).
+	keyField  bool
+	basic     bool // declares an HTTP basic requirement
+	listOf    *operation
+	itemParam string // for an item read: the path parameter naming the item
+	model     *model.Operation
 	// target is, for PUT, PATCH and DELETE, the path parameter naming the
 	// record changed: only records the runner created go there.
 	target string
@@ -200,7 +204,7 @@ func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
 				continue
 			}
 			if rest, ok := strings.CutPrefix(it.path, strings.TrimSuffix(list.path, "/")+"/{"); ok && strings.HasSuffix(rest, "}") && !strings.Contains(rest, "/") {
-				it.listOf, it.itemParam = list, strings.TrimSuffix(rest, "}")
+				it.listOf, it.itemParam, it.keyField = list, strings.TrimSuffix(rest, "}"), true
 			}
 		}
 	}
@@ -1376,11 +1380,33 @@ type createdRecord struct {
 }
 
 // create makes one record with creator's valid inputs.
-func (r *runner) create(ctx context.Context, creator *operation, b *builder, param string) (string, bool) {
+func (r *runner) create(ctx context.Context, ops []*operation, creator *operation, b *builder, param string) (string, bool) {
 	vals, _ := b.validValues(creator)
 	if vals == nil {
 		return "", false
 	}
+	// The list of the records param names, read before and after: a
+	// create that answers no key (a blog's POST /posts/ answering the post
+	// without its id) is found as the one new key listed.
+	var list *operation
+	for _, o := range ops {
+		if o.listOf != nil && o.itemParam == param {
+			list = o.listOf
+			break
+		}
+	}
+	listed := func() map[string]bool {
+		keys := map[string]bool{}
+		if list != nil {
+			for _, item := range r.discoverList(ctx, list, b) {
+				if k, ok := keyOf(item, param); ok {
+					keys[k] = true
+				}
+			}
+		}
+		return keys
+	}
+	before := listed()
 	resp := r.send(ctx, b.request(creator, vals))
 	if resp.Status/100 != 2 || countValues(resp.Body, r.cfg.MaxCheckValues) > r.cfg.MaxCheckValues {
 		return "", false // no id from an answer too large to decode (--max-check-values)
@@ -1391,6 +1417,18 @@ func (r *runner) create(ctx context.Context, creator *operation, b *builder, par
 	}
 	body = unwrap(creator.model, body)
 	id, ok := keyOf(body, param)
+	if !ok && list != nil {
+		var fresh []string
+		for k := range listed() {
+			if !before[k] {
+				fresh = append(fresh, k)
+			}
+		}
+		if len(fresh) == 1 { // more than one: another client wrote too
+			id, ok = fresh[0], true
+			*b.notes = append(*b.notes, fmt.Sprintf("%s answers no %s: the record %q found in %s", creator.id, param, id, list.id))
+		}
+	}
 	if ok {
 		b.created = append(b.created, createdRecord{creator, id, body, b.request(creator, vals).URL})
 	}
@@ -1408,7 +1446,7 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 		switch {
 		case o.method == "GET" && o.model != nil && o.model.Kind == model.ReadOne && len(b.ids[o.model.IDParam]) == 0:
 			if c := creatorOf(ops, o); c != nil {
-				if id, ok := r.create(ctx, c, b, o.model.IDParam); ok {
+				if id, ok := r.create(ctx, ops, c, b, o.model.IDParam); ok {
 					b.ids[o.model.IDParam] = append(b.ids[o.model.IDParam], id)
 					b.records[o.model.IDParam] = true
 					report.Notes = append(report.Notes, fmt.Sprintf("%s: %s %q created with %s, as nothing listed one", o.id, o.model.IDParam, id, c.id))
@@ -1424,7 +1462,7 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 				n = 2
 			}
 			for i := 0; i < n; i++ {
-				if id, ok := r.create(ctx, c, b, o.target); ok {
+				if id, ok := r.create(ctx, ops, c, b, o.target); ok {
 					b.own[o] = append(b.own[o], id)
 					b.records[o.target] = true
 				}

@@ -505,7 +505,11 @@ func (r *runner) run(ctx context.Context) *Report {
 				continue
 			}
 			for _, item := range r.discoverList(ctx, o, b) {
-				if id, ok := keyOf(item, it.itemParam); ok && len(b.ids[it.itemParam]) < maxItemReads && !slices.Contains(b.ids[it.itemParam], id) {
+				key := keyOf
+				if it.keyField {
+					key = fieldOf
+				}
+				if id, ok := key(item, it.itemParam); ok && len(b.ids[it.itemParam]) < maxItemReads && !slices.Contains(b.ids[it.itemParam], id) {
 					b.ids[it.itemParam] = append(b.ids[it.itemParam], id)
 					b.records[it.itemParam] = true
 				}
@@ -806,6 +810,19 @@ func idOf(v any) (string, bool) {
 		return fmt.Sprint(int64(id)), id == float64(int64(id))
 	case json.Number:
 		return id.String(), true
+	}
+	return "", false
+}
+
+// fieldOf is the value of a record's field param, as a path takes it.
+func fieldOf(v any, param string) (string, bool) {
+	if m, ok := v.(map[string]any); ok && param != "" {
+		switch k := m[param].(type) {
+		case string:
+			return k, k != ""
+		case float64:
+			return fmt.Sprint(int64(k)), k == float64(int64(k))
+		}
 	}
 	return "", false
 }
