@@ -317,8 +317,9 @@ func checkAuthRequired(x *checkInput) *verdict {
 		// Any scheme the operation declares may be the one challenged
 		// (an operation taking Basic or Bearer), each in its own words.
 		if schemes := x.r.challenges(c.op.op); len(schemes) > 0 {
-			if !owesChallenge(schemes) {
-				// No RFC names a challenge for an API key: any 401 is one.
+			if !owesChallenge(schemes) && h == "" {
+				// No RFC names a challenge for an API key: a 401 without
+				// one is right; one naming another scheme is not.
 				return pass
 			}
 			if !namesChallenge(h, schemes) {

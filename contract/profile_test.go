@@ -116,6 +116,8 @@ func TestProfileJudgements(t *testing.T) {
 		{"Basic challenged for basic-or-bearer", todo, "GET", "/secure", ExpectAuthRequired, "", 401, problem, problemBody, `Basic realm="x", Bearer`, checkAuthRequired, "pass"},
 		{"an API key's own challenge", todo, "GET", "/keyed", ExpectAuthRequired, "", 401, problem, problemBody, `ApiKey in="header", name="X-Key"`, checkAuthRequired, "pass"},
 		{"a challenge of no declared scheme", todo, "GET", "/keyed", ExpectAuthRequired, "", 401, problem, problemBody, `Bearer`, checkAuthRequired, "naming apikey"},
+		{"no challenge for an API key", todo, "GET", "/keyed", ExpectAuthRequired, "", 401, problem, problemBody, "", checkAuthRequired, "pass"},
+		{"no challenge owed by an API key's 401", todo, "GET", "/keyed", ExpectAuthRequired, "", 401, problem, problemBody, "", checkHeaders, "pass"},
 
 		// unknown_id_not_found, where the document says so
 		{"an unknown id answered 200 where 404 is declared", todo, "GET", "/todos/{id}", ExpectNotFound, "", 200, appJSON, `{"title":"x"}`, "", checkUnknownID, "expected 404, got 200"},
