@@ -1543,9 +1543,12 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 					id, ok = k, true
 				}
 			}
-			if ok {
+			switch {
+			case ok:
 				created = append(created, createdRecord{c.op, id, rec, c.Request.URL})
-			} else if c.op.model != nil && (c.op.model.Kind == model.Create || c.op.model.Kind == model.NestedCreate) {
+			case deleterOf(ops, c.op) == nil && c.op.model != nil && (c.op.model.Kind == model.Create || c.op.model.Kind == model.NestedCreate):
+				undeletable[c.op.id]++
+			case c.op.model != nil && (c.op.model.Kind == model.Create || c.op.model.Kind == model.NestedCreate):
 				unkeyed[c.op.id]++
 			}
 		}
