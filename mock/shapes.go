@@ -364,7 +364,7 @@ func changeMe(c *call) {
 			vals[f.Index] = val
 		}
 		if f.Stamp == "updated" {
-			vals[f.Index] = fastapi.AppendString(nil, fastapi.FormatDateTime(c.s.cfg.Now()))
+			vals[f.Index] = fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 		}
 	}
 	secret := old.Secret

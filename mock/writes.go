@@ -88,7 +88,7 @@ func create(c *call) {
 		}
 		vals[f.Index] = want
 	}
-	now := fastapi.AppendString(nil, fastapi.FormatDateTime(c.s.cfg.Now()))
+	now := fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 	for _, f := range coll.Fields {
 		if vals[f.Index] != nil {
 			continue
@@ -317,7 +317,7 @@ func modify(c *call) {
 			vals[f.Index] = val
 		}
 		if f.Stamp == "updated" {
-			vals[f.Index] = fastapi.AppendString(nil, fastapi.FormatDateTime(c.s.cfg.Now()))
+			vals[f.Index] = fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 		}
 	}
 	if c.refsMissing(coll, vals) {
