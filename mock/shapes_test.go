@@ -159,7 +159,8 @@ const (
 // body, tagList), gets its slug from its title, its author from the
 // token's user, zero favorites and the clock's stamps (written as the
 // plain-OpenAPI profile writes a date-time: with milliseconds, as a
-// generated record's are too); it is listed with
+// generated record's are too; a generated record's flags that an action
+// sets, favorited and following, start false); it is listed with
 // articlesCount one higher (without its body, as the list's items declare), read by slug, found by ?tag= and ?author=,
 // updated, commented on under its own slug, favorited (the flag set, the
 // count moved once) and unfavorited, deleted, and then 404.
@@ -169,7 +170,8 @@ func TestRealWorldConversation(t *testing.T) {
 	const now = `"2026-03-01T12:00:00.000Z"`
 	converse(t, srv, "Token", []step{
 		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "3", "articles.#": "3", "articles.0.slug": `"raiders-of-the-lost-ark-1"`,
-			"articles.0.createdAt": `"2020-11-21T22:36:15.000Z"`}, ""},
+			"articles.0.createdAt": `"2020-11-21T22:36:15.000Z"`, "articles.0.favorited": "false", "articles.1.favorited": "false",
+			"articles.2.favorited": "false", "articles.0.author.following": "false"}, ""},
 		{"GET", "/articles?limit=1&offset=1", "", 200, map[string]string{"articlesCount": "3", "articles.#": "1"}, ""},
 		{"GET", "/user", "", 401, nil, ""},
 		{"POST", "/articles", `{"article":{"title":"t","description":"d","body":"b"}}`, 401, nil, ""},

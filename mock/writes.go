@@ -127,7 +127,7 @@ func create(c *call) {
 		case f.Type == "object" && c.userAs(f) != nil:
 			vals[f.Index] = c.userAs(f)
 		case f.Default != nil:
-		case f.Type == "integer" && countMember(f.Name) && c.s.model.Framework != framework.FastAPI:
+		case f.Type == "integer" && model.CountMember(f.Name) && c.s.model.Framework != framework.FastAPI:
 			// favoritesCount, comments_count: nothing counted yet
 			vals[f.Index] = []byte("0")
 		case f.Type == "boolean" && f.Required && c.s.model.Framework != framework.FastAPI:
