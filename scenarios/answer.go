@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/status"
 )
 
@@ -192,7 +193,7 @@ func changed(c *captured, p *Passthrough) *captured {
 		c.header.Add(kv[0], kv[1])
 	}
 	if changes(p, c.code, c.header) {
-		if body, err := apply(c.body.Bytes(), p.Set, p.Where, p.Offset, p.Limit); err == nil {
+		if body, err := applyPassthrough(c.body.Bytes(), p); err == nil {
 			c.body.Reset()
 			c.body.Write(body)
 		}
@@ -512,7 +513,11 @@ type bodyChange struct {
 	str, esc, scalar bool
 	ended            bool // the list's "]" was read, or its limit reached
 	kept, skipped    int
-	err              error // the first part that could not be changed
+	// counting goes on reading a list past its limit, to count in matched
+	// every element where keeps (an envelope's count says how many).
+	counting bool
+	matched  int
+	err      error // the first part that could not be changed
 
 	// Reused from one element to the next.
 	out     []byte            // an element changed
@@ -641,7 +646,8 @@ func (c *bodyChange) scan(b []byte) (int, bool) {
 // or limit leave it out.
 func (c *bodyChange) element(e []byte) {
 	p := c.p
-	if p.Limit < 0 || p.Limit > 0 && c.kept == p.Limit {
+	full := p.Limit < 0 || p.Limit > 0 && c.kept == p.Limit
+	if full && !c.counting {
 		c.ended = true
 		return
 	}
@@ -651,6 +657,9 @@ func (c *bodyChange) element(e []byte) {
 		ok = true
 	}
 	if !ok {
+		return
+	}
+	if c.matched++; full {
 		return
 	}
 	if c.skipped < p.Offset {
@@ -686,7 +695,13 @@ func (c *bodyChange) close() {
 		c.emit([]byte{']'})
 	case '{':
 		obj := bytes.TrimRight(c.elem, " \t\r\n")
-		out, err := c.setObject(nil, obj, c.p.Set)
+		var out []byte
+		var err error
+		if c.p.Envelope != "" {
+			out, err = c.envelope(obj)
+		} else {
+			out, err = c.setObject(nil, obj, c.p.Set)
+		}
 		if err != nil {
 			c.fail(err)
 			c.emit(c.lead)
@@ -702,14 +717,76 @@ func (c *bodyChange) close() {
 // from offset, at most limit of them (-1: none). Member order is kept. The
 // error is the first part that could not be changed.
 func apply(body []byte, set, where []member, offset, limit int) ([]byte, error) {
+	return applyPassthrough(body, &Passthrough{Set: set, Where: where, Offset: offset, Limit: limit})
+}
+
+// applyPassthrough changes a whole JSON answer as p says (see apply, and
+// Passthrough.Envelope).
+func applyPassthrough(body []byte, p *Passthrough) ([]byte, error) {
+	out, c := change(body, p, false)
+	return out, c.err
+}
+
+// change runs a bodyChange of p over a whole body.
+func change(body []byte, p *Passthrough, counting bool) ([]byte, *bodyChange) {
 	var out []byte
-	c := newBodyChange(&Passthrough{Set: set, Where: where, Offset: offset, Limit: limit}, func(b []byte) { out = append(out, b...) })
+	c := newBodyChange(p, func(b []byte) { out = append(out, b...) })
+	c.counting = counting
 	c.write(body)
 	c.close()
 	if out == nil {
 		out = []byte{}
 	}
-	return out, c.err
+	return out, c
+}
+
+// envelope changes the records the envelope obj holds in its member
+// p.Envelope, as a whole answer of them would be changed: a list element
+// by element, one record's fields. When where left elements of a list out,
+// the envelope's counts (count, total, articlesCount: integers) say how
+// many it kept, offset and limit aside, as the mock's own envelopes count
+// the records matching before paging.
+func (c *bodyChange) envelope(obj []byte) ([]byte, error) {
+	ms, err := c.members(obj)
+	if err != nil {
+		return nil, err
+	}
+	ms = slices.Clone(ms) // c.ms is reused
+	i := slices.IndexFunc(ms, func(m member) bool { return m.name == c.p.Envelope })
+	if i < 0 {
+		return append([]byte(nil), obj...), nil
+	}
+	inner := *c.p
+	inner.Envelope = ""
+	out, sub := change(ms[i].value, &inner, true)
+	if sub.err != nil {
+		return nil, sub.err
+	}
+	ms[i].value = out
+	if sub.kind == '[' && len(c.p.Where) > 0 {
+		for j, m := range ms {
+			if j != i && model.CountMember(m.name) && isInteger(m.value) {
+				ms[j].value = strconv.AppendInt(nil, int64(sub.matched), 10)
+			}
+		}
+	}
+	return appendObject(nil, ms), nil
+}
+
+// isInteger reports whether a JSON value is an integer.
+func isInteger(v []byte) bool {
+	if len(v) > 0 && v[0] == '-' {
+		v = v[1:]
+	}
+	if len(v) == 0 {
+		return false
+	}
+	for _, ch := range v {
+		if ch < '0' || ch > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 var errNotObject = errors.New("not a JSON object")
@@ -844,6 +921,11 @@ func (c *bodyChange) setObject(dst, obj []byte, set []member) ([]byte, error) {
 		}
 	}
 	c.ms = ms
+	return appendObject(dst, ms), nil
+}
+
+// appendObject writes ms as a JSON object.
+func appendObject(dst []byte, ms []member) []byte {
 	dst = append(dst, '{')
 	for i, m := range ms {
 		if i > 0 {
@@ -853,7 +935,7 @@ func (c *bodyChange) setObject(dst, obj []byte, set []member) ([]byte, error) {
 		dst = append(dst, ':')
 		dst = append(dst, m.value...)
 	}
-	return append(dst, '}'), nil
+	return append(dst, '}')
 }
 
 // matchesWhere reports whether the object elem has where's values.

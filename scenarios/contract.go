@@ -48,6 +48,9 @@ type opInfo struct {
 	op               *openapi3.Operation
 	inputs           fastapi.Inputs
 	secrets          []string // form fields the contract marks format: password
+	// envelope is the member of op's answer that holds its records
+	// (model.Operation.Envelope): a passthrough changes them.
+	envelope string
 }
 
 func (o *opInfo) String() string { return o.method + " " + o.template }
@@ -80,7 +83,9 @@ func newIndex(sp *spec.Spec, m *model.Model) (*contractIndex, error) {
 				continue
 			}
 			var ins fastapi.Inputs
+			envelope := ""
 			if o := compiled[op]; o != nil {
+				envelope = o.Envelope
 				if o.InputsErr != nil && m.Strict {
 					return nil, fmt.Errorf("%s %s: %w", method, tmpl, o.InputsErr)
 				}
@@ -91,7 +96,7 @@ func newIndex(sp *spec.Spec, m *model.Model) (*contractIndex, error) {
 					return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
 				}
 			}
-			p.ops = append(p.ops, &opInfo{method: method, template: tmpl, op: op, inputs: ins, secrets: secretFields(op)})
+			p.ops = append(p.ops, &opInfo{method: method, template: tmpl, op: op, inputs: ins, secrets: secretFields(op), envelope: envelope})
 			for _, name := range model.SecretPathParams(item, op) {
 				if !slices.Contains(p.secretParams, name) {
 					p.secretParams = append(p.secretParams, name)
@@ -200,6 +205,20 @@ func jsonSchema(op *opInfo, status int) *openapi3.SchemaRef {
 		return nil
 	}
 	return media.Schema
+}
+
+// changedSchema is the schema of what a passthrough changes in op's
+// answer with status: the records its envelope holds in a 200, else the
+// answer. envelope is that member, "" when the answer itself is changed.
+func changedSchema(op *opInfo, status int) (ref *openapi3.SchemaRef, envelope string) {
+	ref = jsonSchema(op, status)
+	if op.envelope == "" || status != http.StatusOK || ref == nil || ref.Value == nil {
+		return ref, ""
+	}
+	if inner := ref.Value.Properties[op.envelope]; inner != nil && inner.Value != nil {
+		return inner, op.envelope
+	}
+	return ref, ""
 }
 
 // declared lists the statuses op declares.

@@ -1012,14 +1012,15 @@ func (p *parser) setFields(n *yaml.Node, field string, ops []*opInfo, status int
 		var v any
 		json.Unmarshal(raw, &v)
 		for _, o := range ops {
-			schema := objectSchema(jsonSchema(o, status))
+			answer, _ := changedSchema(o, status)
+			schema := objectSchema(answer)
 			if schema == nil {
 				p.fail(pair[0], fld, "%s answers %d with no JSON object to change", o, status)
 				return nil
 			}
 			prop := schema.Properties[name]
 			if prop == nil || prop.Value == nil {
-				p.fail(pair[0], fld, "the answer of %s has no field %q (it has %s)", o, name, strings.Join(p.sp.PropertyOrder(objectRef(jsonSchema(o, status))), ", "))
+				p.fail(pair[0], fld, "the answer of %s has no field %q (it has %s)", o, name, strings.Join(p.sp.PropertyOrder(objectRef(answer)), ", "))
 				return nil
 			}
 			if viols := spec.Violations(p.sp.Validate(prop.Value, v, true)); len(viols) > 0 {
@@ -1072,6 +1073,14 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 	if v := f["headers"]; v != nil {
 		pt.Headers = p.headers(v, "passthrough.headers")
 	}
+	for i, o := range ops {
+		_, env := changedSchema(o, http.StatusOK)
+		if i > 0 && env != pt.Envelope {
+			p.fail(n, "passthrough", "%s and %s hold their records in different members (%q, %q): match one method", ops[0], o, pt.Envelope, env)
+			return nil
+		}
+		pt.Envelope = env
+	}
 	if v := f["set"]; v != nil {
 		pt.Set = p.setFields(v, "passthrough.set", ops, http.StatusOK)
 	}
@@ -1084,7 +1093,7 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 			continue
 		}
 		for _, o := range ops {
-			if !isList(jsonSchema(o, http.StatusOK)) {
+			if answer, _ := changedSchema(o, http.StatusOK); !isList(answer) {
 				p.fail(v, "passthrough."+k, "%s does not answer with a list", o)
 				return nil
 			}

@@ -102,6 +102,11 @@ type Passthrough struct {
 	Where   []member // keep only list elements with these values
 	Offset  int
 	Limit   int // 0: no limit
+	// Envelope is the member of the answer object that holds its records
+	// ({"articles": […], "articlesCount": n}, {"article": {…}}): Set,
+	// Where, Offset and Limit change them, and a count of the envelope
+	// follows Where. "" when the records are the answer.
+	Envelope string
 }
 
 // member is a JSON object member: its name and compact value.
