@@ -181,9 +181,85 @@ func passthrough(w http.ResponseWriter, r *http.Request, next http.Handler, p *P
 		next.ServeHTTP(w, r)
 		return
 	}
+	r, p = p.unpaged(r)
 	s := &relay{w: w, ctx: r.Context(), p: p}
 	next.ServeHTTP(s, r)
 	s.finish()
+}
+
+// maxFiltered is how many records a where reads of a paged list: the page
+// the request asks for is cut from those it keeps.
+const maxFiltered = 10_000
+
+// listPaging names the paging parameters of a list operation
+// (model.Paging), and the most records one request may ask for.
+type listPaging struct {
+	model.Paging
+	max      int64 // the limit or size asked for
+	defLimit int64 // the limit's or size's declared default; -1: none
+}
+
+// unpaged is the request a where filters: its list asked for from the
+// start, maxFiltered records (or as many as the document allows), so that
+// where keeps from every record and not from one page; the request's own
+// page is then cut from what where kept, before the rule's own offset and
+// limit. A list without paging, or a rule without where, is left as is.
+func (p *Passthrough) unpaged(r *http.Request) (*http.Request, *Passthrough) {
+	pg := p.paging
+	if len(p.Where) == 0 || pg == nil {
+		return r, p
+	}
+	q := r.URL.Query()
+	bad := false
+	num := func(name string, def int64) int64 {
+		if name == "" || !q.Has(name) {
+			return def
+		}
+		v, err := strconv.ParseInt(q.Get(name), 10, 64)
+		if err != nil || v < 0 {
+			bad = true // the mock refuses it as it stands
+		}
+		return v
+	}
+	var off, lim int64 // lim -1: no limit
+	switch {
+	case pg.Limit != "":
+		off, lim = num(pg.Skip, 0), num(pg.Limit, pg.defLimit)
+		q.Del(pg.Skip)
+		q.Set(pg.Limit, strconv.FormatInt(pg.max, 10))
+	case pg.Size != "":
+		size := num(pg.Size, pg.defLimit)
+		off, lim = (num(pg.Page, pg.FirstPage)-pg.FirstPage)*max(size, 0), size
+		q.Set(pg.Page, strconv.FormatInt(pg.FirstPage, 10))
+		q.Set(pg.Size, strconv.FormatInt(pg.max, 10))
+	default:
+		return r, p
+	}
+	if bad || off < 0 {
+		return r, p
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.RawQuery = q.Encode()
+	r2.RequestURI = r2.URL.RequestURI()
+	cp := *p
+	// The request's page of what where kept, then the rule's page of that.
+	cp.Offset = int(min(off, maxFiltered)) + p.Offset
+	switch {
+	case p.Limit < 0 || lim == 0:
+		cp.Limit = -1
+	case lim < 0:
+		cp.Limit = p.Limit
+	default:
+		left := int(min(lim, maxFiltered)) - p.Offset
+		if p.Limit > 0 {
+			left = min(left, p.Limit)
+		}
+		cp.Limit = left
+		if left <= 0 {
+			cp.Limit = -1
+		}
+	}
+	return r2, &cp
 }
 
 // changed applies p to a captured answer. Only a JSON 200 has its body
@@ -242,9 +318,13 @@ func render(r *http.Request, next http.Handler, rule *Rule) *captured {
 		c.body.Write(body)
 		return c
 	}
+	p := rule.Passthrough
+	if p != nil {
+		r, p = p.unpaged(r)
+	}
 	c := capture(r, next)
-	if rule.Passthrough != nil {
-		c = changed(c, rule.Passthrough)
+	if p != nil {
+		c = changed(c, p)
 	}
 	return c
 }

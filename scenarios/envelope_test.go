@@ -147,3 +147,67 @@ func TestExampleRealWorldScenario(t *testing.T) {
 	c := newClient(t, ts, "", "")
 	c.want("?favorited=", c.get("/articles?favorited=jake"), 200, `{"articles":[],"articlesCount":0}`)
 }
+
+// A where filters the whole list, not the page the mock would answer: the
+// request's own page (limit, offset, the document's default limit of 20)
+// is cut from what it kept, then the rule's own offset from that page, and
+// articlesCount says how many it kept.
+func TestPassthroughWhereBeforePaging(t *testing.T) {
+	t.Parallel()
+	sp, m, _ := realworld(t)
+	data, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 1, Default: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type list struct {
+		Articles []struct {
+			Slug string `json:"slug"`
+		} `json:"articles"`
+		ArticlesCount int `json:"articlesCount"`
+	}
+	read := func(c *client, path string) list {
+		t.Helper()
+		a := c.get(path)
+		c.want(path, a, 200, "")
+		var l list
+		if err := json.Unmarshal([]byte(a.body), &l); err != nil {
+			t.Fatalf("%s: %v: %s", path, err, a.body)
+		}
+		return l
+	}
+	plain, _ := newServer(t, mock.Config{Spec: sp, Model: m, Data: data})
+	all := read(newClient(t, plain, "", ""), "/articles?limit=25")
+	if len(all.Articles) != 25 {
+		t.Fatalf("%d articles, want the 25 generated", len(all.Articles))
+	}
+	last := all.Articles[23].Slug
+	set, err := scenarios.Load(sp, data, scenarios.Source{Name: "test", FS: fstest.MapFS{"w.yaml": {Data: []byte(`name: w
+description: one article past the first page, or every unfavorited one
+rules:
+  - match: {method: GET, path: /articles, query: {favorited: one}}
+    passthrough: {where: {slug: ` + last + `}}
+  - match: {method: GET, path: /articles}
+    passthrough: {where: {favorited: false}, offset: 1}
+`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Scenarios: set, Scenario: "w"})
+	c := newClient(t, ts, "", "")
+	for _, tc := range []struct {
+		path     string
+		count, n int
+		first    int // index in all of the first article answered
+	}{
+		{"/articles?favorited=one", 1, 1, 23},
+		{"/articles", 25, 19, 1},           // the default limit's page, less the rule's offset
+		{"/articles?offset=20", 25, 4, 21}, // 25 kept, from the 21st, less the rule's one
+		{"/articles?offset=2&limit=3", 25, 2, 3},
+		{"/articles?limit=1", 25, 0, 0}, // the rule's offset takes the one article
+	} {
+		got := read(c, tc.path)
+		if got.ArticlesCount != tc.count || len(got.Articles) != tc.n || tc.n > 0 && got.Articles[0].Slug != all.Articles[tc.first].Slug {
+			t.Errorf("%s: %d articles, count %d, first %v; want %d, count %d, from article %d", tc.path, len(got.Articles), got.ArticlesCount, got.Articles, tc.n, tc.count, tc.first)
+		}
+	}
+}

@@ -1086,6 +1086,7 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 	}
 	if v := f["where"]; v != nil {
 		pt.Where = p.setFields(v, "passthrough.where", ops, http.StatusOK)
+		pt.paging = listPagingOf(ops)
 	}
 	for _, k := range []string{"where", "offset", "limit"} {
 		v := f[k]
