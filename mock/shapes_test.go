@@ -523,3 +523,21 @@ func FuzzShapes(f *testing.F) {
 		}
 	})
 }
+
+// A document served under a base path (RealWorld's servers name
+// https://api.realworld.show/api) is answered there too: /api/articles as
+// /articles, a write under it kept as any other. A path that only begins
+// with the same letters is not the base path.
+func TestServerBasePath(t *testing.T) {
+	t.Parallel()
+	srv := contractServer(t, realworldDoc, nil, nil)
+	converse(t, srv, "Token", []step{
+		{"GET", "/api/articles", "", 200, map[string]string{"articlesCount": "3", "articles.0.slug": `"raiders-of-the-lost-ark-1"`}, ""},
+		{"GET", "/api/articles/raiders-of-the-lost-ark-1", "", 200, map[string]string{"article.slug": `"raiders-of-the-lost-ark-1"`}, ""},
+		{"POST", "/api/users", `{"user":{"username":"jake","email":"jake@jake.jake","password":"jakejake"}}`, 201, nil, ""},
+		{"GET", "/profiles/jake", "", 200, map[string]string{"profile.username": `"jake"`}, ""},
+		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "3"}, ""},
+		{"GET", "/apiarticles", "", 404, nil, ""},
+		{"GET", "/api", "", 404, nil, ""},
+	})
+}
