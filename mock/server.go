@@ -938,10 +938,22 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 
 // notFound answers a path no route matches. Like Starlette's
 // redirect_slashes, a path that would match with its trailing slashes
-// removed (or one added) is redirected there with 307, whatever the method;
-// not under the plain-OpenAPI profile, whose document says nothing of
-// such a redirect.
+// removed (or one added) is redirected there with 307, whatever the method.
+// Under the plain-OpenAPI profile, whose document says nothing of such a
+// redirect, a path with trailing slashes that matches without them is
+// answered as that path, as most routers outside Starlette do (Express,
+// h3, ASP.NET Core): POST /articles/ is POST /articles.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; s.oa != nil && len(p) > 1 && strings.HasSuffix(p, "/") {
+		if alt := strings.TrimRight(p, "/"); alt != "" && s.pathKnown(r, alt) {
+			r2 := *r
+			u := *r.URL
+			u.Path, u.RawPath = alt, ""
+			r2.URL = &u
+			s.router.ServeHTTP(w, &r2)
+			return
+		}
+	}
 	if p := r.URL.Path; p != "/" && p != "" && s.oa == nil {
 		alt := p + "/"
 		if strings.HasSuffix(p, "/") {

@@ -464,7 +464,11 @@ func jsonLogin(c *call, by string) {
 	})
 	c.st.mu.RUnlock()
 	if u == nil || !passwordMatches(u, password) {
-		fastapi.WriteDetail(c.w, c.o.refusal, fastapi.DetailWrongLogin)
+		// In the document's own words outside FastAPI's profile, as the
+		// form login's refusal (login in operations.go).
+		if !c.s.refuse(c.w, c.o, c.o.refusal, problem("incorrect "+by+" or password")) {
+			fastapi.WriteDetail(c.w, c.o.refusal, fastapi.DetailWrongLogin)
+		}
 		return
 	}
 	token, err := c.s.tokens.issue(u.Str(coll.UserKey))
