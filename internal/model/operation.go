@@ -772,13 +772,22 @@ func (m *Model) looseFilter(coll *Collection, p *openapi3.Parameter) *Field {
 	return nil
 }
 
-// embeddedKey is the key field of the collection whose record f embeds
+// EmbeddedKey is the key field of the collection whose record f embeds
 // without a join (Article.author, a Profile, by its username), or nil.
 func (m *Model) EmbeddedKey(f *Field) *Field {
-	if c := m.byName[componentRef(nonNull(f.Ref))]; c != nil {
+	if c := m.EmbeddedColl(f); c != nil {
 		return c.ID
 	}
 	return nil
+}
+
+// EmbeddedColl is the collection whose record f embeds, joined (Embed) or
+// not (Article.author, a Profile); nil when f holds no collection's record.
+func (m *Model) EmbeddedColl(f *Field) *Collection {
+	if f.Embed != nil {
+		return f.Embed
+	}
+	return m.byName[componentRef(nonNull(f.Ref))]
 }
 
 // loginPath reports whether a path's last segment names a login:
