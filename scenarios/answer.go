@@ -3,6 +3,7 @@ package scenarios
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -168,7 +169,7 @@ func capture(r *http.Request, next http.Handler) *captured {
 }
 
 func (p *Passthrough) changesBody() bool {
-	return len(p.Set) > 0 || len(p.Where) > 0 || p.Offset > 0 || p.Limit != 0
+	return len(p.Set) > 0 || len(p.Where) > 0 || p.Offset > 0 || p.Limit != 0 || p.Order != ""
 }
 
 // passthrough is the normal answer with the rule's changes, sent on as the
@@ -206,7 +207,7 @@ type listPaging struct {
 // limit. A list without paging, or a rule without where, is left as is.
 func (p *Passthrough) unpaged(r *http.Request) (*http.Request, *Passthrough) {
 	pg := p.paging
-	if len(p.Where) == 0 || pg == nil {
+	if len(p.Where) == 0 && p.Order == "" || pg == nil {
 		return r, p
 	}
 	q := r.URL.Query()
@@ -597,7 +598,8 @@ type bodyChange struct {
 	// every element where keeps (an envelope's count says how many).
 	counting bool
 	matched  int
-	err      error // the first part that could not be changed
+	held     [][]byte // the elements where kept, under Order
+	err      error    // the first part that could not be changed
 
 	// Reused from one element to the next.
 	out     []byte            // an element changed
@@ -727,6 +729,9 @@ func (c *bodyChange) scan(b []byte) (int, bool) {
 func (c *bodyChange) element(e []byte) {
 	p := c.p
 	full := p.Limit < 0 || p.Limit > 0 && c.kept == p.Limit
+	if p.Order != "" {
+		full = false // every element is held, ordered at close
+	}
 	if full && !c.counting {
 		c.ended = true
 		return
@@ -742,6 +747,20 @@ func (c *bodyChange) element(e []byte) {
 	if c.matched++; full {
 		return
 	}
+	if p.Order != "" {
+		c.held = append(c.held, append([]byte(nil), e...))
+		return
+	}
+	c.page(e)
+}
+
+// page hands on an element where kept, unless offset or limit leave it
+// out, with set's fields replaced.
+func (c *bodyChange) page(e []byte) {
+	p := c.p
+	if p.Limit < 0 || p.Limit > 0 && c.kept == p.Limit {
+		return
+	}
 	if c.skipped < p.Offset {
 		c.skipped++
 		return
@@ -750,6 +769,7 @@ func (c *bodyChange) element(e []byte) {
 		c.emit([]byte{','})
 	}
 	c.kept++
+	var err error
 	if c.out, err = c.setObject(c.out[:0], e, p.Set); err != nil {
 		c.fail(err)
 		c.emit(e)
@@ -771,6 +791,9 @@ func (c *bodyChange) close() {
 	case '[':
 		if len(c.elem) > 0 && c.scalar && !c.ended {
 			c.element(c.elem)
+		}
+		if c.p.Order != "" {
+			c.ordered()
 		}
 		c.emit([]byte{']'})
 	case '{':
@@ -1002,6 +1025,59 @@ func (c *bodyChange) setObject(dst, obj []byte, set []member) ([]byte, error) {
 	}
 	c.ms = ms
 	return appendObject(dst, ms), nil
+}
+
+// ordered pages the held elements in the order of the member Order names
+// ("-" first: descending): numbers by value, other values by their JSON
+// text (an RFC 3339 date-time, a string); an element without the member
+// last. The sort is stable: equal ones keep the answer's order.
+func (c *bodyChange) ordered() {
+	name, desc := strings.CutPrefix(c.p.Order, "-")
+	type keyed struct {
+		e   []byte
+		num float64
+		isN bool
+		txt []byte
+		has bool
+	}
+	ks := make([]keyed, len(c.held))
+	for i, e := range c.held {
+		ks[i].e = e
+		ms, err := c.members(e)
+		if err != nil {
+			continue
+		}
+		if j := slices.IndexFunc(ms, func(m member) bool { return m.name == name }); j >= 0 {
+			v := ms[j].value
+			ks[i].has = true
+			ks[i].txt = v
+			if f, err := strconv.ParseFloat(string(v), 64); err == nil {
+				ks[i].num, ks[i].isN = f, true
+			}
+		}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if a.has != b.has {
+			if a.has {
+				return -1
+			}
+			return 1
+		}
+		var r int
+		if a.isN && b.isN {
+			r = cmp.Compare(a.num, b.num)
+		} else {
+			r = bytes.Compare(a.txt, b.txt)
+		}
+		if desc {
+			r = -r
+		}
+		return r
+	})
+	for _, k := range ks {
+		c.page(k.e)
+	}
+	c.held = nil
 }
 
 // appendObject writes ms as a JSON object.

@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -209,5 +210,64 @@ rules:
 		if got.ArticlesCount != tc.count || len(got.Articles) != tc.n || tc.n > 0 && got.Articles[0].Slug != all.Articles[tc.first].Slug {
 			t.Errorf("%s: %d articles, count %d, first %v; want %d, count %d, from article %d", tc.path, len(got.Articles), got.ArticlesCount, got.Articles, tc.n, tc.count, tc.first)
 		}
+	}
+}
+
+// order sorts the whole list before the request's page is cut from it:
+// -createdAt answers the newest of all 25 articles first, 20 of them.
+func TestPassthroughOrder(t *testing.T) {
+	t.Parallel()
+	sp, m, _ := realworld(t)
+	data, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 1, Default: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := scenarios.Load(sp, data, scenarios.Source{Name: "test", FS: fstest.MapFS{"o.yaml": {Data: []byte(`name: o
+description: newest first
+rules:
+  - match: {method: GET, path: /articles}
+    passthrough: {order: -createdAt}
+`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Scenarios: set, Scenario: "o"})
+	c := newClient(t, ts, "", "")
+	read := func(path string) []string {
+		t.Helper()
+		a := c.get(path)
+		c.want(path, a, 200, "")
+		var l struct {
+			Articles []struct {
+				CreatedAt string `json:"createdAt"`
+			} `json:"articles"`
+		}
+		if err := json.Unmarshal([]byte(a.body), &l); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]string, len(l.Articles))
+		for i, a := range l.Articles {
+			out[i] = a.CreatedAt
+		}
+		return out
+	}
+	all := read("/articles?limit=25")
+	page := read("/articles")
+	if len(all) != 25 || len(page) != 20 {
+		t.Fatalf("%d and %d articles, want 25 and 20", len(all), len(page))
+	}
+	sorted := slices.Clone(all)
+	slices.Sort(sorted)
+	slices.Reverse(sorted)
+	if !slices.Equal(all, sorted) || !slices.Equal(page, sorted[:20]) {
+		t.Errorf("not newest first:\n%v\n%v", all, page)
+	}
+	if _, err := scenarios.Load(sp, data, scenarios.Source{Name: "test", FS: fstest.MapFS{"o.yaml": {Data: []byte(`name: o
+description: d
+rules:
+  - match: {method: GET, path: /articles}
+    passthrough: {order: -nothing}
+`)}}}); err == nil || !strings.Contains(err.Error(), `have no field "nothing"`) {
+		t.Errorf("order by an unknown field: %v", err)
 	}
 }

@@ -206,7 +206,7 @@ func (p *parser) failLine(line int, field, format string, args ...any) {
 // answerKeys are the keys of each way a rule answers, which a rule's own
 // level does not take: a hint names where one given there belongs.
 var answerKeys = map[string][]string{
-	"passthrough": {"status", "headers", "set", "where", "offset", "limit"},
+	"passthrough": {"status", "headers", "set", "where", "order", "offset", "limit"},
 	"respond":     {"status", "headers", "body", "raw", "content_type", "fixture", "generate", "set"},
 	"fault":       {"bytes", "chunk", "interval", "for"},
 }
@@ -1061,7 +1061,7 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 		}
 		return pt
 	}
-	f, _ := p.fields(n, "passthrough", "status", "headers", "set", "where", "offset", "limit")
+	f, _ := p.fields(n, "passthrough", "status", "headers", "set", "where", "order", "offset", "limit")
 	if f == nil {
 		return nil
 	}
@@ -1088,7 +1088,19 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 		pt.Where = p.setFields(v, "passthrough.where", ops, http.StatusOK)
 		pt.paging = listPagingOf(ops)
 	}
-	for _, k := range []string{"where", "offset", "limit"} {
+	if v := f["order"]; v != nil {
+		pt.Order, _ = p.str(v, "passthrough.order")
+		name := strings.TrimPrefix(pt.Order, "-")
+		for _, o := range ops {
+			answer, _ := changedSchema(o, http.StatusOK)
+			if schema := objectSchema(answer); isList(answer) && (schema == nil || schema.Properties[name] == nil) {
+				p.fail(v, "passthrough.order", "the elements of %s's answer have no field %q", o, name)
+				return nil
+			}
+		}
+		pt.paging = listPagingOf(ops)
+	}
+	for _, k := range []string{"where", "order", "offset", "limit"} {
 		v := f[k]
 		if v == nil {
 			continue

@@ -107,6 +107,9 @@ type Passthrough struct {
 	// Where, Offset and Limit change them, and a count of the envelope
 	// follows Where. "" when the records are the answer.
 	Envelope string
+	// Order orders a list's elements by the member it names, "-" first
+	// for descending (-createdAt: newest first), before offset and limit.
+	Order string
 	// paging is the list's paging when Where is set, so that where keeps
 	// from the whole list (see unpaged); nil when it has none.
 	paging *listPaging
