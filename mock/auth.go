@@ -172,7 +172,7 @@ func (s *Server) openAccounts(accounts []Account) error {
 			}
 		}
 	}
-	now := fastapi.AppendString(nil, fastapi.FormatDateTime(s.cfg.Now()))
+	now := fastapi.AppendString(nil, s.model.Framework.FormatDateTime(s.cfg.Now()))
 	for _, a := range accounts {
 		if a.Username == "" {
 			return errors.New("an account with an empty username")

@@ -119,9 +119,12 @@ func TestOpenAPIRefusalsSpotifyShape(t *testing.T) {
 			404, "application/json", errorOf(404, "Album not found")},
 		{"unknown path", request{method: "GET", target: "/nothing/here"},
 			404, "application/json", errorOf(404, "no operation answers GET /nothing/here")},
-		// Starlette's redirect of a trailing slash is FastAPI's habit.
-		{"trailing slash", request{method: "GET", target: "/albums/a1/", header: bearer(t)},
-			404, "application/json", errorOf(404, "no operation answers GET /albums/a1/")},
+		// Starlette's redirect of a trailing slash is FastAPI's habit;
+		// other routers answer the path without it: the album's own 404.
+		{"trailing slash", request{method: "GET", target: "/albums/nope/", header: bearer(t)},
+			404, "application/json", errorOf(404, "Album not found")},
+		{"trailing slash, no path", request{method: "GET", target: "/nothing/here/"},
+			404, "application/json", errorOf(404, "no operation answers GET /nothing/here/")},
 		{"wrong method", request{method: "DELETE", target: "/albums/a1"},
 			405, "application/json", errorOf(405, "method DELETE is not allowed on this path")},
 		{"a status asked for (Prefer)", request{method: "GET", target: "/albums/a1", header: withToken(http.Header{"Prefer": {"code=404"}})},

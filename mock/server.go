@@ -288,7 +288,7 @@ func New(cfg Config) (*Server, error) {
 		model:  cfg.Model,
 		store:  newStore(cfg.Data, cfg.MaxSessions, cfg.SessionTTL, cfg.Now),
 		tokens: tokens{secret: cfg.JWTSecret, lifetime: cfg.TokenLifetime, now: cfg.Now},
-		fake:   fake.New(cfg.Spec),
+		fake:   fake.New(cfg.Spec, fake.DateTimes(cfg.Model.Framework.FormatDateTime)),
 		rand:   rand.New(rand.NewPCG(cfg.Seed, 0x6d6f7669656d6f63)),
 	}
 	if cfg.Model.Framework == framework.OpenAPI {
@@ -376,6 +376,9 @@ func New(cfg Config) (*Server, error) {
 		// sends it more than a simple request (see scenarios' guard).
 		h = mountAdmin(s.engine.Admin(cfg.AdminToken, cfg.AdminRoutes...), h)
 	}
+	if bases := serverPaths(s.spec); len(bases) > 0 {
+		h = underServerPaths(bases, h)
+	}
 	h = fastapi.RequestTarget(h)
 	h = recoverPanics(cfg.Logger, s.engine.ShownPath, h)
 	if cfg.Logger != nil {
@@ -383,6 +386,62 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.handler = h
 	return s, nil
+}
+
+// serverPaths are the base paths of sp's servers (/api of
+// https://api.realworld.show/api, variables at their defaults), longest
+// first; none that is "/" or that a path of the document starts with
+// itself.
+func serverPaths(sp *spec.Spec) []string {
+	var out []string
+	for _, srv := range sp.Doc.Servers {
+		base, err := srv.BasePath()
+		if base = strings.TrimRight(base, "/"); err != nil || base == "" || !strings.HasPrefix(base, "/") || slices.Contains(out, base) {
+			continue
+		}
+		owned := false
+		for _, p := range sp.Paths() {
+			if p == base || strings.HasPrefix(p, base+"/") {
+				owned = true
+				break
+			}
+		}
+		if !owned {
+			out = append(out, base)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
+
+// underServerPaths answers a request under a base path of the document's
+// servers as the path below it (/api/articles as /articles): a frontend
+// pointed at the backend's URL, path and all, reaches the mock unchanged.
+// Paths without it are answered as they are.
+func underServerPaths(bases []string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, base := range bases {
+			rest, ok := strings.CutPrefix(r.URL.Path, base)
+			if !ok || rest != "" && rest[0] != '/' {
+				continue
+			}
+			if rest == "" {
+				rest = "/"
+			}
+			r2 := *r
+			u := *r.URL
+			u.Path = rest
+			if raw, ok := strings.CutPrefix(u.RawPath, base); ok && raw != "" {
+				u.RawPath = raw
+			} else {
+				u.RawPath = ""
+			}
+			r2.URL = &u
+			next.ServeHTTP(w, &r2)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // around sends requests under prefix to direct, the rest to next.
@@ -879,10 +938,22 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 
 // notFound answers a path no route matches. Like Starlette's
 // redirect_slashes, a path that would match with its trailing slashes
-// removed (or one added) is redirected there with 307, whatever the method;
-// not under the plain-OpenAPI profile, whose document says nothing of
-// such a redirect.
+// removed (or one added) is redirected there with 307, whatever the method.
+// Under the plain-OpenAPI profile, whose document says nothing of such a
+// redirect, a path with trailing slashes that matches without them is
+// answered as that path, as most routers outside Starlette do (Express,
+// h3, ASP.NET Core): POST /articles/ is POST /articles.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; s.oa != nil && len(p) > 1 && strings.HasSuffix(p, "/") {
+		if alt := strings.TrimRight(p, "/"); alt != "" && s.pathKnown(r, alt) {
+			r2 := *r
+			u := *r.URL
+			u.Path, u.RawPath = alt, ""
+			r2.URL = &u
+			s.router.ServeHTTP(w, &r2)
+			return
+		}
+	}
 	if p := r.URL.Path; p != "/" && p != "" && s.oa == nil {
 		alt := p + "/"
 		if strings.HasSuffix(p, "/") {

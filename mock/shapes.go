@@ -86,13 +86,6 @@ func (c *call) bodyFields() []fastapi.ModelField {
 	return out
 }
 
-// countMember reports whether an envelope's member tells how many records
-// match: count, total, totalCount, total_count, articlesCount, items_count.
-func countMember(name string) bool {
-	l := strings.ToLower(name)
-	return l == "count" || l == "total" || strings.HasSuffix(l, "count") || strings.HasPrefix(l, "total")
-}
-
 // appendEnvelope writes a list envelope: its declared members in order,
 // the records in the member holding them, the count-like members the
 // number of records matching before paging, has_more whether records
@@ -118,7 +111,7 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 		switch {
 		case name == o.Envelope:
 			b = c.appendList(b, recs)
-		case countMember(name):
+		case model.CountMember(name):
 			b = strconv.AppendInt(b, int64(total), 10)
 		case l == "has_more" || l == "hasmore" || l == "has_next" || l == "hasnext":
 			b = strconv.AppendBool(b, more)
@@ -364,7 +357,7 @@ func changeMe(c *call) {
 			vals[f.Index] = val
 		}
 		if f.Stamp == "updated" {
-			vals[f.Index] = fastapi.AppendString(nil, fastapi.FormatDateTime(c.s.cfg.Now()))
+			vals[f.Index] = fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 		}
 	}
 	secret := old.Secret
@@ -471,7 +464,11 @@ func jsonLogin(c *call, by string) {
 	})
 	c.st.mu.RUnlock()
 	if u == nil || !passwordMatches(u, password) {
-		fastapi.WriteDetail(c.w, c.o.refusal, fastapi.DetailWrongLogin)
+		// In the document's own words outside FastAPI's profile, as the
+		// form login's refusal (login in operations.go).
+		if !c.s.refuse(c.w, c.o, c.o.refusal, problem("incorrect "+by+" or password")) {
+			fastapi.WriteDetail(c.w, c.o.refusal, fastapi.DetailWrongLogin)
+		}
 		return
 	}
 	token, err := c.s.tokens.issue(u.Str(coll.UserKey))
@@ -493,7 +490,7 @@ func action(c *call) {
 		readOne(c)
 		return
 	}
-	flag, count := verbFields(coll, o.Path)
+	flag, count := o.VerbFields()
 	if flag == nil {
 		readOne(c)
 		return
@@ -529,30 +526,6 @@ func action(c *call) {
 		return
 	}
 	c.writeRecord(&rec, "")
-}
-
-// verbFields are the boolean field and the count an action's path's last
-// segment names: favorite → favorited and favoritesCount. nil when the
-// record has no such flag.
-func verbFields(coll *model.Collection, path string) (flag, count *model.Field) {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	stem := strings.TrimSuffix(strings.ToLower(segs[len(segs)-1]), "e")
-	if len(stem) < 3 || strings.HasPrefix(stem, "{") {
-		return nil, nil
-	}
-	for _, f := range coll.Fields {
-		l := strings.ToLower(f.Name)
-		switch {
-		case flag == nil && f.Type == "boolean" && strings.HasPrefix(l, stem):
-			flag = f
-		case count == nil && f.Type == "integer" && strings.HasPrefix(l, stem) && countMember(f.Name):
-			count = f
-		}
-	}
-	if flag == nil {
-		return nil, nil
-	}
-	return flag, count
 }
 
 // appendList writes a list's records, each as the list's items declare

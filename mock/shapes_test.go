@@ -157,22 +157,30 @@ const (
 // user registers ({"user": {…}}), logs in by JSON and gets a token the
 // mock accepts as "Token …"; an article created is stored as sent (title,
 // body, tagList), gets its slug from its title, its author from the
-// token's user, zero favorites and the clock's stamps; it is listed with
+// token's user, zero favorites and the clock's stamps (written as the
+// plain-OpenAPI profile writes a date-time: with milliseconds, as a
+// generated record's are too; a generated record's flags that an action
+// sets, favorited and following, start false; a generated article's author
+// is one of the generated profiles, which can be read and followed); it is
+// listed with
 // articlesCount one higher (without its body, as the list's items declare), read by slug, found by ?tag= and ?author=,
 // updated, commented on under its own slug, favorited (the flag set, the
 // count moved once) and unfavorited, deleted, and then 404.
 func TestRealWorldConversation(t *testing.T) {
 	t.Parallel()
 	srv := contractServer(t, realworldDoc, nil, nil)
-	const now = `"2026-03-01T12:00:00Z"`
+	const now = `"2026-03-01T12:00:00.000Z"`
 	converse(t, srv, "Token", []step{
-		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "3", "articles.#": "3", "articles.0.slug": `"raiders-of-the-lost-ark-1"`}, ""},
+		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "3", "articles.#": "3", "articles.0.slug": `"the-usual-suspects-1"`,
+			"articles.0.createdAt": `"2023-07-10T01:05:04.000Z"`, "articles.0.author.username": `"ricky227"`, "articles.0.favorited": "false", "articles.1.favorited": "false",
+			"articles.2.favorited": "false", "articles.0.author.following": "false"}, ""},
 		{"GET", "/articles?limit=1&offset=1", "", 200, map[string]string{"articlesCount": "3", "articles.#": "1"}, ""},
 		{"GET", "/user", "", 401, nil, ""},
 		{"POST", "/articles", `{"article":{"title":"t","description":"d","body":"b"}}`, 401, nil, ""},
 		{"POST", "/users", `{"user":{"username":"jake","email":"jake@jake.jake","password":"jakejake"}}`, 201,
 			map[string]string{"user.username": `"jake"`, "user.email": `"jake@jake.jake"`}, ""},
-		{"POST", "/users/login", `{"user":{"email":"jake@jake.jake","password":"wrong"}}`, 401, nil, ""},
+		{"POST", "/users/login", `{"user":{"email":"jake@jake.jake","password":"wrong"}}`, 401,
+			map[string]string{"status": "401", "detail": `"incorrect email or password"`}, ""},
 		{"POST", "/users/login", `{"user":{"email":"jake@jake.jake","password":"jakejake"}}`, 200,
 			map[string]string{"user.username": `"jake"`}, "user.token"},
 		{"GET", "/user", "", 200, map[string]string{"user.username": `"jake"`, "user.email": `"jake@jake.jake"`}, ""},
@@ -194,7 +202,9 @@ func TestRealWorldConversation(t *testing.T) {
 		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "5", "articles.3.slug": `"how-to-train-your-dragon"`,
 			"articles.3.description": `"Ever wonder how?"`, "articles.3.body": "<absent>"}, ""},
 		{"GET", "/articles/how-to-train-your-dragon", "", 200, map[string]string{"article.description": `"Ever wonder how?"`}, ""},
-		{"GET", "/tags", "", 200, map[string]string{"tags.#": "6", "tags.4": `"reactjs"`, "tags.5": `"dragons"`}, ""},
+		{"GET", "/tags", "", 200, map[string]string{"tags.#": "7", "tags.5": `"reactjs"`, "tags.6": `"dragons"`}, ""},
+		{"GET", "/profiles/ricky227", "", 200, map[string]string{"profile.username": `"ricky227"`, "profile.following": "false"}, ""},
+		{"POST", "/profiles/ricky227/follow", "", 200, map[string]string{"profile.following": "true"}, ""},
 		{"GET", "/articles?tag=dragons", "", 200, map[string]string{"articlesCount": "1", "articles.0.slug": `"how-to-train-your-dragon"`}, ""},
 		{"GET", "/articles?author=jake", "", 200, map[string]string{"articlesCount": "2"}, ""},
 		{"GET", "/articles?author=jake&tag=nothing", "", 200, map[string]string{"articlesCount": "0", "articles": "[]"}, ""},
@@ -516,5 +526,26 @@ func FuzzShapes(f *testing.F) {
 		if w.Code >= 500 {
 			t.Errorf("%s %s %q: %d %s", method, target, body, w.Code, w.Body)
 		}
+	})
+}
+
+// A document served under a base path (RealWorld's servers name
+// https://api.realworld.show/api) is answered there too: /api/articles as
+// /articles, a write under it kept as any other, a trailing slash answered
+// as the path without it. A path that only begins with the same letters is
+// not the base path.
+func TestServerBasePath(t *testing.T) {
+	t.Parallel()
+	srv := contractServer(t, realworldDoc, nil, nil)
+	converse(t, srv, "Token", []step{
+		{"GET", "/api/articles", "", 200, map[string]string{"articlesCount": "3", "articles.0.slug": `"the-usual-suspects-1"`}, ""},
+		{"GET", "/api/articles/the-usual-suspects-1", "", 200, map[string]string{"article.slug": `"the-usual-suspects-1"`}, ""},
+		{"POST", "/api/users", `{"user":{"username":"jake","email":"jake@jake.jake","password":"jakejake"}}`, 201, nil, ""},
+		{"GET", "/profiles/jake", "", 200, map[string]string{"profile.username": `"jake"`}, ""},
+		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "3"}, ""},
+		{"POST", "/api/articles/", `{"article":{"title":"t","description":"d","body":"b"}}`, 401, nil, ""},
+		{"GET", "/api/articles/", "", 200, map[string]string{"articlesCount": "3"}, ""},
+		{"GET", "/apiarticles", "", 404, nil, ""},
+		{"GET", "/api", "", 404, nil, ""},
 	})
 }

@@ -88,7 +88,7 @@ func create(c *call) {
 		}
 		vals[f.Index] = want
 	}
-	now := fastapi.AppendString(nil, fastapi.FormatDateTime(c.s.cfg.Now()))
+	now := fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 	for _, f := range coll.Fields {
 		if vals[f.Index] != nil {
 			continue
@@ -127,7 +127,7 @@ func create(c *call) {
 		case f.Type == "object" && c.userAs(f) != nil:
 			vals[f.Index] = c.userAs(f)
 		case f.Default != nil:
-		case f.Type == "integer" && countMember(f.Name) && c.s.model.Framework != framework.FastAPI:
+		case f.Type == "integer" && model.CountMember(f.Name) && c.s.model.Framework != framework.FastAPI:
 			// favoritesCount, comments_count: nothing counted yet
 			vals[f.Index] = []byte("0")
 		case f.Type == "boolean" && f.Required && c.s.model.Framework != framework.FastAPI:
@@ -317,7 +317,7 @@ func modify(c *call) {
 			vals[f.Index] = val
 		}
 		if f.Stamp == "updated" {
-			vals[f.Index] = fastapi.AppendString(nil, fastapi.FormatDateTime(c.s.cfg.Now()))
+			vals[f.Index] = fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 		}
 	}
 	if c.refsMissing(coll, vals) {

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/status"
 )
 
@@ -167,7 +169,7 @@ func capture(r *http.Request, next http.Handler) *captured {
 }
 
 func (p *Passthrough) changesBody() bool {
-	return len(p.Set) > 0 || len(p.Where) > 0 || p.Offset > 0 || p.Limit != 0
+	return len(p.Set) > 0 || len(p.Where) > 0 || p.Offset > 0 || p.Limit != 0 || p.Order != ""
 }
 
 // passthrough is the normal answer with the rule's changes, sent on as the
@@ -180,9 +182,85 @@ func passthrough(w http.ResponseWriter, r *http.Request, next http.Handler, p *P
 		next.ServeHTTP(w, r)
 		return
 	}
+	r, p = p.unpaged(r)
 	s := &relay{w: w, ctx: r.Context(), p: p}
 	next.ServeHTTP(s, r)
 	s.finish()
+}
+
+// maxFiltered is how many records a where reads of a paged list: the page
+// the request asks for is cut from those it keeps.
+const maxFiltered = 10_000
+
+// listPaging names the paging parameters of a list operation
+// (model.Paging), and the most records one request may ask for.
+type listPaging struct {
+	model.Paging
+	max      int64 // the limit or size asked for
+	defLimit int64 // the limit's or size's declared default; -1: none
+}
+
+// unpaged is the request a where filters: its list asked for from the
+// start, maxFiltered records (or as many as the document allows), so that
+// where keeps from every record and not from one page; the request's own
+// page is then cut from what where kept, before the rule's own offset and
+// limit. A list without paging, or a rule without where, is left as is.
+func (p *Passthrough) unpaged(r *http.Request) (*http.Request, *Passthrough) {
+	pg := p.paging
+	if len(p.Where) == 0 && p.Order == "" || pg == nil {
+		return r, p
+	}
+	q := r.URL.Query()
+	bad := false
+	num := func(name string, def int64) int64 {
+		if name == "" || !q.Has(name) {
+			return def
+		}
+		v, err := strconv.ParseInt(q.Get(name), 10, 64)
+		if err != nil || v < 0 {
+			bad = true // the mock refuses it as it stands
+		}
+		return v
+	}
+	var off, lim int64 // lim -1: no limit
+	switch {
+	case pg.Limit != "":
+		off, lim = num(pg.Skip, 0), num(pg.Limit, pg.defLimit)
+		q.Del(pg.Skip)
+		q.Set(pg.Limit, strconv.FormatInt(pg.max, 10))
+	case pg.Size != "":
+		size := num(pg.Size, pg.defLimit)
+		off, lim = (num(pg.Page, pg.FirstPage)-pg.FirstPage)*max(size, 0), size
+		q.Set(pg.Page, strconv.FormatInt(pg.FirstPage, 10))
+		q.Set(pg.Size, strconv.FormatInt(pg.max, 10))
+	default:
+		return r, p
+	}
+	if bad || off < 0 {
+		return r, p
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.RawQuery = q.Encode()
+	r2.RequestURI = r2.URL.RequestURI()
+	cp := *p
+	// The request's page of what where kept, then the rule's page of that.
+	cp.Offset = int(min(off, maxFiltered)) + p.Offset
+	switch {
+	case p.Limit < 0 || lim == 0:
+		cp.Limit = -1
+	case lim < 0:
+		cp.Limit = p.Limit
+	default:
+		left := int(min(lim, maxFiltered)) - p.Offset
+		if p.Limit > 0 {
+			left = min(left, p.Limit)
+		}
+		cp.Limit = left
+		if left <= 0 {
+			cp.Limit = -1
+		}
+	}
+	return r2, &cp
 }
 
 // changed applies p to a captured answer. Only a JSON 200 has its body
@@ -192,7 +270,7 @@ func changed(c *captured, p *Passthrough) *captured {
 		c.header.Add(kv[0], kv[1])
 	}
 	if changes(p, c.code, c.header) {
-		if body, err := apply(c.body.Bytes(), p.Set, p.Where, p.Offset, p.Limit); err == nil {
+		if body, err := applyPassthrough(c.body.Bytes(), p); err == nil {
 			c.body.Reset()
 			c.body.Write(body)
 		}
@@ -241,9 +319,13 @@ func render(r *http.Request, next http.Handler, rule *Rule) *captured {
 		c.body.Write(body)
 		return c
 	}
+	p := rule.Passthrough
+	if p != nil {
+		r, p = p.unpaged(r)
+	}
 	c := capture(r, next)
-	if rule.Passthrough != nil {
-		c = changed(c, rule.Passthrough)
+	if p != nil {
+		c = changed(c, p)
 	}
 	return c
 }
@@ -512,7 +594,12 @@ type bodyChange struct {
 	str, esc, scalar bool
 	ended            bool // the list's "]" was read, or its limit reached
 	kept, skipped    int
-	err              error // the first part that could not be changed
+	// counting goes on reading a list past its limit, to count in matched
+	// every element where keeps (an envelope's count says how many).
+	counting bool
+	matched  int
+	held     [][]byte // the elements where kept, under Order
+	err      error    // the first part that could not be changed
 
 	// Reused from one element to the next.
 	out     []byte            // an element changed
@@ -641,7 +728,11 @@ func (c *bodyChange) scan(b []byte) (int, bool) {
 // or limit leave it out.
 func (c *bodyChange) element(e []byte) {
 	p := c.p
-	if p.Limit < 0 || p.Limit > 0 && c.kept == p.Limit {
+	full := p.Limit < 0 || p.Limit > 0 && c.kept == p.Limit
+	if p.Order != "" {
+		full = false // every element is held, ordered at close
+	}
+	if full && !c.counting {
 		c.ended = true
 		return
 	}
@@ -653,6 +744,23 @@ func (c *bodyChange) element(e []byte) {
 	if !ok {
 		return
 	}
+	if c.matched++; full {
+		return
+	}
+	if p.Order != "" {
+		c.held = append(c.held, append([]byte(nil), e...))
+		return
+	}
+	c.page(e)
+}
+
+// page hands on an element where kept, unless offset or limit leave it
+// out, with set's fields replaced.
+func (c *bodyChange) page(e []byte) {
+	p := c.p
+	if p.Limit < 0 || p.Limit > 0 && c.kept == p.Limit {
+		return
+	}
 	if c.skipped < p.Offset {
 		c.skipped++
 		return
@@ -661,6 +769,7 @@ func (c *bodyChange) element(e []byte) {
 		c.emit([]byte{','})
 	}
 	c.kept++
+	var err error
 	if c.out, err = c.setObject(c.out[:0], e, p.Set); err != nil {
 		c.fail(err)
 		c.emit(e)
@@ -683,10 +792,19 @@ func (c *bodyChange) close() {
 		if len(c.elem) > 0 && c.scalar && !c.ended {
 			c.element(c.elem)
 		}
+		if c.p.Order != "" {
+			c.ordered()
+		}
 		c.emit([]byte{']'})
 	case '{':
 		obj := bytes.TrimRight(c.elem, " \t\r\n")
-		out, err := c.setObject(nil, obj, c.p.Set)
+		var out []byte
+		var err error
+		if c.p.Envelope != "" {
+			out, err = c.envelope(obj)
+		} else {
+			out, err = c.setObject(nil, obj, c.p.Set)
+		}
 		if err != nil {
 			c.fail(err)
 			c.emit(c.lead)
@@ -702,14 +820,76 @@ func (c *bodyChange) close() {
 // from offset, at most limit of them (-1: none). Member order is kept. The
 // error is the first part that could not be changed.
 func apply(body []byte, set, where []member, offset, limit int) ([]byte, error) {
+	return applyPassthrough(body, &Passthrough{Set: set, Where: where, Offset: offset, Limit: limit})
+}
+
+// applyPassthrough changes a whole JSON answer as p says (see apply, and
+// Passthrough.Envelope).
+func applyPassthrough(body []byte, p *Passthrough) ([]byte, error) {
+	out, c := change(body, p, false)
+	return out, c.err
+}
+
+// change runs a bodyChange of p over a whole body.
+func change(body []byte, p *Passthrough, counting bool) ([]byte, *bodyChange) {
 	var out []byte
-	c := newBodyChange(&Passthrough{Set: set, Where: where, Offset: offset, Limit: limit}, func(b []byte) { out = append(out, b...) })
+	c := newBodyChange(p, func(b []byte) { out = append(out, b...) })
+	c.counting = counting
 	c.write(body)
 	c.close()
 	if out == nil {
 		out = []byte{}
 	}
-	return out, c.err
+	return out, c
+}
+
+// envelope changes the records the envelope obj holds in its member
+// p.Envelope, as a whole answer of them would be changed: a list element
+// by element, one record's fields. When where left elements of a list out,
+// the envelope's counts (count, total, articlesCount: integers) say how
+// many it kept, offset and limit aside, as the mock's own envelopes count
+// the records matching before paging.
+func (c *bodyChange) envelope(obj []byte) ([]byte, error) {
+	ms, err := c.members(obj)
+	if err != nil {
+		return nil, err
+	}
+	ms = slices.Clone(ms) // c.ms is reused
+	i := slices.IndexFunc(ms, func(m member) bool { return m.name == c.p.Envelope })
+	if i < 0 {
+		return append([]byte(nil), obj...), nil
+	}
+	inner := *c.p
+	inner.Envelope = ""
+	out, sub := change(ms[i].value, &inner, true)
+	if sub.err != nil {
+		return nil, sub.err
+	}
+	ms[i].value = out
+	if sub.kind == '[' && len(c.p.Where) > 0 {
+		for j, m := range ms {
+			if j != i && model.CountMember(m.name) && isInteger(m.value) {
+				ms[j].value = strconv.AppendInt(nil, int64(sub.matched), 10)
+			}
+		}
+	}
+	return appendObject(nil, ms), nil
+}
+
+// isInteger reports whether a JSON value is an integer.
+func isInteger(v []byte) bool {
+	if len(v) > 0 && v[0] == '-' {
+		v = v[1:]
+	}
+	if len(v) == 0 {
+		return false
+	}
+	for _, ch := range v {
+		if ch < '0' || ch > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 var errNotObject = errors.New("not a JSON object")
@@ -844,6 +1024,64 @@ func (c *bodyChange) setObject(dst, obj []byte, set []member) ([]byte, error) {
 		}
 	}
 	c.ms = ms
+	return appendObject(dst, ms), nil
+}
+
+// ordered pages the held elements in the order of the member Order names
+// ("-" first: descending): numbers by value, other values by their JSON
+// text (an RFC 3339 date-time, a string); an element without the member
+// last. The sort is stable: equal ones keep the answer's order.
+func (c *bodyChange) ordered() {
+	name, desc := strings.CutPrefix(c.p.Order, "-")
+	type keyed struct {
+		e   []byte
+		num float64
+		isN bool
+		txt []byte
+		has bool
+	}
+	ks := make([]keyed, len(c.held))
+	for i, e := range c.held {
+		ks[i].e = e
+		ms, err := c.members(e)
+		if err != nil {
+			continue
+		}
+		if j := slices.IndexFunc(ms, func(m member) bool { return m.name == name }); j >= 0 {
+			v := ms[j].value
+			ks[i].has = true
+			ks[i].txt = v
+			if f, err := strconv.ParseFloat(string(v), 64); err == nil {
+				ks[i].num, ks[i].isN = f, true
+			}
+		}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if a.has != b.has {
+			if a.has {
+				return -1
+			}
+			return 1
+		}
+		var r int
+		if a.isN && b.isN {
+			r = cmp.Compare(a.num, b.num)
+		} else {
+			r = bytes.Compare(a.txt, b.txt)
+		}
+		if desc {
+			r = -r
+		}
+		return r
+	})
+	for _, k := range ks {
+		c.page(k.e)
+	}
+	c.held = nil
+}
+
+// appendObject writes ms as a JSON object.
+func appendObject(dst []byte, ms []member) []byte {
 	dst = append(dst, '{')
 	for i, m := range ms {
 		if i > 0 {
@@ -853,7 +1091,7 @@ func (c *bodyChange) setObject(dst, obj []byte, set []member) ([]byte, error) {
 		dst = append(dst, ':')
 		dst = append(dst, m.value...)
 	}
-	return append(dst, '}'), nil
+	return append(dst, '}')
 }
 
 // matchesWhere reports whether the object elem has where's values.

@@ -48,6 +48,10 @@ type opInfo struct {
 	op               *openapi3.Operation
 	inputs           fastapi.Inputs
 	secrets          []string // form fields the contract marks format: password
+	// envelope is the member of op's answer that holds its records
+	// (model.Operation.Envelope): a passthrough changes them.
+	envelope string
+	paging   model.Paging // the list's paging parameters, when it has them
 }
 
 func (o *opInfo) String() string { return o.method + " " + o.template }
@@ -80,7 +84,9 @@ func newIndex(sp *spec.Spec, m *model.Model) (*contractIndex, error) {
 				continue
 			}
 			var ins fastapi.Inputs
+			envelope, paging := "", model.Paging{}
 			if o := compiled[op]; o != nil {
+				envelope, paging = o.Envelope, o.Paging
 				if o.InputsErr != nil && m.Strict {
 					return nil, fmt.Errorf("%s %s: %w", method, tmpl, o.InputsErr)
 				}
@@ -91,7 +97,7 @@ func newIndex(sp *spec.Spec, m *model.Model) (*contractIndex, error) {
 					return nil, fmt.Errorf("%s %s: %w", method, tmpl, err)
 				}
 			}
-			p.ops = append(p.ops, &opInfo{method: method, template: tmpl, op: op, inputs: ins, secrets: secretFields(op)})
+			p.ops = append(p.ops, &opInfo{method: method, template: tmpl, op: op, inputs: ins, secrets: secretFields(op), envelope: envelope, paging: paging})
 			for _, name := range model.SecretPathParams(item, op) {
 				if !slices.Contains(p.secretParams, name) {
 					p.secretParams = append(p.secretParams, name)
@@ -200,6 +206,60 @@ func jsonSchema(op *opInfo, status int) *openapi3.SchemaRef {
 		return nil
 	}
 	return media.Schema
+}
+
+// changedSchema is the schema of what a passthrough changes in op's
+// answer with status: the records its envelope holds in a 200, else the
+// answer. envelope is that member, "" when the answer itself is changed.
+func changedSchema(op *opInfo, status int) (ref *openapi3.SchemaRef, envelope string) {
+	ref = jsonSchema(op, status)
+	if op.envelope == "" || status != http.StatusOK || ref == nil || ref.Value == nil {
+		return ref, ""
+	}
+	if inner := ref.Value.Properties[op.envelope]; inner != nil && inner.Value != nil {
+		return inner, op.envelope
+	}
+	return ref, ""
+}
+
+// listPagingOf is the paging ops share, with the most records one request
+// may ask for (the document's maximum of the limit or size, at most
+// maxFiltered) and the default; nil when they have none, or not the same.
+func listPagingOf(ops []*opInfo) *listPaging {
+	if len(ops) == 0 {
+		return nil
+	}
+	pg := ops[0].paging
+	for _, o := range ops[1:] {
+		if o.paging != pg {
+			return nil
+		}
+	}
+	name := pg.Limit
+	if name == "" {
+		name = pg.Size
+	}
+	if name == "" {
+		return nil
+	}
+	out := &listPaging{Paging: pg, max: maxFiltered, defLimit: -1}
+	param := ops[0].op.Parameters.GetByInAndName("query", name)
+	if param == nil || param.Schema == nil || param.Schema.Value == nil {
+		return out
+	}
+	sch := param.Schema.Value
+	if sch.Max != nil && *sch.Max >= 1 && *sch.Max < maxFiltered {
+		out.max = int64(*sch.Max)
+	}
+	switch d := sch.Default.(type) {
+	case float64:
+		out.defLimit = int64(d)
+	case int:
+		out.defLimit = int64(d)
+	case int64:
+		out.defLimit = d
+	}
+	return out
 }
 
 // declared lists the statuses op declares.

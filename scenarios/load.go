@@ -206,7 +206,7 @@ func (p *parser) failLine(line int, field, format string, args ...any) {
 // answerKeys are the keys of each way a rule answers, which a rule's own
 // level does not take: a hint names where one given there belongs.
 var answerKeys = map[string][]string{
-	"passthrough": {"status", "headers", "set", "where", "offset", "limit"},
+	"passthrough": {"status", "headers", "set", "where", "order", "offset", "limit"},
 	"respond":     {"status", "headers", "body", "raw", "content_type", "fixture", "generate", "set"},
 	"fault":       {"bytes", "chunk", "interval", "for"},
 }
@@ -1012,14 +1012,15 @@ func (p *parser) setFields(n *yaml.Node, field string, ops []*opInfo, status int
 		var v any
 		json.Unmarshal(raw, &v)
 		for _, o := range ops {
-			schema := objectSchema(jsonSchema(o, status))
+			answer, _ := changedSchema(o, status)
+			schema := objectSchema(answer)
 			if schema == nil {
 				p.fail(pair[0], fld, "%s answers %d with no JSON object to change", o, status)
 				return nil
 			}
 			prop := schema.Properties[name]
 			if prop == nil || prop.Value == nil {
-				p.fail(pair[0], fld, "the answer of %s has no field %q (it has %s)", o, name, strings.Join(p.sp.PropertyOrder(objectRef(jsonSchema(o, status))), ", "))
+				p.fail(pair[0], fld, "the answer of %s has no field %q (it has %s)", o, name, strings.Join(p.sp.PropertyOrder(objectRef(answer)), ", "))
 				return nil
 			}
 			if viols := spec.Violations(p.sp.Validate(prop.Value, v, true)); len(viols) > 0 {
@@ -1060,7 +1061,7 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 		}
 		return pt
 	}
-	f, _ := p.fields(n, "passthrough", "status", "headers", "set", "where", "offset", "limit")
+	f, _ := p.fields(n, "passthrough", "status", "headers", "set", "where", "order", "offset", "limit")
 	if f == nil {
 		return nil
 	}
@@ -1072,19 +1073,40 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 	if v := f["headers"]; v != nil {
 		pt.Headers = p.headers(v, "passthrough.headers")
 	}
+	for i, o := range ops {
+		_, env := changedSchema(o, http.StatusOK)
+		if i > 0 && env != pt.Envelope {
+			p.fail(n, "passthrough", "%s and %s hold their records in different members (%q, %q): match one method", ops[0], o, pt.Envelope, env)
+			return nil
+		}
+		pt.Envelope = env
+	}
 	if v := f["set"]; v != nil {
 		pt.Set = p.setFields(v, "passthrough.set", ops, http.StatusOK)
 	}
 	if v := f["where"]; v != nil {
 		pt.Where = p.setFields(v, "passthrough.where", ops, http.StatusOK)
+		pt.paging = listPagingOf(ops)
 	}
-	for _, k := range []string{"where", "offset", "limit"} {
+	if v := f["order"]; v != nil {
+		pt.Order, _ = p.str(v, "passthrough.order")
+		name := strings.TrimPrefix(pt.Order, "-")
+		for _, o := range ops {
+			answer, _ := changedSchema(o, http.StatusOK)
+			if schema := objectSchema(answer); isList(answer) && (schema == nil || schema.Properties[name] == nil) {
+				p.fail(v, "passthrough.order", "the elements of %s's answer have no field %q", o, name)
+				return nil
+			}
+		}
+		pt.paging = listPagingOf(ops)
+	}
+	for _, k := range []string{"where", "order", "offset", "limit"} {
 		v := f[k]
 		if v == nil {
 			continue
 		}
 		for _, o := range ops {
-			if !isList(jsonSchema(o, http.StatusOK)) {
+			if answer, _ := changedSchema(o, http.StatusOK); !isList(answer) {
 				p.fail(v, "passthrough."+k, "%s does not answer with a list", o)
 				return nil
 			}

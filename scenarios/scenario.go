@@ -102,6 +102,17 @@ type Passthrough struct {
 	Where   []member // keep only list elements with these values
 	Offset  int
 	Limit   int // 0: no limit
+	// Envelope is the member of the answer object that holds its records
+	// ({"articles": […], "articlesCount": n}, {"article": {…}}): Set,
+	// Where, Offset and Limit change them, and a count of the envelope
+	// follows Where. "" when the records are the answer.
+	Envelope string
+	// Order orders a list's elements by the member it names, "-" first
+	// for descending (-createdAt: newest first), before offset and limit.
+	Order string
+	// paging is the list's paging when Where is set, so that where keeps
+	// from the whole list (see unpaged); nil when it has none.
+	paging *listPaging
 }
 
 // member is a JSON object member: its name and compact value.

@@ -5,10 +5,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -27,6 +29,21 @@ type Generator struct {
 	fresh []*node  // nodes made since the last finish, for the fixed point
 	top   sync.Map // topKey → *node
 	notes []string // what the plans cannot honour (Notes)
+
+	dateTime func(time.Time) string // how a date-time is written
+}
+
+// Option changes how a Generator writes values.
+type Option func(*Generator)
+
+// DateTimes writes date-times with format instead of pydantic's form (a
+// framework profile's: framework.Name.FormatDateTime).
+func DateTimes(format func(time.Time) string) Option {
+	return func(g *Generator) {
+		if format != nil {
+			g.dateTime = format
+		}
+	}
 }
 
 // memoKey names one compiled plan: the same schemas reached under the same
@@ -51,13 +68,17 @@ type topKey struct {
 }
 
 // New compiles a plan for every component schema of sp.
-func New(sp *spec.Spec) *Generator {
+func New(sp *spec.Spec, opts ...Option) *Generator {
 	g := &Generator{
 		sp:        sp,
+		dateTime:  fastapi.FormatDateTime,
 		v31:       sp.Doc.IsOpenAPI31OrLater(),
 		names:     map[*openapi3.Schema]string{},
 		memo:      map[memoKey]*node{},
 		schemaIDs: map[*openapi3.Schema]int{},
+	}
+	for _, o := range opts {
+		o(g)
 	}
 	if sp.Doc.Components == nil {
 		return g

@@ -277,11 +277,8 @@ func (st *state) date(p *strPlan) string {
 	case "time":
 		return t.Format(time.TimeOnly)
 	}
-	return dateTime(t)
+	return st.g.dateTime(t)
 }
-
-// dateTime writes t as pydantic writes a UTC datetime.
-func dateTime(t time.Time) string { return fastapi.FormatDateTime(t) }
 
 // accepts reports whether s is valid for p (its enum aside).
 func (p *strPlan) accepts(s string) bool {

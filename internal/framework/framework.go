@@ -4,15 +4,20 @@
 // FastAPI's habits are one profile; the plain-OpenAPI profile follows only
 // the document's own words.
 //
-// It holds the names and how a document picks one, nothing of what a
-// profile does: that lives with the profile (package fastapi for FastAPI).
+// It holds the names, how a document picks one, and the one habit every
+// layer writes alike (how a date-time is written: the generator, the
+// fixtures and the mock's writes); the rest of what a profile does lives
+// with the profile (package fastapi for FastAPI).
 package framework
 
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/fastapi"
 )
 
 // Name is a framework profile.
@@ -78,4 +83,21 @@ func Detect(doc *openapi3.T) (Name, string) {
 		}
 	}
 	return OpenAPI, "no FastAPI mark (HTTPValidationError, \"Successful Response\")"
+}
+
+// openAPIDateTime is RFC 3339 in UTC with milliseconds, always written:
+// what JavaScript's Date.toISOString writes, the form JSON backends outside
+// Python send most (Express, NestJS, Prisma), and one that clients checking
+// for a fraction (`\d+` after the seconds, as RealWorld's Postman tests do)
+// and clients reading whole seconds both take.
+const openAPIDateTime = "2006-01-02T15:04:05.000Z07:00"
+
+// FormatDateTime writes t as the profile's backend writes a date-time:
+// pydantic's form for FastAPI (fraction only when there is one), RFC 3339
+// with milliseconds otherwise.
+func (n Name) FormatDateTime(t time.Time) string {
+	if n == FastAPI {
+		return fastapi.FormatDateTime(t)
+	}
+	return t.UTC().Format(openAPIDateTime)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -47,6 +48,27 @@ func TestParse(t *testing.T) {
 	}
 	if _, _, err := Parse("django"); err == nil {
 		t.Error("Parse(django): no error")
+	}
+}
+
+// A FastAPI date-time is pydantic's (a fraction only when there is one, in
+// microseconds); any other profile's always has milliseconds, in UTC.
+func TestFormatDateTime(t *testing.T) {
+	whole := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	frac := time.Date(2026, 3, 1, 13, 0, 0, 123456789, time.FixedZone("CET", 3600))
+	for _, tc := range []struct {
+		name Name
+		t    time.Time
+		want string
+	}{
+		{FastAPI, whole, "2026-03-01T12:00:00Z"},
+		{FastAPI, frac, "2026-03-01T12:00:00.123456Z"},
+		{OpenAPI, whole, "2026-03-01T12:00:00.000Z"},
+		{OpenAPI, frac, "2026-03-01T12:00:00.123Z"},
+	} {
+		if got := tc.name.FormatDateTime(tc.t); got != tc.want {
+			t.Errorf("%s.FormatDateTime(%s) = %s, want %s", tc.name, tc.t, got, tc.want)
+		}
 	}
 }
 

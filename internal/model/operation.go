@@ -772,13 +772,22 @@ func (m *Model) looseFilter(coll *Collection, p *openapi3.Parameter) *Field {
 	return nil
 }
 
-// embeddedKey is the key field of the collection whose record f embeds
+// EmbeddedKey is the key field of the collection whose record f embeds
 // without a join (Article.author, a Profile, by its username), or nil.
 func (m *Model) EmbeddedKey(f *Field) *Field {
-	if c := m.byName[componentRef(nonNull(f.Ref))]; c != nil {
+	if c := m.EmbeddedColl(f); c != nil {
 		return c.ID
 	}
 	return nil
+}
+
+// EmbeddedColl is the collection whose record f embeds, joined (Embed) or
+// not (Article.author, a Profile); nil when f holds no collection's record.
+func (m *Model) EmbeddedColl(f *Field) *Collection {
+	if f.Embed != nil {
+		return f.Embed
+	}
+	return m.byName[componentRef(nonNull(f.Ref))]
 }
 
 // loginPath reports whether a path's last segment names a login:
@@ -856,4 +865,38 @@ func (m *Model) valuesOf(o *Operation) bool {
 		}
 	}
 	return false
+}
+
+// VerbFields are the boolean field and the count an action's path's last
+// segment names: favorite → favorited and favoritesCount. nil when the
+// record has no such flag.
+func (o *Operation) VerbFields() (flag, count *Field) {
+	if o.Kind != Action || o.Coll == nil {
+		return nil, nil
+	}
+	segs := strings.Split(strings.Trim(o.Path, "/"), "/")
+	stem := strings.TrimSuffix(strings.ToLower(segs[len(segs)-1]), "e")
+	if len(stem) < 3 || strings.HasPrefix(stem, "{") {
+		return nil, nil
+	}
+	for _, f := range o.Coll.Fields {
+		l := strings.ToLower(f.Name)
+		switch {
+		case flag == nil && f.Type == "boolean" && strings.HasPrefix(l, stem):
+			flag = f
+		case count == nil && f.Type == "integer" && strings.HasPrefix(l, stem) && CountMember(f.Name):
+			count = f
+		}
+	}
+	if flag == nil {
+		return nil, nil
+	}
+	return flag, count
+}
+
+// CountMember reports whether an envelope's member tells how many records
+// match: count, total, totalCount, total_count, articlesCount, items_count.
+func CountMember(name string) bool {
+	l := strings.ToLower(name)
+	return l == "count" || l == "total" || strings.HasSuffix(l, "count") || strings.HasPrefix(l, "total")
 }
