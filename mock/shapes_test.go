@@ -150,7 +150,7 @@ func pick(v any, path string) (any, bool) {
 
 const (
 	realworldDoc = "../testdata/contracts/realworld/openapi.yml"
-	fullstackDoc = "../testdata/contracts/fullstack/openapi.json"
+	fullstackDoc = "../testdata/corpus/documents/fastapi-full-stack-template/openapi.json"
 )
 
 // On RealWorld's document the mock keeps state through its envelopes: a

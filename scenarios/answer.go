@@ -172,10 +172,16 @@ func (p *Passthrough) changesBody() bool {
 	return len(p.Set) > 0 || len(p.Where) > 0 || p.Offset > 0 || p.Limit != 0 || p.Order != ""
 }
 
+// applies reports whether p changes a normal answer of status code: any,
+// or the one its IfStatus names.
+func (p *Passthrough) applies(code int) bool {
+	return p.IfStatus == 0 || p.IfStatus == code
+}
+
 // passthrough is the normal answer with the rule's changes, sent on as the
 // mock writes it.
 func passthrough(w http.ResponseWriter, r *http.Request, next http.Handler, p *Passthrough) {
-	if !p.changesBody() && p.Status == 0 {
+	if !p.changesBody() && p.Status == 0 && p.IfStatus == 0 {
 		for _, kv := range p.Headers {
 			w.Header().Add(kv[0], kv[1])
 		}
@@ -266,6 +272,9 @@ func (p *Passthrough) unpaged(r *http.Request) (*http.Request, *Passthrough) {
 // changed applies p to a captured answer. Only a JSON 200 has its body
 // changed: an error answer stays what the mock said.
 func changed(c *captured, p *Passthrough) *captured {
+	if !p.applies(c.code) {
+		return c
+	}
 	for _, kv := range p.Headers {
 		c.header.Add(kv[0], kv[1])
 	}
@@ -276,15 +285,30 @@ func changed(c *captured, p *Passthrough) *captured {
 		}
 	}
 	if p.Status != 0 {
+		unchallenged(c.header, c.code, p.Status)
 		c.code = p.Status
 	}
 	return c
 }
 
+// unchallenged drops the WWW-Authenticate challenge of a 401 sent on under
+// another status: only a 401 carries one (RFC 9110, 11.6.1), and an app's
+// 400 to a wrong password has none.
+func unchallenged(h http.Header, from, to int) {
+	if from == http.StatusUnauthorized && to != http.StatusUnauthorized {
+		h.Del("WWW-Authenticate")
+	}
+}
+
 // changes reports whether p changes the body of an answer with code and
-// header h: only a JSON 200's.
+// header h: only a JSON 200's, or the JSON answer of the status IfStatus
+// names.
 func changes(p *Passthrough, code int, h http.Header) bool {
-	return p.changesBody() && code == http.StatusOK && strings.HasPrefix(h.Get("Content-Type"), "application/json")
+	want := http.StatusOK
+	if p.IfStatus != 0 {
+		want = p.IfStatus
+	}
+	return p.changesBody() && code == want && strings.HasPrefix(h.Get("Content-Type"), "application/json")
 }
 
 func writeCaptured(w http.ResponseWriter, c *captured) {
@@ -459,6 +483,9 @@ func (s *relay) WriteHeader(code int) {
 		return
 	}
 	s.code = code
+	if s.p != nil && !s.p.applies(code) {
+		s.p = nil // not the answer the rule changes: sent as the mock wrote it
+	}
 	if p := s.p; p != nil {
 		h := s.w.Header()
 		for _, kv := range p.Headers {
@@ -542,6 +569,7 @@ func (s *relay) start(whole bool) {
 	code := s.code
 	if s.p != nil && s.p.Status != 0 {
 		code = s.p.Status
+		unchallenged(h, s.code, code)
 	}
 	s.w.WriteHeader(code)
 }

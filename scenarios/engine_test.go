@@ -295,3 +295,32 @@ func TestJournaledBeforeAnswerEnds(t *testing.T) {
 		t.Fatalf("answer %q read, journal %+v", body, got)
 	}
 }
+
+// passthrough with if_status rewords the mock's own refusal as the app
+// words it (a 401 to a wrong password becomes the app's 400, its challenge
+// dropped) and leaves every other answer as the mock gave it.
+func TestPassthroughIfStatus(t *testing.T) {
+	set := withFiles(t, map[string]string{"reworded.yaml": `
+name: reworded
+description: the app's words for a wrong login
+rules:
+  - match: {method: POST, path: /auth/login}
+    passthrough: {if_status: 401, status: 400, set: {detail: Incorrect email or password}}
+  - match: {method: GET, path: "/person/{person_id}"}
+    passthrough: {if_status: 404, set: {detail: Nobody of that id}}
+`})
+	ts, _ := newServer(t, mock.Config{Scenarios: set, Scenario: "reworded"})
+	c := newClient(t, ts, "", "")
+	a := c.login("alice", "wrong")
+	c.want("wrong password", a, 400, `{"detail":"Incorrect email or password"}`)
+	if h := a.header.Get("WWW-Authenticate"); h != "" {
+		t.Errorf("a 401 sent on as 400 keeps its challenge %q", h)
+	}
+	if a := c.login("alice", "wonderland"); a.status != 200 || !strings.Contains(a.body, `"access_token"`) {
+		t.Errorf("right password: %d %s, want the mock's token", a.status, a.body)
+	}
+	c.want("unknown person", c.get("/person/999999"), 404, `{"detail":"Nobody of that id"}`)
+	if a := c.get("/person/1"); a.status != 200 || strings.Contains(a.body, "Nobody") {
+		t.Errorf("known person: %d %s, want the record unchanged", a.status, a.body)
+	}
+}

@@ -136,11 +136,11 @@ func TestPassthroughEnvelopeRefusals(t *testing.T) {
 func TestExampleRealWorldScenario(t *testing.T) {
 	t.Parallel()
 	sp, m, data := realworld(t)
-	text, err := os.ReadFile("../docs/examples/realworld.yaml")
+	text, err := os.ReadFile("../docs/examples/realworld/realworld.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := scenarios.Load(sp, data, scenarios.Source{Name: "docs/examples", FS: fstest.MapFS{"realworld.yaml": {Data: text}}})
+	set, err := scenarios.Load(sp, data, scenarios.Source{Name: "docs/examples/realworld", FS: fstest.MapFS{"realworld.yaml": {Data: text}}})
 	if err != nil {
 		t.Fatal(err)
 	}

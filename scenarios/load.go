@@ -206,7 +206,7 @@ func (p *parser) failLine(line int, field, format string, args ...any) {
 // answerKeys are the keys of each way a rule answers, which a rule's own
 // level does not take: a hint names where one given there belongs.
 var answerKeys = map[string][]string{
-	"passthrough": {"status", "headers", "set", "where", "order", "offset", "limit"},
+	"passthrough": {"if_status", "status", "headers", "set", "where", "order", "offset", "limit"},
 	"respond":     {"status", "headers", "body", "raw", "content_type", "fixture", "generate", "set"},
 	"fault":       {"bytes", "chunk", "interval", "for"},
 }
@@ -1061,12 +1061,25 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 		}
 		return pt
 	}
-	f, _ := p.fields(n, "passthrough", "status", "headers", "set", "where", "order", "offset", "limit")
+	f, _ := p.fields(n, "passthrough", "if_status", "status", "headers", "set", "where", "order", "offset", "limit")
 	if f == nil {
 		return nil
 	}
+	changing := http.StatusOK // the status of the answers set changes
+	if v := f["if_status"]; v != nil {
+		if pt.IfStatus, _ = p.integer(v, "passthrough.if_status", 200, 599); pt.IfStatus == 0 {
+			return nil
+		}
+		changing = pt.IfStatus
+		for _, k := range []string{"where", "order", "offset", "limit"} {
+			if f[k] != nil {
+				p.fail(f[k], "passthrough."+k, "changes a list; with if_status the rule rewords an answer of status %d, so drop %s", pt.IfStatus, k)
+				return nil
+			}
+		}
+	}
 	if v := f["status"]; v != nil {
-		if pt.Status, _ = p.integer(v, "passthrough.status", 200, 599); pt.Status != 0 && !offSpec {
+		if pt.Status, _ = p.integer(v, "passthrough.status", 200, 599); pt.Status != 0 && !offSpec && !refusalMoved(ops, pt.IfStatus, pt.Status) {
 			p.fail(v, "passthrough.status", "the normal answer under another status breaks the contract; set off_spec: true if the rule means to")
 		}
 	}
@@ -1074,7 +1087,7 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 		pt.Headers = p.headers(v, "passthrough.headers")
 	}
 	for i, o := range ops {
-		_, env := changedSchema(o, http.StatusOK)
+		_, env := changedSchema(o, changing) // an envelope holds a 200's records only
 		if i > 0 && env != pt.Envelope {
 			p.fail(n, "passthrough", "%s and %s hold their records in different members (%q, %q): match one method", ops[0], o, pt.Envelope, env)
 			return nil
@@ -1082,7 +1095,11 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 		pt.Envelope = env
 	}
 	if v := f["set"]; v != nil {
-		pt.Set = p.setFields(v, "passthrough.set", ops, http.StatusOK)
+		if pt.IfStatus != 0 && refusalMoved(ops, pt.IfStatus, pt.IfStatus) {
+			pt.Set = p.detailFields(v, "passthrough.set")
+		} else {
+			pt.Set = p.setFields(v, "passthrough.set", ops, changing)
+		}
 	}
 	if v := f["where"]; v != nil {
 		pt.Where = p.setFields(v, "passthrough.where", ops, http.StatusOK)
@@ -1122,6 +1139,45 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 		}
 	}
 	return pt
+}
+
+// refusalMoved reports whether an answer of status from, which none of ops
+// declares, can be sent as status to: both are statuses FastAPI answers
+// by itself with an HTTPException body ({"detail": …}), and to is not
+// declared with a body of its own either. An app answering 400 where the
+// mock's convention answers 401 stays within the contract.
+func refusalMoved(ops []*opInfo, from, to int) bool {
+	if from == 0 || !slices.Contains(fastapi.FrameworkStatuses, from) || !slices.Contains(fastapi.FrameworkStatuses, to) {
+		return false
+	}
+	for _, o := range ops {
+		if o.op.Responses.Status(from) != nil || o.op.Responses.Status(to) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// detailFields reads the fields set in an HTTPException body: its detail
+// alone.
+func (p *parser) detailFields(n *yaml.Node, field string) []member {
+	kv, ok := p.pairs(n, field)
+	if !ok {
+		return nil
+	}
+	if len(kv) != 1 || kv[0][0].Value != "detail" {
+		p.fail(n, field, `FastAPI's HTTPException body has one field, detail: set {detail: …}`)
+		return nil
+	}
+	raw, err := spec.NodeJSON(kv[0][1])
+	if err == nil {
+		raw, err = fastapi.AppendCompact(nil, raw)
+	}
+	if err != nil {
+		p.fail(kv[0][1], join(field, "detail"), "cannot be written as JSON: %v", err)
+		return nil
+	}
+	return []member{{name: "detail", value: raw}}
 }
 
 func (p *parser) fault(n *yaml.Node) *Fault {

@@ -96,12 +96,16 @@ func (r *Response) body() []byte {
 
 // Passthrough is the mock's normal answer, changed.
 type Passthrough struct {
-	Status  int // 0: unchanged
-	Headers [][2]string
-	Set     []member // replaced in the object, or in each element of a list
-	Where   []member // keep only list elements with these values
-	Offset  int
-	Limit   int // 0: no limit
+	// IfStatus limits the changes to a normal answer of that status: the
+	// mock's own refusal (a 401 to a wrong password) worded as the app
+	// words it, every other answer sent unchanged. 0: any answer.
+	IfStatus int
+	Status   int // 0: unchanged
+	Headers  [][2]string
+	Set      []member // replaced in the object, or in each element of a list
+	Where    []member // keep only list elements with these values
+	Offset   int
+	Limit    int // 0: no limit
 	// Envelope is the member of the answer object that holds its records
 	// ({"articles": […], "articlesCount": n}, {"article": {…}}): Set,
 	// Where, Offset and Limit change them, and a count of the envelope

@@ -36,6 +36,9 @@ type document struct {
 	schemas    map[string]*jsonschema.Schema // compiled, by location
 	synth      map[string]map[string]any     // the schemas the harness made, by location
 	notes      []string                      // what the harness itself could not read
+	// bearer is the token the served document's own password login issued
+	// the harness's account ("": none; a made-up token is sent instead).
+	bearer string
 }
 
 // docOperation is one operation of a document.

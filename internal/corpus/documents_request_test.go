@@ -828,9 +828,46 @@ func (d *document) credentials(op *docOperation, r *docRequest) error {
 			r.header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("corpus:corpus-password")))
 		case typ == "http" && !strings.EqualFold(scheme, "bearer"):
 			r.header.Set("Authorization", scheme+" corpus-credentials")
+		case d.bearer != "":
+			r.header.Set("Authorization", "Bearer "+d.bearer)
 		default: // bearer, oauth2, openIdConnect
 			r.header.Set("Authorization", "Bearer corpus-token")
 		}
 	}
 	return nil
+}
+
+// The account the harness logs in with where a document has a password
+// login of its own.
+const corpusAccount, corpusPassword = "corpus@example.com", "corpus-password"
+
+// passwordLogin is the path of the document's OAuth2 password flow
+// (tokenUrl, when it is a path of the server, as FastAPI writes it), or "".
+func (d *document) passwordLogin() string {
+	var schemes map[string]any
+	if d.swagger2 {
+		schemes, _ = d.root["securityDefinitions"].(map[string]any)
+	} else {
+		schemes, _ = d.at("/components/securitySchemes").(map[string]any)
+	}
+	for _, name := range slices.Sorted(maps.Keys(schemes)) {
+		sm, _ := schemes[name].(map[string]any)
+		if typ, _ := sm["type"].(string); typ != "oauth2" {
+			continue
+		}
+		var url string
+		if d.swagger2 {
+			if flow, _ := sm["flow"].(string); flow == "password" {
+				url, _ = sm["tokenUrl"].(string)
+			}
+		} else if flows, _ := sm["flows"].(map[string]any); flows != nil {
+			if pw, _ := flows["password"].(map[string]any); pw != nil {
+				url, _ = pw["tokenUrl"].(string)
+			}
+		}
+		if strings.HasPrefix(url, "/") && !strings.HasPrefix(url, "//") {
+			return url
+		}
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -292,7 +293,12 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 	}
 	res.invalid = len(cases)
 
-	base, err := serveDocument(t, bin, d.path, res)
+	tokenURL := d.passwordLogin()
+	var account []string
+	if tokenURL != "" {
+		account = []string{"--account", corpusAccount + ":" + corpusPassword}
+	}
+	base, err := serveDocument(t, bin, d.path, res, account...)
 	if err != nil {
 		res.fail(checkServe, checkServe, err.Error())
 		res.blocked = true
@@ -301,6 +307,11 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 	client := &http.Client{
 		Timeout:       30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	if tokenURL != "" {
+		// The document's own login, as a frontend logs in: a token the
+		// mock issued is one it accepts under any profile.
+		d.bearer = login(client, base+tokenURL)
 	}
 	for _, op := range d.ops {
 		req, err := d.request(op, breaking{})
@@ -352,11 +363,11 @@ const startTimeout = time.Minute
 // serveDocument starts `moviemock serve --spec` on a free port and returns
 // its URL; it records how long the start took and the process's resident
 // memory then.
-func serveDocument(t *testing.T, bin, spec string, res *docResult) (string, error) {
+func serveDocument(t *testing.T, bin, spec string, res *docResult, args ...string) (string, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	// Run beside the document, named by its file name: what serve says
 	// names no folder of this machine.
-	cmd := exec.CommandContext(ctx, bin, "serve", "--spec", filepath.Base(spec), "--addr", "127.0.0.1:0", "--quiet")
+	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--spec", filepath.Base(spec), "--addr", "127.0.0.1:0", "--quiet"}, args...)...)
 	cmd.Dir = filepath.Dir(spec)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -654,4 +665,21 @@ func runDocContract(bin, base, spec string, res *docResult) string {
 		res.fail(checkContract, "run", fmt.Sprintf("%v: %s", err, report.Summary.Line))
 	}
 	return report.Summary.Line
+}
+
+// login posts the harness's account to a password login and returns the
+// access_token it answers, "" when it answers none.
+func login(client *http.Client, tokenURL string) string {
+	resp, err := client.PostForm(tokenURL, url.Values{"username": {corpusAccount}, "password": {corpusPassword}})
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&tok) != nil {
+		return ""
+	}
+	return tok.AccessToken
 }

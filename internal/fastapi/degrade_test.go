@@ -149,12 +149,21 @@ func TestLaxCompileDegradesPerKeyword(t *testing.T) {
 			},
 		},
 		{
-			name:      "an email with a length is an email of that length",
-			schema:    `{"type":"object","properties":{"e":{"type":"string","format":"email","maxLength":13}}}`,
+			name:      "an email with a pattern is an email matching it",
+			schema:    `{"type":"object","properties":{"e":{"type":"string","format":"email","pattern":"^a"}}}`,
 			strictErr: `length or pattern on a email string`,
 			sends: []send{
 				{`{"e":"a@example.com"}`, nil},
-				{`{"e":"abcdef@example.com"}`, []string{"string_too_long@body,e"}},
+				{`{"e":"b@example.com"}`, []string{"string_pattern_mismatch@body,e"}},
+				{`{"e":"nope"}`, []string{"value_error@body,e"}},
+			},
+		},
+		{
+			name:   "an email with a length is an email of that length, strictly too",
+			schema: `{"type":"object","properties":{"e":{"type":"string","format":"email","maxLength":13}}}`,
+			sends: []send{
+				{`{"e":"a@example.com"}`, nil},
+				{`{"e":"abcdef@example.com"}`, []string{"too_long@body,e"}},
 				{`{"e":"nope"}`, []string{"value_error@body,e"}},
 			},
 		},

@@ -715,7 +715,7 @@ func formatNode(s *openapi3.Schema) *vnode {
 	case "duration":
 		return &vnode{kind: vDuration}
 	case "email":
-		return &vnode{kind: vEmail}
+		return &vnode{kind: vEmail, minLen: -1, maxLen: -1} // no length: EmailStr as such
 	case "uri":
 		rule := &urlRule{maxLen: -1}
 		if s.MaxLength != nil && *s.MaxLength == MaxURLLength {

@@ -495,6 +495,18 @@ func (c *compiler) compileTyped(n *yaml.Node, typ, where string) (*vnode, error)
 				}
 				return c.compileTyped(without(n, "format"), "string", where)
 			}
+			if node.kind == vEmail && get(n, "pattern") == nil {
+				// EmailStr = Field(max_length=255): pydantic checks the
+				// length of the address it keeps.
+				var err error
+				if node.minLen, err = intKeyword(n, "minLength", where); err != nil {
+					return nil, err
+				}
+				if node.maxLen, err = intKeyword(n, "maxLength", where); err != nil {
+					return nil, err
+				}
+				return node, nil
+			}
 			if get(n, "minLength") != nil || get(n, "maxLength") != nil || get(n, "pattern") != nil {
 				if !c.lax() {
 					return nil, fmt.Errorf("%s: length or pattern on a %s string is not implemented", where, f.Value)

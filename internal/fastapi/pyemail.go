@@ -31,7 +31,11 @@ var specialUseDomains = []string{"arpa", "invalid", "local", "localhost", "onion
 var caseInsensitiveMailboxes = []string{"info", "marketing", "sales", "support", "abuse", "noc", "security",
 	"postmaster", "hostmaster", "usenet", "news", "webmaster", "www", "uucp", "ftp"}
 
-func validateEmail(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
+// validateEmail is EmailStr, held to the minLength and maxLength of
+// Field(min_length=…, max_length=…) as pydantic 2.13 holds it: after
+// validation, on the address kept, worded as a sized value's too_short or
+// too_long (field_type "Value"), not a str's.
+func (n *vnode) validateEmail(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
 	if v.kind != pyStr {
 		st.add("string_type", msgStrType, v, nil)
 		return out, false
@@ -42,6 +46,17 @@ func validateEmail(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
 	email, reason := normaliseEmail(v.s)
 	if reason != "" {
 		st.add("value_error", "value is not a valid email address: "+reason, v, []KV{{"reason", reason}})
+		return out, false
+	}
+	length := pyLen(email)
+	switch {
+	case n.minLen > 0 && length < n.minLen:
+		st.add("too_short", "Value should have at least "+plural(n.minLen, "item")+" after validation, not "+strconv.Itoa(length), v,
+			[]KV{{"field_type", "Value"}, {"min_length", n.minLen}, {"actual_length", length}})
+		return out, false
+	case n.maxLen >= 0 && length > n.maxLen:
+		st.add("too_long", "Value should have at most "+plural(n.maxLen, "item")+" after validation, not "+strconv.Itoa(length), v,
+			[]KV{{"field_type", "Value"}, {"max_length", n.maxLen}, {"actual_length", length}})
 		return out, false
 	}
 	return AppendString(out, email), true

@@ -144,7 +144,7 @@ func (n *vnode) validate(st *vstate, v *pyValue, out []byte) ([]byte, bool) {
 	case vBytes:
 		return n.validateBytes(st, v, out)
 	case vEmail:
-		return validateEmail(st, v, out)
+		return n.validateEmail(st, v, out)
 	case vUnion:
 		return n.validateUnion(st, v, out)
 	case vAllOf:

@@ -32,7 +32,7 @@ func compileFile(t *testing.T, path string, opts ...model.Option) *model.Model {
 
 const (
 	realworld = "../../testdata/contracts/realworld/openapi.yml"
-	fullstack = "../../testdata/contracts/fullstack/openapi.json"
+	fullstack = "../../testdata/corpus/documents/fastapi-full-stack-template/openapi.json"
 )
 
 // Two real documents outside FastAPI's CRUD shapes place their operations

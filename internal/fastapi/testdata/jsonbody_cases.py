@@ -171,6 +171,12 @@ class Emails(BaseModel):
     other: Optional[EmailStr] = None
 
 
+class SizedEmails(BaseModel):
+    # The full-stack FastAPI template's UserRegister: EmailStr = Field(max_length=255).
+    email: EmailStr = Field(min_length=14, max_length=20)
+    other: Optional[EmailStr] = Field(default=None, max_length=16)
+
+
 class RawBytes(BaseModel):
     data: bytes
 
@@ -277,6 +283,11 @@ def blobs(r: Blobs):
 
 @app.post("/emails")
 def emails(r: Emails):
+    return echo(r)
+
+
+@app.post("/sized-emails")
+def sized_emails(r: SizedEmails):
     return echo(r)
 
 
@@ -699,6 +710,14 @@ for v in ["a@example.com", "A@Example.COM", "  a@example.com  ", "John <a@exampl
     case(f"email {v[:50]!r} ({len(v)} chars)", "/emails", '{"email":' + json.dumps(v, ensure_ascii=False) + "}")
 for v in ["5", "null", "[]"]:
     case(f"email not a string {v}", "/emails", '{"email":' + v + "}")
+
+# --- EmailStr = Field(min_length=…, max_length=…): the length of the address kept, after validation.
+for body in ['{"email":"ab@example.com"}', '{"email":"a@example.com"}', '{"email":"abcdefgh@example.com"}',
+             '{"email":"abcdefghi@example.com"}', '{"email":"  ABCDEFGH@EXAMPLE.COM  "}', '{"email":"John <ab@example.com>"}',
+             '{"email":"üb@example.com"}', '{"email":"nope"}', '{"email":5}', '{"email":"ab@example.com","other":null}',
+             '{"email":"ab@example.com","other":"abcd@example.com"}', '{"email":"ab@example.com","other":"abcde@example.com"}',
+             '{"email":"a@example.com","other":"abcde@example.com"}']:
+    case(f"sized email {body}", "/sized-emails", body)
 
 
 # --- Bodies that are not models: lists, dicts, scalars (loc from ["body"]).
