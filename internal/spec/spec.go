@@ -141,7 +141,7 @@ func TooLarge(size, max int64) *LimitError {
 func load(data []byte, source string, src from, opts ...openapi3.ValidationOption) (*Spec, error) {
 	if isJSON(data) {
 		if compact, ok := scanJSON(data); ok {
-			if s, err := loadScanned(data, compact, source, opts...); err == nil {
+			if s, err := loadScanned(data, compact, source, src.path != "", opts...); err == nil {
 				return s, nil
 			}
 			// Refused: the tree's route says why, in the words it
@@ -241,12 +241,12 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 // loadScanned loads a JSON document scanJSON took, compact its compact
 // text: kin-openapi reads the text, and the node tree (Root), the JSON
 // rendered from it and the YAML are made when first asked for, as
-// loadTree would have made them.
-func loadScanned(data, compact []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
-	doc, warnings, err := loadDoc(compact, source, true, opts...)
-	if err != nil {
-		return nil, err
-	}
+// loadTree would have made them. early: a document loaded from a file,
+// which the mock, the runner and the proxy read as written: its tree is
+// made while kin-openapi reads the text, on another core, rather than
+// after (a fifth of starting on a large document); diff, which never
+// reads it, loads without a file.
+func loadScanned(data, compact []byte, source string, early bool, opts ...openapi3.ValidationOption) (*Spec, error) {
 	root := sync.OnceValue(func() *yaml.Node {
 		root, err := parseJSONNode(data)
 		if err != nil || len(root.Content) != 1 {
@@ -257,6 +257,13 @@ func loadScanned(data, compact []byte, source string, opts ...openapi3.Validatio
 		blockStyle(top)
 		return top
 	})
+	if early {
+		go root()
+	}
+	doc, warnings, err := loadDoc(compact, source, true, opts...)
+	if err != nil {
+		return nil, err
+	}
 	jsonDoc := sync.OnceValue(func() []byte {
 		out, err := NodeJSON(root())
 		if err != nil {
