@@ -256,6 +256,12 @@ func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 // it also says whose it is, false when it fails verification (expired,
 // tampered).
 func (t tokens) mine(token string) (username string, mine, ok bool) {
+	if strings.Count(token, ".") != 2 {
+		// Not a JWT (an API key, say): jwt/v5's ParseUnverified refuses
+		// any token not of three segments, after allocating its parser
+		// and error.
+		return "", false, false
+	}
 	var claims jwt.RegisteredClaims
 	parsed, _, err := jwt.NewParser().ParseUnverified(token, &claims)
 	if err != nil || parsed.Method == nil || parsed.Method.Alg() != "HS256" || claims.Issuer != "" || claims.Subject == "" || claims.ExpiresAt == nil {

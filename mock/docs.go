@@ -93,7 +93,7 @@ func (s *Server) addDocRoutes(router, paths *mux.Router) error {
 	untrusted := s.spec != em
 	title := pageTitle(s.spec.Doc.Info.Title)
 	handlers := map[string]http.Handler{
-		openapiURL: newPage("application/json", served.JSON()),
+		openapiURL: lazyPage("application/json", served.JSON),
 		// The YAML of a JSON document is rendered when first asked for:
 		// a third of starting on a large document, which few clients read.
 		openapiYAMLURL:    lazyPage("application/yaml", served.YAML),

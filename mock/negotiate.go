@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -20,6 +21,16 @@ type mediaAlt struct {
 	media    string // the Content-Type written; "" for application/json
 	body     []byte
 	stream   bool
+	// gen, when set, makes body on first use (see lazyAlternatives).
+	gen func() []byte
+}
+
+// bytes is the alternative's body.
+func (a *mediaAlt) bytes() []byte {
+	if a.gen != nil {
+		return a.gen()
+	}
+	return a.body
 }
 
 // mediaAlternatives is, for a document that is not FastAPI's, an Example
@@ -33,7 +44,7 @@ type mediaAlt struct {
 //   - XML (application/xml, text/xml, +xml): the declared example, else a
 //     generated value written as XML (see renderXML);
 //   - anything else: as mediaAnswer answers it (text, a small file).
-func (s *Server) mediaAlternatives(mo *model.Operation, f *gofakeit.Faker) []mediaAlt {
+func (s *Server) mediaAlternatives(mo *model.Operation, newFaker func() *gofakeit.Faker) []mediaAlt {
 	if s.model == nil || s.model.Framework == framework.FastAPI || mo.Media == "" || mo.Op.Responses == nil {
 		return nil
 	}
@@ -51,6 +62,10 @@ func (s *Server) mediaAlternatives(mo *model.Operation, f *gofakeit.Faker) []med
 	if i := slices.Index(order, mo.Media); i > 0 {
 		order = append([]string{mo.Media}, slices.Delete(order, i, i+1)...)
 	}
+	if alts, ok := s.lazyAlternatives(mo, content, order, newFaker); ok {
+		return alts
+	}
+	f := newFaker()
 	var alts []mediaAlt
 	for _, mt := range order {
 		entry := content[mt]
@@ -62,12 +77,77 @@ func (s *Server) mediaAlternatives(mo *model.Operation, f *gofakeit.Faker) []med
 	return alts
 }
 
+// lazyAlternatives is mediaAlternatives when every alternative is JSON
+// (the common case): the declared examples are read now, and the values
+// generated for the others are made when the operation is first
+// answered, by one faker in the order answerIn would have made them, so
+// they are the same bytes. Their plans are compiled now, in that order,
+// so the generator's notes (GenerationNotes) are what they were. false
+// when an alternative is not JSON: mediaAlternatives makes them all now.
+func (s *Server) lazyAlternatives(mo *model.Operation, content openapi3.Content, order []string, newFaker func() *gofakeit.Faker) ([]mediaAlt, bool) {
+	for _, mt := range order {
+		if entry := content[mt]; entry != nil && !jsonAlternative(mt, entry) {
+			return nil, false
+		}
+	}
+	var alts []mediaAlt
+	var pending []int // the alternatives generated, in order
+	for _, mt := range order {
+		entry := content[mt]
+		if entry == nil {
+			continue
+		}
+		a := mediaAlt{declared: mt}
+		base := mediaBase(mt)
+		a.body = model.DeclaredExample(s.spec, mo, mt, entry.Schema)
+		if a.body == nil && entry.Schema != nil {
+			s.fake.Finite(entry.Schema) // its plan, as Append would compile it
+			pending = append(pending, len(alts))
+		}
+		if base != "application/json" && !isRange(base) {
+			a.media = mt
+		}
+		alts = append(alts, a)
+	}
+	if len(pending) == 0 {
+		return alts, true
+	}
+	schemas := make([]*openapi3.SchemaRef, len(pending))
+	for k, i := range pending {
+		schemas[k] = content[alts[i].declared].Schema
+	}
+	bodies := sync.OnceValue(func() [][]byte {
+		f := newFaker()
+		out := make([][]byte, len(schemas))
+		for k, schema := range schemas {
+			out[k] = s.fake.Append(nil, f, "", schema)
+		}
+		return out
+	})
+	for k, i := range pending {
+		alts[i].gen = func() []byte { return bodies()[k] }
+	}
+	return alts, true
+}
+
+// jsonAlternative reports whether answerIn answers the media type mt as
+// JSON: a JSON type, or a range whose schema is JSON-like.
+func jsonAlternative(mt string, entry *openapi3.MediaType) bool {
+	base := mediaBase(mt)
+	return fastapi.IsJSONMedia(base) || isRange(base) && jsonLike(entry.Schema)
+}
+
+// mediaBase is a media type without its parameters, lower case.
+func mediaBase(mt string) string {
+	return strings.ToLower(strings.TrimSpace(strings.Split(mt, ";")[0]))
+}
+
 // answerIn is mo's answer in the declared media type mt.
 func (s *Server) answerIn(mo *model.Operation, mt string, entry *openapi3.MediaType, f *gofakeit.Faker) mediaAlt {
 	a := mediaAlt{declared: mt}
-	base := strings.ToLower(strings.TrimSpace(strings.Split(mt, ";")[0]))
+	base := mediaBase(mt)
 	switch {
-	case fastapi.IsJSONMedia(base) || isRange(base) && jsonLike(entry.Schema):
+	case jsonAlternative(mt, entry):
 		a.body = model.DeclaredExample(s.spec, mo, mt, entry.Schema)
 		if a.body == nil && entry.Schema != nil {
 			a.body = s.fake.Append(nil, f, "", entry.Schema)

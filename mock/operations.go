@@ -469,7 +469,7 @@ func currentUser(c *call) {
 }
 
 // example answers an operation no convention places: its declared
-// example, else a body generated for its schema once at start.
+// example, else a body generated for its schema (made when first answered).
 func example(c *call) {
 	if c.o.lookup && !c.namedRecord() {
 		return
@@ -477,16 +477,16 @@ func example(c *call) {
 	switch {
 	case len(c.o.alts) > 1:
 		a := pickMedia(c.o.alts, c.r.Header.Get("Accept"))
-		if a.body == nil {
+		if body := a.bytes(); body == nil {
 			c.w.WriteHeader(c.o.m.Status)
 		} else if a.media == "" {
-			fastapi.WriteJSON(c.w, c.o.m.Status, a.body)
+			fastapi.WriteJSON(c.w, c.o.m.Status, body)
 		} else {
-			writeMedia(c.w, c.o.m.Status, a.media, a.stream, a.body)
+			writeMedia(c.w, c.o.m.Status, a.media, a.stream, body)
 		}
 	case c.o.media != "":
-		writeMedia(c.w, c.o.m.Status, c.o.media, c.o.stream, c.o.example)
-	case c.o.example == nil:
+		writeMedia(c.w, c.o.m.Status, c.o.media, c.o.stream, c.o.answer())
+	case c.o.answer() == nil:
 		if c.o.location != "" {
 			// Starlette's RedirectResponse: no body, Content-Length 0.
 			c.w.Header()["Location"] = []string{c.o.location}
@@ -494,7 +494,7 @@ func example(c *call) {
 		}
 		c.w.WriteHeader(c.o.m.Status)
 	default:
-		fastapi.WriteJSON(c.w, c.o.m.Status, c.o.example)
+		fastapi.WriteJSON(c.w, c.o.m.Status, c.o.answer())
 	}
 }
 
@@ -510,7 +510,7 @@ func (c *call) namedRecord() bool {
 			continue
 		}
 		last = in.Name
-		if c.s.named[in.Name+"\x00"+c.args.get(in.Name).Str] || c.s.named["\x00"+c.args.get(in.Name).Str] {
+		if named := c.s.named(); named[in.Name+"\x00"+c.args.get(in.Name).Str] || named["\x00"+c.args.get(in.Name).Str] {
 			continue
 		}
 		detail := "Not found"

@@ -124,8 +124,9 @@ type Server struct {
 	keys map[*model.Collection]map[*model.Field]bool
 	// named are the values the contract names for path parameters and
 	// those the answers of Example operations hold: the records of the
-	// operations that keep none (operation.lookup).
-	named   map[string]bool
+	// operations that keep none (operation.lookup); gathered when first
+	// asked for, since it reads every answer.
+	named   func() map[string]bool
 	handler http.Handler
 	fake    *fake.Generator
 	// oa words the refusals of a contract under the plain-OpenAPI
@@ -179,7 +180,8 @@ type operation struct {
 	basic    bool // HTTP basic: a 401 unless the request carries credentials
 	handle   func(c *call)
 	defaults map[string]int64 // integer query parameters' declared defaults
-	example  []byte           // an Example operation's answer
+	example  []byte           // an Example operation's answer (see answer)
+	gen      func() []byte    // when set, makes the answer on first use
 	// alts are an Example operation's answers in each media type it
 	// declares, the default first, for a document not FastAPI's: the
 	// request's Accept picks one (see pickMedia).
@@ -301,7 +303,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.named = s.namedValues()
+	s.named = sync.OnceValue(s.namedValues)
 	s.keys = map[*model.Collection]map[*model.Field]bool{}
 	for _, o := range s.model.Operations {
 		if o.Coll == nil || o.IDParam == "" {
@@ -641,31 +643,49 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		o.location = redirectLocation(mo)
 	}
 	if mo.Kind == model.Example {
-		f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(s.paths))), false)
-		if o.alts = s.mediaAlternatives(mo, f); len(o.alts) > 0 {
-			o.example, o.media, o.stream = o.alts[0].body, o.alts[0].media, o.alts[0].stream
+		// A generated answer is made when the operation is first answered
+		// (a document of thousands of operations starts without making
+		// them all), by a faker seeded as at start: the same bytes.
+		seed, stream := s.cfg.Seed, uint64(len(s.paths))
+		newFaker := func() *gofakeit.Faker { return gofakeit.NewFaker(rand.NewPCG(seed, stream), false) }
+		if o.alts = s.mediaAlternatives(mo, newFaker); len(o.alts) > 0 {
+			o.example, o.gen, o.media, o.stream = o.alts[0].body, o.alts[0].gen, o.alts[0].media, o.alts[0].stream
 			return o, nil
 		}
 		switch {
 		case mo.Media != "" && !fastapi.IsJSONMedia(mo.Media):
-			o.example, o.media, o.stream = s.mediaAnswer(mo, f)
+			o.example, o.media, o.stream = s.mediaAnswer(mo, newFaker())
 		default:
 			o.example = mo.Example
 			schema := mo.Response
 			if schema == nil {
 				schema = mo.MediaSchema // a +json media type
 			}
-			if o.example == nil && schema != nil && s.oa != nil {
-				o.example = s.fake.AppendAnswer(nil, f, "", schema)
-			} else if o.example == nil && schema != nil {
-				o.example = s.fake.Append(nil, f, "", schema)
+			if o.example == nil && schema != nil {
+				s.fake.Finite(schema) // its plan, as Append would compile it
+				answer := s.oa != nil
+				o.gen = sync.OnceValue(func() []byte {
+					if answer {
+						return s.fake.AppendAnswer(nil, newFaker(), "", schema)
+					}
+					return s.fake.Append(nil, newFaker(), "", schema)
+				})
 			}
-			if mo.Media != "" && mo.Media != "application/json" && o.example != nil {
+			if mo.Media != "" && mo.Media != "application/json" && (o.example != nil || o.gen != nil) {
 				o.media = mo.Media // application/problem+json, say
 			}
 		}
 	}
 	return o, nil
+}
+
+// answer is an Example operation's answer (its default one, when it
+// declares several media types), made on first use when generated.
+func (o *operation) answer() []byte {
+	if o.gen != nil {
+		return o.gen()
+	}
+	return o.example
 }
 
 // answerUnsatisfiable answers an operation whose success schema no finite

@@ -301,7 +301,7 @@ func (c *call) ownRecords(coll *model.Collection) func(r *fixtures.Record) bool 
 // answerMessage answers an operation whose success schema is not the
 // record it changed (a DELETE declaring a Message): an object of its
 // declared members, a message or detail string saying what was done, the
-// rest generated once at start (the operation's example).
+// rest generated (the operation's example, made when first used).
 func (c *call) answerMessage(what string) {
 	o := c.o.m
 	if o.Response == nil || o.Response.Value == nil || len(o.Response.Value.Properties) == 0 {
@@ -310,8 +310,8 @@ func (c *call) answerMessage(what string) {
 		return
 	}
 	var example map[string]json.RawMessage
-	if c.o.example != nil {
-		_ = json.Unmarshal(c.o.example, &example)
+	if body := c.o.answer(); body != nil {
+		_ = json.Unmarshal(body, &example)
 	}
 	b := []byte{'{'}
 	for i, name := range c.s.spec.PropertyOrder(o.Response) {

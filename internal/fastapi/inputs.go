@@ -345,12 +345,8 @@ func keysOf(content openapi3.Content) []string {
 // written, for its media types in written order; nil when op is not
 // among the document's operations or its body is a $ref.
 func bodyPath(sp *spec.Spec, op *openapi3.Operation) []string {
-	for tmpl, item := range sp.Doc.Paths.Map() {
-		for method, o := range item.Operations() {
-			if o == op {
-				return []string{"paths", tmpl, strings.ToLower(method), "requestBody", "content"}
-			}
-		}
+	if at, ok := sp.OperationPlace(op); ok {
+		return []string{"paths", at.Path, strings.ToLower(at.Method), "requestBody", "content"}
 	}
 	return nil
 }

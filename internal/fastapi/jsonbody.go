@@ -179,26 +179,22 @@ func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradati
 
 // findRequestBody finds body in the document as written.
 func findRequestBody(sp *spec.Spec, doc *yamlDoc, body *openapi3.RequestBody) (*yaml.Node, string, error) {
-	for tmpl, item := range sp.Doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			if op.RequestBody == nil || op.RequestBody.Value != body {
-				continue
-			}
-			where := "request body of " + method + " " + tmpl
-			n := get(get(get(get(doc.root, "paths"), tmpl), strings.ToLower(method)), "requestBody")
-			if n == nil {
-				return nil, where, fmt.Errorf("%s: not found in %s as written", where, sp.Source())
-			}
-			if ref := get(n, "$ref"); ref != nil {
-				var err error
-				if n, err = doc.resolve(ref.Value); err != nil {
-					return nil, where, fmt.Errorf("%s: %w", where, err)
-				}
-			}
-			return n, where, nil
+	at, ok := sp.RequestBodyPlace(body)
+	if !ok {
+		return nil, "", fmt.Errorf("request body: not one of %s's operations", sp.Source())
+	}
+	where := "request body of " + at.Method + " " + at.Path
+	n := get(get(yderef(sp.Member(get(doc.root, "paths"), at.Path)), strings.ToLower(at.Method)), "requestBody")
+	if n == nil {
+		return nil, where, fmt.Errorf("%s: not found in %s as written", where, sp.Source())
+	}
+	if ref := get(n, "$ref"); ref != nil {
+		var err error
+		if n, err = doc.resolve(ref.Value); err != nil {
+			return nil, where, fmt.Errorf("%s: %w", where, err)
 		}
 	}
-	return nil, "", fmt.Errorf("request body: not one of %s's operations", sp.Source())
+	return n, where, nil
 }
 
 // declaresMedia reports whether a request's Content-Type is one of the

@@ -11,6 +11,7 @@ package openapiprofile
 
 import (
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -48,6 +50,31 @@ type Profile struct {
 	// method); under 0, the most common of any 4XX or default.
 	common map[int]*openapi3.Response
 	costs  sync.Map // *openapi3.Schema → checkCost
+	// rendered keeps refusals already rendered (renderKey → rendered):
+	// a refusal depends on nothing but its operation, status and
+	// problems, and the same ones come again and again (an unknown path,
+	// a missing credential). At most maxRendered are kept.
+	rendered  sync.Map
+	nRendered atomic.Int64
+}
+
+// maxRendered bounds how many refusals Render keeps, and maxRenderedKey
+// the length of the problems' words one is kept for: problems that
+// quote what a request sent differ from request to request.
+const (
+	maxRendered    = 4096
+	maxRenderedKey = 512
+)
+
+type renderKey struct {
+	op       *openapi3.Operation
+	status   int
+	problems string
+}
+
+type rendered struct {
+	media string
+	body  []byte
 }
 
 // New reads sp's error responses; gen renders the values the messages do
@@ -146,8 +173,45 @@ func (p *Profile) Write(w http.ResponseWriter, op *openapi3.Operation, status in
 	w.Write(body)
 }
 
-// Render is the media type and body of a refusal (see Write).
+// Render is the media type and body of a refusal (see Write). The body
+// may be shared with other callers: it must not be changed.
 func (p *Profile) Render(op *openapi3.Operation, status int, problems []Problem) (string, []byte) {
+	key, ok := renderKeyOf(op, status, problems)
+	if !ok {
+		return p.render(op, status, problems)
+	}
+	if r, ok := p.rendered.Load(key); ok {
+		return r.(rendered).media, r.(rendered).body
+	}
+	media, body := p.render(op, status, problems)
+	if p.nRendered.Add(1) <= maxRendered {
+		p.rendered.Store(key, rendered{media, body})
+	}
+	return media, body
+}
+
+// renderKeyOf is what a refusal is kept under; false when its problems'
+// words are too long to keep.
+func renderKeyOf(op *openapi3.Operation, status int, problems []Problem) (renderKey, bool) {
+	words := 0
+	for _, pr := range problems {
+		words += len(pr.In) + len(pr.Field) + len(pr.Detail)
+	}
+	if words > maxRenderedKey || len(problems) > maxRenderedKey {
+		return renderKey{}, false
+	}
+	// Each word after its length: words holding any byte stay apart.
+	b := make([]byte, 0, words+3*binary.MaxVarintLen64*len(problems))
+	for _, pr := range problems {
+		for _, w := range [...]string{pr.In, pr.Field, pr.Detail} {
+			b = append(binary.AppendUvarint(b, uint64(len(w))), w...)
+		}
+	}
+	return renderKey{op: op, status: status, problems: string(b)}, true
+}
+
+// render is Render, made anew.
+func (p *Profile) render(op *openapi3.Operation, status int, problems []Problem) (string, []byte) {
 	if len(problems) == 0 {
 		problems = []Problem{{Detail: strings.ToLower(http.StatusText(status))}}
 	}

@@ -351,3 +351,37 @@ components:
 		}
 	}
 }
+
+// A refusal Render keeps is the one it would render anew, and problems
+// whose words differ only in where a separator byte falls are kept apart.
+func TestRenderKept(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(errorsDoc), "errors.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, fresh := New(sp, fake.New(sp), 1), New(sp, fake.New(sp), 1)
+	cases := [][]Problem{
+		nil,
+		{{Detail: "not found"}},
+		{{In: "body", Field: "a\x00b", Detail: "c"}},
+		{{In: "body", Field: "a", Detail: "b\x00c"}},
+		{{In: "body", Field: "a\x01", Detail: "c"}, {In: "query", Field: "x", Detail: "is required"}},
+		{{In: "body", Field: strings.Repeat("long", 200), Detail: "is required"}}, // not kept
+	}
+	for _, path := range []string{"/spotify", "/realworld"} {
+		op := sp.Doc.Paths.Value(path).Get
+		for round := range 2 {
+			for i, problems := range cases {
+				media, body := kept.Render(op, 400, problems)
+				wantMedia, want := fresh.render(op, 400, problems)
+				if media != wantMedia || string(body) != string(want) {
+					t.Errorf("%s, round %d, case %d: %s %s, want %s %s", path, round, i, media, body, wantMedia, want)
+				}
+			}
+		}
+	}
+	if n := kept.nRendered.Load(); n != 2*5 {
+		t.Errorf("%d refusals kept, want 10 (the long one is not)", n)
+	}
+}

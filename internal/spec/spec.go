@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -38,7 +39,29 @@ type Spec struct {
 	warnings []string
 
 	modes sync.Map // *openapi3.Schema -> validationMode
+
+	// members indexes the keys of the large mappings of the document as
+	// written (*yaml.Node -> map[string]*yaml.Node), built when first
+	// read: a document of thousands of paths is looked up once per
+	// operation, which a scan of its paths made quadratic.
+	members sync.Map
+	places  placeIndex
 }
+
+// bigMapping is how many keys a mapping holds before Member indexes it.
+const bigMapping = 32
+
+// placeIndex is where each operation and request body of the document
+// stands, built on first use.
+type placeIndex struct {
+	once   sync.Once
+	ops    map[*openapi3.Operation]Place
+	bodies map[*openapi3.RequestBody]Place
+}
+
+// Place is where an operation stands in the document: its path template
+// and its method, upper case.
+type Place struct{ Path, Method string }
 
 // The embedded document's examples are not validated at start-up, where
 // it would be a third of the load: TestEmbeddedContractIsValid checks them.
@@ -118,7 +141,7 @@ func TooLarge(size, max int64) *LimitError {
 func load(data []byte, source string, src from, opts ...openapi3.ValidationOption) (*Spec, error) {
 	if isJSON(data) {
 		if compact, ok := scanJSON(data); ok {
-			if s, err := loadScanned(data, compact, source, opts...); err == nil {
+			if s, err := loadScanned(data, compact, source, src.path != "", opts...); err == nil {
 				return s, nil
 			}
 			// Refused: the tree's route says why, in the words it
@@ -218,12 +241,12 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 // loadScanned loads a JSON document scanJSON took, compact its compact
 // text: kin-openapi reads the text, and the node tree (Root), the JSON
 // rendered from it and the YAML are made when first asked for, as
-// loadTree would have made them.
-func loadScanned(data, compact []byte, source string, opts ...openapi3.ValidationOption) (*Spec, error) {
-	doc, warnings, err := loadDoc(compact, source, true, opts...)
-	if err != nil {
-		return nil, err
-	}
+// loadTree would have made them. early: a document loaded from a file,
+// which the mock, the runner and the proxy read as written: its tree is
+// made while kin-openapi reads the text, on another core, rather than
+// after (a fifth of starting on a large document); diff, which never
+// reads it, loads without a file.
+func loadScanned(data, compact []byte, source string, early bool, opts ...openapi3.ValidationOption) (*Spec, error) {
 	root := sync.OnceValue(func() *yaml.Node {
 		root, err := parseJSONNode(data)
 		if err != nil || len(root.Content) != 1 {
@@ -234,6 +257,13 @@ func loadScanned(data, compact []byte, source string, opts ...openapi3.Validatio
 		blockStyle(top)
 		return top
 	})
+	if early {
+		go root()
+	}
+	doc, warnings, err := loadDoc(compact, source, true, opts...)
+	if err != nil {
+		return nil, err
+	}
 	jsonDoc := sync.OnceValue(func() []byte {
 		out, err := NodeJSON(root())
 		if err != nil {
@@ -541,7 +571,7 @@ func (s *Spec) Paths() []string {
 // written order, which kin-openapi's maps lose), or false when there is
 // none.
 func (s *Spec) RawJSON(path ...string) ([]byte, bool) {
-	node := lookup(s.root(), path...)
+	node := s.lookup(path...)
 	if node == nil {
 		return nil, false
 	}
@@ -552,7 +582,7 @@ func (s *Spec) RawJSON(path ...string) ([]byte, bool) {
 // KeyOrder lists the keys of the mapping at path in the document as written,
 // or nil when there is none.
 func (s *Spec) KeyOrder(path ...string) []string {
-	node := lookup(s.root(), path...)
+	node := s.lookup(path...)
 	if node == nil || node.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -561,6 +591,96 @@ func (s *Spec) KeyOrder(path ...string) []string {
 		names = append(names, node.Content[i].Value)
 	}
 	return names
+}
+
+// lookup is lookup from the root of the document as written, its large
+// mappings read through their index.
+func (s *Spec) lookup(path ...string) *yaml.Node {
+	n := s.root()
+	for _, key := range path {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		n = s.Member(n, key)
+	}
+	return n
+}
+
+// Member is the value of key in the mapping n of the document as written
+// (Root), as written (an alias is not followed), or nil: the first of
+// the keys so named, as a scan finds it. A large mapping (the paths of a
+// vendor's document) is read through an index made when first asked.
+func (s *Spec) Member(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	if len(n.Content) < 2*bigMapping {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i+1]
+			}
+		}
+		return nil
+	}
+	idx, ok := s.members.Load(n)
+	if !ok {
+		m := make(map[string]*yaml.Node, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if _, seen := m[n.Content[i].Value]; !seen {
+				m[n.Content[i].Value] = n.Content[i+1]
+			}
+		}
+		idx, _ = s.members.LoadOrStore(n, m)
+	}
+	return idx.(map[string]*yaml.Node)[key]
+}
+
+// OperationPlace is where op stands in the document, or false when it is
+// none of its operations.
+func (s *Spec) OperationPlace(op *openapi3.Operation) (Place, bool) {
+	s.indexPlaces()
+	p, ok := s.places.ops[op]
+	return p, ok
+}
+
+// RequestBodyPlace is where the first operation whose request body is
+// body stands (paths in the order written, then methods sorted), or false when none has it.
+func (s *Spec) RequestBodyPlace(body *openapi3.RequestBody) (Place, bool) {
+	s.indexPlaces()
+	p, ok := s.places.bodies[body]
+	return p, ok
+}
+
+func (s *Spec) indexPlaces() {
+	s.places.once.Do(func() {
+		s.places.ops = map[*openapi3.Operation]Place{}
+		s.places.bodies = map[*openapi3.RequestBody]Place{}
+		if s.Doc.Paths == nil {
+			return
+		}
+		for _, tmpl := range s.Paths() {
+			item := s.Doc.Paths.Value(tmpl)
+			if item == nil {
+				continue
+			}
+			ops := item.Operations()
+			for _, method := range slices.Sorted(maps.Keys(ops)) {
+				op := ops[method]
+				if op == nil {
+					continue
+				}
+				if _, ok := s.places.ops[op]; !ok {
+					s.places.ops[op] = Place{tmpl, method}
+				}
+				if op.RequestBody == nil || op.RequestBody.Value == nil {
+					continue
+				}
+				if _, ok := s.places.bodies[op.RequestBody.Value]; !ok {
+					s.places.bodies[op.RequestBody.Value] = Place{tmpl, method}
+				}
+			}
+		}
+	})
 }
 
 func lookup(n *yaml.Node, path ...string) *yaml.Node {
