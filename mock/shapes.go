@@ -504,8 +504,14 @@ func action(c *call) {
 		key, old, ok = v.Key(coll), &v, true
 	}
 	if !ok {
-		c.notFound(coll)
-		return
+		// a key the read answers with its stand-in (the operation
+		// declares no 404) is followed or favorited as that record, and
+		// kept so: the read shows the flag after
+		if old = c.standIn(coll, o.IDParam); old == nil {
+			c.notFound(coll)
+			return
+		}
+		key = old.Key(coll)
 	}
 	set := o.Method == "POST"
 	was := string(old.Value(flag)) == "true"

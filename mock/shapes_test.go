@@ -165,7 +165,9 @@ const (
 // listed with
 // articlesCount one higher (without its body, as the list's items declare), read by slug, found by ?tag= and ?author=,
 // updated, commented on under its own slug, favorited (the flag set, the
-// count moved once) and unfavorited, deleted, and then 404.
+// count moved once) and unfavorited, deleted, and then 404. No operation
+// declares a 404, so a profile or article the mock has no record of is
+// followed or favorited as the stand-in its read answers, and kept so.
 func TestRealWorldConversation(t *testing.T) {
 	t.Parallel()
 	srv := contractServer(t, realworldDoc, nil, nil)
@@ -192,7 +194,13 @@ func TestRealWorldConversation(t *testing.T) {
 		{"GET", "/profiles/jake", "", 200, map[string]string{"profile.following": "true", "profile.image": `"https://example.com/jake.png"`}, ""},
 		{"DELETE", "/profiles/jake/follow", "", 200, map[string]string{"profile.following": "false"}, ""},
 		{"GET", "/profiles/jake", "", 200, map[string]string{"profile.following": "false", "profile.bio": `"I like to skateboard"`}, ""},
-		{"POST", "/profiles/nobody-of-that-name/follow", "", 404, nil, ""},
+		// no operation declares a 404: a name no account has reads as its
+		// stand-in, and is followed as that stand-in, the read agreeing
+		{"GET", "/profiles/nobody-of-that-name", "", 200, map[string]string{"profile.following": "false"}, ""},
+		{"POST", "/profiles/nobody-of-that-name/follow", "", 200, map[string]string{"profile.username": `"nobody-of-that-name"`, "profile.following": "true"}, ""},
+		{"GET", "/profiles/nobody-of-that-name", "", 200, map[string]string{"profile.following": "true"}, ""},
+		{"DELETE", "/profiles/nobody-of-that-name/follow", "", 200, map[string]string{"profile.following": "false"}, ""},
+		{"GET", "/profiles/nobody-of-that-name", "", 200, map[string]string{"profile.following": "false"}, ""},
 		{"POST", "/articles", `{"article":{"title":"How to train your dragon","description":"Ever wonder how?","body":"You have to believe","tagList":["reactjs","dragons"]}}`, 201,
 			map[string]string{"article.slug": `"how-to-train-your-dragon"`, "article.title": `"How to train your dragon"`, "article.body": `"You have to believe"`,
 				"article.tagList": `["reactjs","dragons"]`, "article.author.username": `"jake"`, "article.author.bio": `"I like to skateboard"`,
@@ -224,10 +232,12 @@ func TestRealWorldConversation(t *testing.T) {
 		{"POST", "/articles/how-to-train-your-dragon/favorite", "", 200, map[string]string{"article.favorited": "true", "article.favoritesCount": "1"}, ""},
 		{"GET", "/articles/how-to-train-your-dragon", "", 200, map[string]string{"article.favorited": "true", "article.favoritesCount": "1"}, ""},
 		{"DELETE", "/articles/how-to-train-your-dragon/favorite", "", 200, map[string]string{"article.favorited": "false", "article.favoritesCount": "0"}, ""},
-		{"POST", "/articles/no-such-article/favorite", "", 404, nil, ""},
+		{"POST", "/articles/no-such-article/favorite", "", 200, map[string]string{"article.slug": `"no-such-article"`, "article.favorited": "true"}, ""},
+		{"GET", "/articles/no-such-article", "", 200, map[string]string{"article.favorited": "true"}, ""},
 		{"DELETE", "/articles/how-to-train-your-dragon", "", 204, nil, ""},
 		{"GET", "/articles/how-to-train-your-dragon", "", 404, nil, ""},
-		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "4"}, ""},
+		{"POST", "/articles/how-to-train-your-dragon/favorite", "", 404, nil, ""},
+		{"GET", "/articles", "", 200, map[string]string{"articlesCount": "5"}, ""},
 	})
 }
 
