@@ -474,6 +474,7 @@ type relay struct {
 	started bool        // the status line is sent
 	chunks  int         // trickle: chunks sent
 	err     error       // sending failed: the client is gone
+	whole   bool        // the body is the rule's (Passthrough.Whole): the mock's is dropped
 }
 
 func (s *relay) Header() http.Header { return s.w.Header() }
@@ -491,7 +492,11 @@ func (s *relay) WriteHeader(code int) {
 		for _, kv := range p.Headers {
 			h.Add(kv[0], kv[1])
 		}
-		if changes(p, code, h) {
+		if p.Whole && code == p.IfStatus {
+			h.Set("Content-Type", "application/json")
+			s.whole = true
+			s.hold(wholeBody(p.Set))
+		} else if changes(p, code, h) {
 			s.change = newBodyChange(p, s.hold)
 		}
 	}
@@ -506,6 +511,9 @@ func (s *relay) Write(b []byte) (int, error) {
 	}
 	if s.err != nil {
 		return 0, s.err
+	}
+	if s.whole {
+		return len(b), nil // the rule's body is sent instead
 	}
 	if s.change != nil {
 		s.change.write(b)
@@ -1142,4 +1150,18 @@ func (c *bodyChange) matchesWhere(elem []byte, where []member) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// wholeBody is the JSON object of the members set.
+func wholeBody(set []member) []byte {
+	b := []byte{'{'}
+	for i, m := range set {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fastapi.AppendString(b, m.name)
+		b = append(b, ':')
+		b = append(b, m.value...)
+	}
+	return append(b, '}')
 }

@@ -2,6 +2,8 @@ package scenarios_test
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -132,7 +134,10 @@ func TestPassthroughEnvelopeRefusals(t *testing.T) {
 }
 
 // The example scenario for RealWorld's document (docs/examples) loads
-// against it: a fresh mock's ?favorited= lists no article.
+// against it: a fresh mock's ?favorited= lists no article, and a wrong
+// login's 401, declared with no content, is the rule's whole body (the
+// app's {"errors": {…}}, as JSON) while a right login goes on as the mock
+// answers it.
 func TestExampleRealWorldScenario(t *testing.T) {
 	t.Parallel()
 	sp, m, data := realworld(t)
@@ -147,6 +152,26 @@ func TestExampleRealWorldScenario(t *testing.T) {
 	ts, _ := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Scenarios: set, Scenario: "realworld"})
 	c := newClient(t, ts, "", "")
 	c.want("?favorited=", c.get("/articles?favorited=jake"), 200, `{"articles":[],"articlesCount":0}`)
+	post := func(path, body string) (int, string, string) {
+		t.Helper()
+		resp, err := http.Post(ts.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	}
+	if code, _, body := post("/users", `{"user":{"username":"jake","email":"jake@jake.jake","password":"jakejake"}}`); code != 201 {
+		t.Fatalf("register: %d %s", code, body)
+	}
+	code, ctype, body := post("/users/login", `{"user":{"email":"jake@jake.jake","password":"wrong"}}`)
+	if code != 401 || ctype != "application/json" || body != `{"errors":{"email or password":["is invalid"]}}` {
+		t.Errorf("wrong login: %d %s %s", code, ctype, body)
+	}
+	if code, _, body := post("/users/login", `{"user":{"email":"jake@jake.jake","password":"jakejake"}}`); code != 200 || !strings.Contains(body, `"token"`) {
+		t.Errorf("right login: %d %s", code, body)
+	}
 }
 
 // A where filters the whole list, not the page the mock would answer: the

@@ -1014,6 +1014,9 @@ func (p *parser) setFields(n *yaml.Node, field string, ops []*opInfo, status int
 		for _, o := range ops {
 			answer, _ := changedSchema(o, status)
 			schema := objectSchema(answer)
+			if schema == nil && silentBody(o, status) {
+				continue // the document says nothing of this answer's body
+			}
 			if schema == nil {
 				p.fail(pair[0], fld, "%s answers %d with no JSON object to change", o, status)
 				return nil
@@ -1031,6 +1034,16 @@ func (p *parser) setFields(n *yaml.Node, field string, ops []*opInfo, status int
 		out = append(out, member{name: name, value: raw})
 	}
 	return out
+}
+
+// silentBody reports whether op declares its answer of status with no
+// content (Unauthorized: {content: {}}): the body the mock writes (its
+// refusal) is not the document's, so a rule's if_status with set gives
+// that answer's whole body, any fields, as the app words it (RealWorld's
+// {"errors": {…}} on a wrong login; Passthrough.Whole).
+func silentBody(op *opInfo, status int) bool {
+	resp := op.op.Responses.Status(status)
+	return status != http.StatusOK && resp != nil && resp.Value != nil && len(resp.Value.Content) == 0
 }
 
 // objectRef is ref, or its items when it is a list.
@@ -1099,6 +1112,10 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 			pt.Set = p.detailFields(v, "passthrough.set")
 		} else {
 			pt.Set = p.setFields(v, "passthrough.set", ops, changing)
+			pt.Whole = pt.IfStatus != 0 && len(ops) > 0
+			for _, o := range ops {
+				pt.Whole = pt.Whole && silentBody(o, pt.IfStatus)
+			}
 		}
 	}
 	if v := f["where"]; v != nil {

@@ -103,9 +103,13 @@ type Passthrough struct {
 	Status   int // 0: unchanged
 	Headers  [][2]string
 	Set      []member // replaced in the object, or in each element of a list
-	Where    []member // keep only list elements with these values
-	Offset   int
-	Limit    int // 0: no limit
+	// Whole: the answer IfStatus names is declared with no content, so
+	// Set is its whole body, a JSON object of those members, in place of
+	// the mock's own.
+	Whole  bool
+	Where  []member // keep only list elements with these values
+	Offset int
+	Limit  int // 0: no limit
 	// Envelope is the member of the answer object that holds its records
 	// ({"articles": […], "articlesCount": n}, {"article": {…}}): Set,
 	// Where, Offset and Limit change them, and a count of the envelope
