@@ -72,6 +72,8 @@ type seqRun struct {
 	// counts are the count members of the lists' first pages, read
 	// unfiltered, last seen (countBefore, search).
 	counts map[*model.Operation]int
+	// force are body fields a change sends with these values (falsyUpdate).
+	force map[string]any
 }
 
 type created struct {
@@ -1022,6 +1024,11 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 			}
 		}
 	}
+	if o := s.find(c, model.Update); o != nil && s.enabled[checkStatefulUpdate] {
+		if next, ok := s.falsyUpdate(c, o, id, cur); ok {
+			cur = next
+		}
+	}
 	if del := s.find(c, model.Delete); del != nil {
 		s.remove(c, del, id, cur)
 	}
@@ -1293,6 +1300,9 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 			}
 		}
 	}
+	for k, v := range s.force {
+		fixed[k] = v
+	}
 	var res *Result
 	var rec, want map[string]any
 	var set map[string]bool
@@ -1317,6 +1327,9 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 		kind := "replaced (PUT)"
 		if only != nil {
 			kind = fmt.Sprintf("updated (PATCH, only %s sent)", only[0])
+			if v, ok := s.force[only[0]]; ok {
+				kind = fmt.Sprintf("updated (PATCH, only %s sent, the falsy %s)", only[0], quoteAny(v))
+			}
 		}
 		name := fmt.Sprintf("%s: the record is %s; the change shows, other fields kept, updated_at moved", opName(o), kind)
 		if try > 1 {

@@ -85,6 +85,10 @@ func (s *seqRun) actions(c *model.Collection, id string, cur map[string]any) {
 		if flag == nil {
 			continue
 		}
+		if o.Op != nil && o.Op.RequestBody != nil {
+			s.note("%s takes a body: its effect on %s is not judged", opName(o), flag.Name)
+			continue
+		}
 		was, ok := cur[flag.Name].(bool)
 		if !ok || was {
 			s.note("%s: the record just created has %s %s, not false: the action's effect is not judged", opName(o), flag.Name, quoteAny(cur[flag.Name]))
@@ -125,6 +129,10 @@ func (s *seqRun) effect(c *model.Collection, o *model.Operation, key string, fla
 		if bad == nil && rec == nil {
 			return // no record in the answer: the read after judges
 		}
+		if _, named := rec[flag.Name]; bad == nil && !named {
+			s.note("%s: the answer names no %s: not judged", res.Case.Name, flag.Name)
+			return
+		}
 		if bad == nil {
 			if got, _ := rec[flag.Name].(bool); got != on {
 				bad = fail(fmt.Sprintf("%s %v", flag.Name, on), "%s", quoteAny(rec[flag.Name]))
@@ -153,4 +161,42 @@ func (s *seqRun) effect(c *model.Collection, o *model.Operation, key string, fla
 		res, v := s.step(read, fmt.Sprintf("%s → %s: the read shows the action (%s)", opName(o), opName(read), what), ExpectSuccess, call{path: map[string]string{read.IDParam: key}})
 		judge(res, v, read.Status, "the record acted on")
 	}
+}
+
+// falsyUpdate sends a partial update (PATCH) of one field whose value is
+// not falsy with the falsy value of its type (false, 0), where the
+// body's schema takes it: the change must be stored (an update that skips
+// falsy values, `if body.done:`, keeps the old one) and the other fields
+// kept. It stops at the first such update sent.
+func (s *seqRun) falsyUpdate(c *model.Collection, o *model.Operation, id string, cur map[string]any) (map[string]any, bool) {
+	jb, _ := s.jsonBodyOf(o)
+	if jb == nil {
+		return nil, false
+	}
+	for _, name := range jb.Fields {
+		f := c.Field(name)
+		if f == nil || f.Refers != nil || f.Owner || f.Stamp != "" || name == "id" || (c.ID != nil && name == c.ID.Name) {
+			continue
+		}
+		var zero any
+		switch f.Type {
+		case "boolean":
+			zero = false
+		case "integer", "number":
+			zero = 0.0
+		default:
+			continue
+		}
+		if cur[name] == nil || jsonEqual(cur[name], zero) {
+			continue
+		}
+		sent := len(s.results)
+		s.force = map[string]any{name: zero}
+		next, ok := s.modify(c, o, id, cur, []string{name})
+		s.force = nil
+		if ok || len(s.results) > sent {
+			return next, ok
+		}
+	}
+	return nil, false
 }

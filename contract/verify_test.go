@@ -3,6 +3,7 @@ package contract_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -157,5 +158,55 @@ func TestListCountStill(t *testing.T) {
 	}
 	if !caught {
 		t.Errorf("a list count that never moves: not caught (notes %q)", report.Notes)
+	}
+}
+
+// A partial update sends a falsy value (done: false after the replace set
+// it true): the tasks mock stores it; a backend that skips falsy fields
+// (`if body.done:`) keeps the old value, and is caught.
+func TestFalsyUpdateStored(t *testing.T) {
+	t.Parallel()
+	h, sp := contractMock(t, "tasks", nil)
+	run := func(wrap func(http.Handler) http.Handler) *contract.Report {
+		var hh http.Handler = h
+		if wrap != nil {
+			hh = wrap(h)
+		}
+		ts := httptest.NewServer(hh)
+		defer ts.Close()
+		return runSequences(t, ts.URL, sp, "tasks", false)
+	}
+	if f := failed(run(nil)); len(f) > 0 {
+		t.Errorf("failures on the tasks mock:\n%s", strings.Join(f, "\n"))
+	}
+	skipsFalsy := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "PATCH" {
+				var m map[string]any
+				if json.NewDecoder(r.Body).Decode(&m) == nil {
+					for k, v := range m {
+						if v == false || v == 0.0 {
+							delete(m, k)
+						}
+					}
+					raw, _ := json.Marshal(m)
+					r.Body = io.NopCloser(bytes.NewReader(raw))
+					r.ContentLength = int64(len(raw))
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	report := run(skipsFalsy)
+	caught := false
+	for _, r := range report.Results {
+		for _, c := range r.Checks {
+			if !c.Passed && c.Check == "stateful_update" && strings.Contains(r.Case.Name, "the falsy") {
+				caught = true
+			}
+		}
+	}
+	if !caught {
+		t.Errorf("a PATCH that skips falsy values: not caught:\n%s", strings.Join(failed(report), "\n"))
 	}
 }
