@@ -1200,7 +1200,7 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 		}
 		if page == 0 && filter == nil && path == nil && len(scope) == 0 {
 			first = res
-			count, counted = listCount(o, v)
+			count, counted = listCount(o, v, size)
 		}
 		items := itemsIn(o, v)
 		for _, it := range items {
