@@ -1011,11 +1011,6 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 		}
 	}
 	if o := s.find(c, model.Update); o != nil && s.enabled[checkStatefulUpdate] {
-		if next, ok := s.falsyUpdate(c, o, id, cur); ok {
-			cur = next
-		}
-	}
-	if o := s.find(c, model.Update); o != nil && s.enabled[checkStatefulUpdate] {
 		if jb, _ := s.jsonBodyOf(o); jb != nil {
 			for _, name := range jb.Fields {
 				f := c.Field(name)
@@ -1027,6 +1022,11 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 					break
 				}
 			}
+		}
+	}
+	if o := s.find(c, model.Update); o != nil && s.enabled[checkStatefulUpdate] {
+		if next, ok := s.falsyUpdate(c, o, id, cur); ok {
+			cur = next
 		}
 	}
 	if del := s.find(c, model.Delete); del != nil {

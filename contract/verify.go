@@ -176,7 +176,8 @@ func (s *seqRun) effect(c *model.Collection, o *model.Operation, key string, fla
 // not falsy with the falsy value of its type (false, 0), where the
 // body's schema takes it: the change must be stored (an update that skips
 // falsy values, `if body.done:`, keeps the old one) and the other fields
-// kept. It stops at the first such update sent.
+// kept. A boolean already false is made true first. It stops at the first
+// such update sent.
 func (s *seqRun) falsyUpdate(c *model.Collection, o *model.Operation, id string, cur map[string]any) (map[string]any, bool) {
 	jb, _ := s.jsonBodyOf(o)
 	if jb == nil {
@@ -196,10 +197,24 @@ func (s *seqRun) falsyUpdate(c *model.Collection, o *model.Operation, id string,
 		default:
 			continue
 		}
+		sent := len(s.results)
+		if cur[name] == false {
+			// A boolean false already (the other update's doing): made
+			// true first, so that false has something to change.
+			s.force = map[string]any{name: true}
+			next, ok := s.modify(c, o, id, cur, []string{name})
+			s.force = nil
+			if !ok {
+				if len(s.results) > sent {
+					return nil, false
+				}
+				continue
+			}
+			cur = next
+		}
 		if cur[name] == nil || jsonEqual(cur[name], zero) {
 			continue
 		}
-		sent := len(s.results)
 		s.force = map[string]any{name: zero}
 		next, ok := s.modify(c, o, id, cur, []string{name})
 		s.force = nil
