@@ -100,9 +100,9 @@ var Checks = []check{
 	{"wrong_credentials_rejected", "a login with wrong credentials is a 401 or 400", checkWrongCredentials},
 	{"max_response_time", "every response arrives within --max-response-time", checkResponseTime},
 	{"auth_required", "a secured operation without valid credentials is a 401 whose WWW-Authenticate names its scheme (FastAPI: Bearer)", checkAuth},
-	{"stateful_create_read", "a created record is answered with the declared status, reads back equal to the create answer, and is in its list, its filtered lists and its parent's list", sequenceCheck},
-	{"stateful_update", "a replace (PUT) or update (PATCH of one field) shows on read, keeps the fields not sent, and moves updated_at forward", sequenceCheck},
-	{"stateful_delete", "a delete answers its declared status (204, no body), then the record reads as 404 and is gone from its lists", sequenceCheck},
+	{"stateful_create_read", "a created record is answered with the declared status, reads back equal to the create answer, and is in its list, its filtered lists and its parent's list; the list's count moves by one", sequenceCheck},
+	{"stateful_update", "a replace (PUT) or update (PATCH of one field) shows on read, keeps the fields not sent, stores a falsy value, and moves updated_at forward; an action (POST /{id}/verb) and its undo (DELETE) show in the record's flag and count", sequenceCheck},
+	{"stateful_delete", "a delete answers its declared status (204, no body), then the record reads as 404, is gone from its lists, and the list's count moves back by one", sequenceCheck},
 	{"registration_login", "a newly registered account logs in through the login form and is the current user with its token", sequenceCheck},
 	{"paging_and_filters", "limit is honoured, skip/offset and page/size pages join up, page objects count right, a filter filters", checkPaging},
 }

@@ -69,6 +69,11 @@ type seqRun struct {
 	// tooLargeNoted: the operations whose answers were noted as too
 	// large to read (tooLarge).
 	tooLargeNoted map[*model.Operation]bool
+	// counts are the count members of the lists' first pages, read
+	// unfiltered, last seen (countBefore, search).
+	counts map[*model.Operation]int
+	// force are body fields a change sends with these values (falsyUpdate).
+	force map[string]any
 }
 
 type created struct {
@@ -91,6 +96,7 @@ func (r *runner) sequences(ctx context.Context, report *Report) []*Result {
 		seed:    r.cfg.Seed,
 		ops:     map[*model.Operation]*operation{},
 		parents: map[*model.Collection]any{},
+		counts:  map[*model.Operation]int{},
 	}
 	some := false
 	for _, c := range r.cfg.enabled() {
@@ -658,10 +664,16 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 		s.verdict(r, checkStatefulCreateRead, expectStatus(r, o.Status, "the declared status of "+opName(o)))
 	}
 	id, _, ok := recordID(rec)
-	if k, keyed := keyOfColl(rec, c); !ok && keyed && s.find(c, model.Delete) != nil {
+	if k, keyed := keyOfColl(rec, c); !ok && keyed {
 		// A record keyed by a field of its own (an article's slug): the
-		// lifecycle does not follow it yet, but it is deleted at the end.
-		s.cleanup = append(s.cleanup, created{c, k})
+		// lifecycle follows it by its key through its reads, actions and
+		// delete (not yet its changes, nor as another's parent), and it
+		// is deleted at the end.
+		if why == "" {
+			id, ok = k, true
+		} else if s.find(c, model.Delete) != nil {
+			s.cleanup = append(s.cleanup, created{c, k})
+		}
 	}
 	if !ok && before != nil && res.Response.Status/100 == 2 {
 		var found map[string]any
@@ -967,6 +979,7 @@ func itemsIn(o *model.Operation, v any) []any {
 // lifecycle: create, read back, find in the lists, replace, update,
 // delete, and the record is gone.
 func (s *seqRun) lifecycle(c *model.Collection) {
+	s.countBefore(c)
 	rec, id, ok := s.create(c, "")
 	if !ok {
 		return
@@ -982,8 +995,16 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 	}
 	s.followLinks(s.createOp(c), c, rec)
 	s.inLists(c, rec, id, true, checkStatefulCreateRead)
+	s.actions(c, id, rec)
 
 	cur := rec
+	if _, _, hasID := recordID(rec); !hasID {
+		// Keyed by a field of its own: its changes are not followed yet.
+		if del := s.find(c, model.Delete); del != nil {
+			s.remove(c, del, id, cur)
+		}
+		return
+	}
 	if o := s.find(c, model.Replace); o != nil && s.enabled[checkStatefulUpdate] {
 		if next, ok := s.modify(c, o, id, cur, nil); ok {
 			cur = next
@@ -1003,9 +1024,27 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 			}
 		}
 	}
+	if o := s.find(c, model.Update); o != nil && s.enabled[checkStatefulUpdate] {
+		if next, ok := s.falsyUpdate(c, o, id, cur); ok {
+			cur = next
+		}
+	}
 	if del := s.find(c, model.Delete); del != nil {
 		s.remove(c, del, id, cur)
 	}
+}
+
+// list is c's list: the one at the path of its create (GET /articles
+// beside POST /articles, not GET /articles/feed), else the first.
+func (s *seqRun) list(c *model.Collection) *model.Operation {
+	if cr := s.createOp(c); cr != nil {
+		for _, o := range s.m.Operations {
+			if o.Coll == c && o.Kind == model.List && o.Path == cr.Path {
+				return o
+			}
+		}
+	}
+	return s.find(c, model.List)
 }
 
 func (s *seqRun) createOp(c *model.Collection) *model.Operation {
@@ -1023,7 +1062,7 @@ func (s *seqRun) inLists(c *model.Collection, rec map[string]any, id string, wan
 	if !want {
 		what = "gone from"
 	}
-	if list := s.find(c, model.List); list != nil {
+	if list := s.list(c); list != nil {
 		s.search(list, nil, nil, rec, id, want, check, fmt.Sprintf("%s: the record is %s the list", opName(list), what))
 		for _, f := range list.Filters {
 			v, ok := scalarQuery(rec[f])
@@ -1138,6 +1177,9 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 	var differs, filterBad *verdict
 	pages := 0
 	scope, narrowed := s.recordScope(o, rec, filter)
+	// first is the first page of the plain list, and its count.
+	var first *Result
+	count, counted := 0, false
 	for page := 0; page < maxPages; page++ {
 		q := url.Values{}
 		for k, v := range scope {
@@ -1156,6 +1198,10 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 		if res.Response.Status != o.Status {
 			break
 		}
+		if page == 0 && filter == nil && path == nil && len(scope) == 0 {
+			first = res
+			count, counted = listCount(o, v, size)
+		}
 		items := itemsIn(o, v)
 		for _, it := range items {
 			m, _ := it.(map[string]any)
@@ -1169,9 +1215,13 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 					filterBad = fail(fmt.Sprintf("only items with %s=%s", k, pv), "item %s has %s %s", quoteAny(m["id"]), k, quoteAny(m[k]))
 				}
 			}
-			if iid, _, ok := recordID(it); ok && iid == id {
+			iid, _, ok := recordID(it)
+			if !ok {
+				iid, ok = keyOfColl(m, o.Coll)
+			}
+			if ok && iid == id {
 				found = true
-				if want && !reflect.DeepEqual(it, any(rec)) && differs == nil {
+				if want && !reflect.DeepEqual(it, projected(o, rec)) && differs == nil {
 					differs = fail("the listed record equal to the one read", "%s", firstDifference(it, any(rec), ""))
 				}
 			}
@@ -1206,9 +1256,30 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 	if check != "" {
 		s.verdict(last, check, bad)
 	}
+	if counted {
+		if before, had := s.counts[o]; had && check != "" && bad == nil && found == want {
+			s.countMoved(first, o, before, count, want, check)
+		}
+		s.counts[o] = count
+	}
 	if filter != nil || path != nil {
 		s.verdict(last, checkPagingFilters, filterBad)
 	}
+}
+
+// projected is rec as the list o serves it: its Project fields when the
+// list's items are a part of the record (articles without their body).
+func projected(o *model.Operation, rec map[string]any) any {
+	if len(o.Project) == 0 {
+		return rec
+	}
+	p := make(map[string]any, len(o.Project))
+	for _, name := range o.Project {
+		if v, ok := rec[name]; ok {
+			p[name] = v
+		}
+	}
+	return p
 }
 
 // request is a read step without a verdict yet.
@@ -1228,6 +1299,9 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 				}
 			}
 		}
+	}
+	for k, v := range s.force {
+		fixed[k] = v
 	}
 	var res *Result
 	var rec, want map[string]any
@@ -1253,6 +1327,9 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 		kind := "replaced (PUT)"
 		if only != nil {
 			kind = fmt.Sprintf("updated (PATCH, only %s sent)", only[0])
+			if v, ok := s.force[only[0]]; ok {
+				kind = fmt.Sprintf("updated (PATCH, only %s sent, the falsy %s)", only[0], quoteAny(v))
+			}
 		}
 		name := fmt.Sprintf("%s: the record is %s; the change shows, other fields kept, updated_at moved", opName(o), kind)
 		if try > 1 {
