@@ -506,7 +506,13 @@ func action(c *call) {
 	if !ok {
 		// a key the read answers with its stand-in (the operation
 		// declares no 404) is followed or favorited as that record, and
-		// kept so: the read shows the flag after
+		// kept so: the read shows the flag after. Not in a collection the
+		// document lists: there the record kept would join the list, and
+		// an action creates no record a list shows.
+		if listed(c.s.model, coll) {
+			c.notFound(coll)
+			return
+		}
 		if old = c.standIn(coll, o.IDParam); old == nil {
 			c.notFound(coll)
 			return
@@ -607,4 +613,14 @@ func values(c *call) {
 		return true
 	})
 	fastapi.WriteJSON(c.w, o.Status, append(b, "]}"...))
+}
+
+// listed reports whether an operation of m lists coll.
+func listed(m *model.Model, coll *model.Collection) bool {
+	for _, o := range m.Operations {
+		if o.Coll == coll && (o.Kind == model.List || o.Kind == model.NestedList) {
+			return true
+		}
+	}
+	return false
 }
