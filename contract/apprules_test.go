@@ -14,8 +14,13 @@ import (
 
 // corpusDoc is the document a FastAPI docs app of the corpus serves.
 func corpusDoc(t *testing.T, app string) *spec.Spec {
+	return docAt(t, "fastapi-docs", "openapi", app+".json")
+}
+
+// docAt is the document at the path elem names under testdata/corpus.
+func docAt(t *testing.T, elem ...string) *spec.Spec {
 	t.Helper()
-	path := filepath.Join("..", "testdata", "corpus", "fastapi-docs", "openapi", app+".json")
+	path := filepath.Join(append([]string{"..", "testdata", "corpus"}, elem...)...)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -30,15 +28,7 @@ const rwEmail, rwPassword = "runner@example.com", "runner-password-1"
 // the log.
 func realWorld(t *testing.T, wrap func(http.Handler) http.Handler) (*spec.Spec, *httptest.Server, *requestLog) {
 	t.Helper()
-	name := filepath.Join("..", "testdata", "corpus", "documents", "realworld", "openapi.yml")
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spec.Load(data, name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp := docAt(t, "documents", "realworld", "openapi.yml")
 	srv, err := mock.New(mock.Config{Spec: sp})
 	if err != nil {
 		t.Fatal(err)

@@ -294,15 +294,7 @@ func TestLookupWithNothingToLookUp(t *testing.T) {
 // later case would address one that is gone (404).
 func TestWritesKeepTheKeyTheyAddress(t *testing.T) {
 	t.Parallel()
-	name := filepath.Join("..", "testdata", "corpus", "services", "openapi", "fastapi_blog.json")
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spec.Load(data, name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp := docAt(t, "services", "openapi", "fastapi_blog.json")
 	srv, err := mock.New(mock.Config{Spec: sp, Accounts: []mock.Account{{Username: "leodoe", Password: "leodoepass"}}})
 	if err != nil {
 		t.Fatal(err)

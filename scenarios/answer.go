@@ -495,7 +495,7 @@ func (s *relay) WriteHeader(code int) {
 		if p.Whole && code == p.IfStatus {
 			h.Set("Content-Type", "application/json")
 			s.whole = true
-			s.hold(wholeBody(p.Set))
+			s.hold(appendObject(nil, p.Set))
 		} else if changes(p, code, h) {
 			s.change = newBodyChange(p, s.hold)
 		}
@@ -1150,18 +1150,4 @@ func (c *bodyChange) matchesWhere(elem []byte, where []member) (bool, error) {
 		}
 	}
 	return true, nil
-}
-
-// wholeBody is the JSON object of the members set.
-func wholeBody(set []member) []byte {
-	b := []byte{'{'}
-	for i, m := range set {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = fastapi.AppendString(b, m.name)
-		b = append(b, ':')
-		b = append(b, m.value...)
-	}
-	return append(b, '}')
 }
