@@ -32,6 +32,7 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/reference"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
 	"github.com/moviemock/moviemock/mock"
@@ -1299,6 +1300,59 @@ func TestDocsContractPairs(t *testing.T) {
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("docs/contract-changes.md does not say %q (testdata/changes: %d pairs, %v)", want, total, classes)
+		}
+	}
+}
+
+// A fresh clone runs every proof: the FastAPI stack they compare with is
+// vendored, whole (each package of its VERSIONS.txt with its licence), and
+// the one line that gives python3 the rest is the line the README,
+// docs/development.md and .ci/run give, which CI runs the tests with the
+// stack required by.
+func TestFreshCloneRunsTheProofs(t *testing.T) {
+	t.Parallel()
+	for _, page := range []string{"README.md", "docs/development.md", ".ci/run"} {
+		text, err := os.ReadFile(filepath.Join(repoRoot, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Markdown may wrap the line; the command itself stays whole.
+		if !strings.Contains(strings.Join(strings.Fields(string(text)), " "), reference.PipInstall) {
+			t.Errorf("%s does not give the line %s", page, reference.PipInstall)
+		}
+	}
+	script, err := os.ReadFile(filepath.Join(repoRoot, ".ci/run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"export " + reference.EnvRequire + "=1", "unset " + reference.EnvStack} {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(line) + `$`).Match(script) {
+			t.Errorf(".ci/run has no line %q: a proof could skip in CI, or run a stack other than the vendored one", line)
+		}
+	}
+
+	stack := filepath.Join(repoRoot, filepath.FromSlash(reference.StackDir))
+	versions, err := os.ReadFile(filepath.Join(stack, "VERSIONS.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	licences, err := os.ReadDir(filepath.Join(stack, "licenses"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The table's rows: package, version, repository, tag, commit.
+	rows := regexp.MustCompile(`(?m)^([a-z][\w-]*) +(\d[\w.]*) +github\.com/`).FindAllStringSubmatch(string(versions), -1)
+	if len(rows) < 7 {
+		t.Fatalf("%s/VERSIONS.txt lists %d packages, want the 7 of the stack", reference.StackDir, len(rows))
+	}
+	for _, row := range rows {
+		name := row[1]
+		module := strings.ReplaceAll(name, "-", "_")
+		if _, err := os.Stat(filepath.Join(stack, module, "__init__.py")); err != nil {
+			t.Errorf("%s: VERSIONS.txt lists %s %s, which is not vendored: %v", reference.StackDir, name, row[2], err)
+		}
+		if !slices.ContainsFunc(licences, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), name+"-LICENSE") }) {
+			t.Errorf("%s/licenses has no %s-LICENSE*", reference.StackDir, name)
 		}
 	}
 }
