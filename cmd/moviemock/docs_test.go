@@ -15,6 +15,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
@@ -657,6 +658,63 @@ func TestDocsContractRuns(t *testing.T) {
 	shipped, _ := fs.Glob(scenarios.Shipped().FS, "*.yaml")
 	if health.Scenarios != len(shipped) {
 		t.Errorf(`docs/scenarios.md says "all" shipped scenarios fit the grown movies contract: %d of %d do`, health.Scenarios, len(shipped))
+	}
+}
+
+// The proxy's summary lines the pages quote are what the proxy prints after
+// a run in front of an upstream that breaks the contract, one that keeps
+// it, and one nothing listens at: the same words in the same order, only
+// the numbers the page's own ("…" elides).
+func TestDocsProxySummaryLines(t *testing.T) {
+	t.Parallel()
+	pages := docPages(t)
+	m, err := mock.New(mock.Config{DisableAdmin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := httptest.NewServer(m)
+	t.Cleanup(good.Close)
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/person/") { // a Person without a name, its id a string
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"id":"one"}`)
+			return
+		}
+		m.ServeHTTP(w, r)
+	}))
+	t.Cleanup(bad.Close)
+	var lines []string
+	for _, upstream := range []string{bad.URL, good.URL, "http://127.0.0.1:1"} { // port 1: nothing listens
+		p := startProxy(t, upstream)
+		for _, path := range []string{"/person/1", "/person/2", "/reviews?limit=2"} {
+			mockCall(t, p.base, "GET", path, "")
+		}
+		p.stop(t)
+		out := strings.TrimSpace(p.out.String())
+		lines = append(lines, out[strings.LastIndex(out, "\n")+1:])
+	}
+	for i, verdict := range []string{"FAILED", "PASSED", "NOT CHECKED"} {
+		if !strings.HasPrefix(lines[i], "moviemock proxy: "+verdict+" ") {
+			t.Fatalf("run %d: the last line is %q, not the %s summary", i+1, lines[i], verdict)
+		}
+	}
+	digits := regexp.MustCompile(`[0-9]+`)
+	quoted := 0
+	for page, text := range pages {
+		for _, q := range regexp.MustCompile("`(moviemock proxy: (?:PASSED|FAILED|NOT CHECKED)[^`]*)`").FindAllStringSubmatch(squash(text), -1) {
+			quoted++
+			parts := strings.Split(q[1], "…")
+			for i, p := range parts {
+				parts[i] = digits.ReplaceAllString(regexp.QuoteMeta(p), `[0-9]+`)
+			}
+			re := regexp.MustCompile("^" + strings.Join(parts, ".*") + "$")
+			if !slices.ContainsFunc(lines, re.MatchString) {
+				t.Errorf("%s quotes\n %s\nthe proxy prints lines such as\n %s", page, q[1], strings.Join(lines, "\n "))
+			}
+		}
+	}
+	if quoted < 2 {
+		t.Errorf("the pages quote %d summary lines of the proxy; docs/proxy.md quotes a FAILED and a NOT CHECKED one", quoted)
 	}
 }
 
