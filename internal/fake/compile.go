@@ -420,10 +420,7 @@ func (g *Generator) build(n *node, f *facts, name, ctx string, required bool) {
 	if f.hasDef {
 		n.def = g.literal(f.def, f)
 	}
-	if ex := g.ownExamples(f); len(ex) > 0 {
-		n.kind, n.enum = kEnum, ex
-		return
-	}
+	n.examples = g.ownExamples(f)
 	if f.hasEnum {
 		g.buildEnum(n, f)
 		return
