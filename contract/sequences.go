@@ -119,12 +119,14 @@ func (r *runner) sequences(ctx context.Context, report *Report) []*Result {
 	}
 	s.logIn()
 	writes := !r.cfg.NoWrites
-	if writes && (s.enabled[checkRegistrationLogin]) {
+	if writes && (s.enabled[checkRegistrationLogin] || s.enabled[checkStatefulUpdate] || s.enabled[checkStatefulDelete]) {
 		// From a stream of its own: whether the contract has a
 		// registration does not change the records the seed makes below.
 		main := s.rng
 		s.rng = rand.New(rand.NewPCG(r.cfg.Seed, 0x72656769737465))
-		s.registration()
+		if a := s.registration(); a != nil {
+			s.throwaway(a)
+		}
 		s.rng = main
 	} else if s.enabled[checkRegistrationLogin] {
 		s.loginCurrentUser()
@@ -1581,21 +1583,25 @@ func (s *seqRun) cleanUp() {
 // ---- registration and login ---------------------------------------------
 
 // registration: register a new account, log in with it, and the current
-// user is that account.
-func (s *seqRun) registration() {
+// user is that account. It returns the account, a throwaway the rest of
+// the run may change and delete; nil when none was registered.
+func (s *seqRun) registration() *account {
 	login := s.findKind(model.Login)
-	reg := s.find(s.m.Login, model.Create)
+	reg := registerOp(s.m)
+	if reg == nil {
+		reg = s.find(s.m.Login, model.Create)
+	}
 	if login == nil || reg == nil {
 		if reg, login := s.accountOps(); reg != nil && login != nil {
 			s.registerPlain(reg, login)
-			return
+			return nil
 		}
 		s.loginCurrentUser()
-		return
+		return nil
 	}
 	jb, schema := s.jsonBodyOf(reg)
 	if jb == nil {
-		return
+		return nil
 	}
 	// Not from the seed: a run again against the same target must not
 	// find its account taken.
@@ -1613,7 +1619,7 @@ func (s *seqRun) registration() {
 	body, want, set, err := s.genBody(reg, fixed, nil, nil)
 	if err != nil {
 		s.note("registration: %v", err)
-		return
+		return nil
 	}
 	if reg.BodyWrap != "" {
 		body, want, set, user = freshAccount(body, reg.BodyWrap, user, pass, login.LoginBy)
@@ -1631,14 +1637,18 @@ func (s *seqRun) registration() {
 	}
 	s.verdict(res, checkRegistrationLogin, bad)
 	if res.Response.Status/100 != 2 {
-		return
+		return nil
 	}
+	// The account is the sequences' own: deleted as the throwaway, or
+	// named as left behind.
+	res.Case.ownCleanup = true
 	token := s.loginStep(login, user, pass, "the new account's credentials")
 	if token == "" {
-		return
+		s.note("the account %q %s registered stays: it could not log in to be deleted", user, opName(reg))
+		return nil
 	}
+	auth := s.r.cred.value(token)
 	if me := s.findKind(model.CurrentUser); me != nil {
-		auth := s.r.cred.value(token)
 		res, v := s.step(me, fmt.Sprintf("%s → %s → %s: the current user is the new account", opName(reg), opName(login), opName(me)), ExpectSuccess, call{auth: &auth})
 		bad := expectStatus(res, me.Status, "the token's user")
 		if bad == nil && !reflect.DeepEqual(withoutToken(v), withoutToken(acct)) {
@@ -1649,6 +1659,7 @@ func (s *seqRun) registration() {
 		s.verdict(res, checkRegistrationLogin, bad)
 	}
 	s.registerTaken(reg, login, user, pass, fixed)
+	return &account{login: login, user: user, pass: pass, auth: auth, rec: acct}
 }
 
 // accountOps are a registration (a POST whose JSON body takes a username
@@ -1741,23 +1752,7 @@ func (s *seqRun) registerTaken(reg, login *model.Operation, user, pass string, f
 // loginStep logs in through the form and expects a token, with the status
 // the login declares for its success (200, or the route's status_code).
 func (s *seqRun) loginStep(login *model.Operation, user, pass, what string) string {
-	none := ""
-	c := call{form: s.loginForm(login, user, pass), auth: &none}
-	if login.LoginBy != "" {
-		c = call{json: []byte(loginBody(login, user, pass)), auth: &none}
-	}
-	res, v := s.step(login, fmt.Sprintf("%s with %s: answers a token", opName(login), what), ExpectSuccess, c)
-	tok := loginToken(login, v)
-	bad := expectStatus(res, login.Status, "a login with valid credentials")
-	if bad == nil && tok == "" {
-		want := "an access_token"
-		if login.LoginBy != "" {
-			want = "a token"
-		}
-		bad = fail(want, "%s", snippet(res.Response.Body))
-	}
-	s.verdict(res, checkRegistrationLogin, bad)
-	return tok
+	return s.accountLogin(login, user, pass, what, checkRegistrationLogin)
 }
 
 // loginCurrentUser: without a registration, the configured account logs

@@ -60,7 +60,7 @@ func TestWritesReflectedOnMock(t *testing.T) {
 		}
 	}
 	// favorite, its read, unfavorite, its read.
-	if p, _, _ := writeChecks(report, "the action"); p != 4 {
+	if p, _, _ := writeChecks(report, "(favorited "); p != 4 {
 		t.Errorf("%d action verdicts passed, want 4 (notes %q)", p, report.Notes)
 	}
 	// GET /articles's articlesCount after the create and after the delete.
