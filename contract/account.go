@@ -36,7 +36,7 @@ func registerOp(m *model.Model) *model.Operation {
 		return nil
 	}
 	for _, o := range m.Operations {
-		if o.Coll != m.Login || o.Kind != model.Create || o.Guarded || o.Secured || o.Op.RequestBody == nil || o.Op.RequestBody.Value == nil {
+		if o.Coll != m.Login || o.Kind != model.Create || o.Guarded || o.Op.RequestBody == nil || o.Op.RequestBody.Value == nil {
 			continue
 		}
 		mt := o.Op.RequestBody.Value.Content.Get("application/json")
@@ -73,8 +73,8 @@ func (s *seqRun) throwaway(a *account) {
 // actOnAccount does, from the run's own account, each action on a record
 // the throwaway account names by its key (POST /profiles/{username}/follow,
 // then its undo): the flag and count move in the action's answer and in the
-// read after (actions). A collection the sequences can create is acted on
-// in its lifecycle instead.
+// read after (actions). A collection the sequences can create, but the
+// accounts', is acted on in its lifecycle instead.
 func (s *seqRun) actOnAccount(a *account) {
 	if !s.enabled[checkStatefulUpdate] {
 		return
@@ -82,7 +82,7 @@ func (s *seqRun) actOnAccount(a *account) {
 	done := map[*model.Collection]bool{}
 	for _, o := range s.m.Operations {
 		c := o.Coll
-		if o.Kind != model.Action || o.Method != "POST" || o.IDParam == "" || c == nil || done[c] || s.createOp(c) != nil {
+		if o.Kind != model.Action || o.Method != "POST" || o.IDParam == "" || c == nil || done[c] || (c != s.m.Login && s.createOp(c) != nil) {
 			continue
 		}
 		key, ok := scalarQuery(a.rec[o.IDParam])

@@ -79,6 +79,8 @@ type seqRun struct {
 	// follows was created under (a comment's article slug): every step
 	// whose path names them takes them.
 	under map[string]string
+	// lastUnder are those of the record create made last.
+	lastUnder map[string]string
 }
 
 type created struct {
@@ -711,6 +713,7 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 		unread = unread || !listed
 	}
 	if ok {
+		s.lastUnder = path
 		if s.find(c, model.Delete) != nil {
 			s.cleanup = append(s.cleanup, created{c, id, path})
 		} else {
@@ -1013,9 +1016,7 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 	if !ok {
 		return
 	}
-	if n := len(s.cleanup); n > 0 && s.cleanup[n-1].coll == c && s.cleanup[n-1].id == id {
-		s.under = s.cleanup[n-1].under
-	}
+	s.under = s.lastUnder
 	defer func() { s.under = nil }()
 	read := s.find(c, model.ReadOne)
 	if read != nil {
@@ -1587,7 +1588,11 @@ func (s *seqRun) cleanUp() {
 // the run may change and delete; nil when none was registered.
 func (s *seqRun) registration() *account {
 	login := s.findKind(model.Login)
+	// Only an account anyone can register is a throwaway: one an admin's
+	// create makes is registered and logged in as before, and left to the
+	// run's cleanup.
 	reg := registerOp(s.m)
+	throwaway := reg != nil
 	if reg == nil {
 		reg = s.find(s.m.Login, model.Create)
 	}
@@ -1639,12 +1644,14 @@ func (s *seqRun) registration() *account {
 	if res.Response.Status/100 != 2 {
 		return nil
 	}
-	// The account is the sequences' own: deleted as the throwaway, or
-	// named as left behind.
-	res.Case.ownCleanup = true
+	// A throwaway is the sequences' own: deleted as such, or named as
+	// left behind.
+	res.Case.ownCleanup = throwaway
 	token := s.loginStep(login, user, pass, "the new account's credentials")
 	if token == "" {
-		s.note("the account %q %s registered stays: it could not log in to be deleted", user, opName(reg))
+		if throwaway {
+			s.note("the account %q %s registered stays: it could not log in to be deleted", user, opName(reg))
+		}
 		return nil
 	}
 	auth := s.r.cred.value(token)
@@ -1659,6 +1666,9 @@ func (s *seqRun) registration() *account {
 		s.verdict(res, checkRegistrationLogin, bad)
 	}
 	s.registerTaken(reg, login, user, pass, fixed)
+	if !throwaway {
+		return nil
+	}
 	return &account{login: login, user: user, pass: pass, auth: auth, rec: acct}
 }
 
