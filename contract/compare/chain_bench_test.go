@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moviemock/moviemock/contract/compare"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -84,11 +85,18 @@ func BenchmarkDiffChain(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("n=%d/changed=%v", n, changed), func(b *testing.B) {
 				b.ReportAllocs()
+				var cpu0 time.Duration
+				n := 0
 				for b.Loop() {
+					if n == 0 {
+						cpu0 = cpuTime()
+					}
+					n++
 					if _, err := compare.Compare(old, new, "old.json", "new.json", compare.Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(n), "cpu-ms/op")
 			})
 		}
 	}
