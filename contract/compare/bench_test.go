@@ -49,7 +49,7 @@ func bigPair(tb testing.TB, size int) (old, new []byte) {
 	}
 	build := func(changed bool) []byte {
 		outPaths, outSchemas := map[string]any{}, map[string]any{}
-		perCopy := 0
+		perCopy, next := 0, 0 // a copy's size; the copy after which to measure
 		for name := range shared {
 			outSchemas[name] = schemas[name]
 		}
@@ -94,8 +94,9 @@ func bigPair(tb testing.TB, size int) (old, new []byte) {
 			if k == 0 {
 				one, _ := json.Marshal(map[string]any{"p": ps, "s": ss})
 				perCopy = len(one)
+				next = size / perCopy * 9 / 10
 			}
-			if (k+1)*perCopy < size*9/10 {
+			if k < next {
 				continue
 			}
 			doc["paths"], doc["components"].(map[string]any)["schemas"] = outPaths, outSchemas
@@ -106,6 +107,7 @@ func bigPair(tb testing.TB, size int) (old, new []byte) {
 			if len(out) >= size {
 				return out
 			}
+			next = k + 1 + (size-len(out))/perCopy
 		}
 	}
 	return build(false), build(true)
