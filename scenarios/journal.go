@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -160,15 +161,16 @@ func (c *answerCopy) release() {
 // journal is first read (see shown), not on every answer: that cost a
 // tenth of a read's throughput. The buffer goes back to the pool.
 func (c *answerCopy) response(h http.Header, n int64) *Answer {
-	r := &Answer{Type: clipString(h.Get("Content-Type")), Bytes: n}
+	// The header's own map, read without canonicalising constant names.
+	r := &Answer{Type: clipString(first(h["Content-Type"])), Bytes: n}
 	var b []byte
 	if c.b != nil {
 		b = *c.b
 	}
 	switch {
 	case n == 0:
-	case h.Get("Content-Encoding") != "":
-		r.Note = "encoded: " + clipString(h.Get("Content-Encoding"))
+	case first(h["Content-Encoding"]) != "":
+		r.Note = "encoded: " + clipString(first(h["Content-Encoding"]))
 	case n > maxJournalBody || len(b) != int(n):
 		r.Note = fmt.Sprintf("larger than %d bytes, not kept", maxJournalBody)
 	default:
@@ -202,6 +204,14 @@ func (r *Answer) shown() *Answer {
 	}
 	out.Body = redactJSON(raw, model.SecretName)
 	return out
+}
+
+// first is a header's first value, "" when it has none.
+func first(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
 }
 
 func clipString(s string) string {
@@ -635,12 +645,36 @@ func (e *Engine) ShownPath(path string) string {
 // secretHeaders are never journaled as sent.
 var secretHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true, "Cookie": true, "X-Mock-Admin-Token": true}
 
+// secretHeaderName is model.SecretName(name), remembered for the first
+// maxSecretHeaderNames names asked about: clients send the same few
+// headers again and again, and working the rule out for each cost a
+// twentieth of a read.
+func secretHeaderName(name string) bool {
+	if v, ok := secretHeaderNames.Load(name); ok {
+		return v.(bool)
+	}
+	v := model.SecretName(name)
+	if secretHeaderCount.Add(1) <= maxSecretHeaderNames {
+		secretHeaderNames.Store(strings.Clone(name), v)
+	}
+	return v
+}
+
+var (
+	secretHeaderNames sync.Map // header name → model.SecretName of it
+	secretHeaderCount atomic.Int64
+)
+
+// maxSecretHeaderNames bounds secretHeaderNames: names are the client's
+// to choose.
+const maxSecretHeaderNames = 1024
+
 func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.Time) Entry {
 	var cut []string
 	headers := make(map[string][]string, len(r.Header))
 	size := 0
 	for k, vs := range r.Header {
-		if secretHeaders[k] || model.SecretName(k) {
+		if secretHeaders[k] || secretHeaderName(k) {
 			out := make([]string, len(vs))
 			for i, v := range vs {
 				// Keep the scheme: "Bearer [redacted]" still says a token was sent.
