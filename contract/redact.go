@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -230,14 +231,17 @@ func (x *Redactor) Text(s string) string {
 	return redactFields(s, x.secret)
 }
 
-// jsonMember is a JSON member as it appears in text, whole or cut short:
-// a quoted name, a colon, and a string (maybe unterminated) or a number;
-// quotedMember is one inside a quoted string, its quotes escaped (a check's
-// got quoting a body: with body "{\"password\":\"x\"}").
-var (
-	jsonMember   = regexp.MustCompile(`"((?:[^"\\]|\\.){1,200})"\s*:\s*("(?:[^"\\]|\\.)*(?:"|$)|-?[0-9][0-9.eE+-]*)`)
-	quotedMember = regexp.MustCompile(`\\"([^"\\]{1,200})\\"\s*:\s*(\\"(?:[^"\\]|\\[^"])*(?:\\"|"|$)|-?[0-9][0-9.eE+-]*)`)
-)
+// memberPatterns are jsonMember, a JSON member as it appears in text,
+// whole or cut short: a quoted name, a colon, and a string (maybe
+// unterminated) or a number; and quotedMember, one inside a quoted string,
+// its quotes escaped (a check's got quoting a body: with body
+// "{\"password\":\"x\"}"). Compiled when first used: their {1,200}
+// expands to 200 copies, and compiling them at every start was a quarter
+// of serve's time to its first answer.
+var memberPatterns = sync.OnceValues(func() (jsonMember, quotedMember *regexp.Regexp) {
+	return regexp.MustCompile(`"((?:[^"\\]|\\.){1,200})"\s*:\s*("(?:[^"\\]|\\.)*(?:"|$)|-?[0-9][0-9.eE+-]*)`),
+		regexp.MustCompile(`\\"([^"\\]{1,200})\\"\s*:\s*(\\"(?:[^"\\]|\\[^"])*(?:\\"|"|$)|-?[0-9][0-9.eE+-]*)`)
+})
 
 // redactFields replaces the value of every member of a secret field that
 // text quotes as JSON, at any depth and whether or not text is whole JSON
@@ -247,6 +251,7 @@ func redactFields(text string, secret func(string) bool) string {
 	if !strings.Contains(text, ":") {
 		return text
 	}
+	jsonMember, quotedMember := memberPatterns()
 	for _, re := range []*regexp.Regexp{jsonMember, quotedMember} {
 		quote := `"`
 		if re == quotedMember {

@@ -322,9 +322,12 @@ func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*jour
 
 func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr *trace) {
 	h := r.Header
-	sessionID := h.Get(HeaderSession)
+	// The header's own map: the server gave it canonical names, and
+	// canonicalising these constant ones again on every request was a
+	// fiftieth of a read.
+	sessionID := first(h[HeaderSession])
 	name, named := "", false
-	if vs := h.Values(HeaderScenario); len(vs) > 0 {
+	if vs := h[HeaderScenario]; len(vs) > 0 {
 		name, named = strings.TrimSpace(vs[0]), true
 		if name == "none" {
 			name = ""
@@ -354,7 +357,7 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 			f.journalBody(tr)
 		}
 	}
-	if prefer := h.Get("Prefer"); prefer != "" {
+	if prefer := first(h["Prefer"]); prefer != "" {
 		tr.answeredBy = "scenario" // before the answer begins; undone if none
 		if e.prefer(w, f, prefer, tr) {
 			return

@@ -62,6 +62,12 @@ func TestJournalKeepsTheAnswer(t *testing.T) {
 				}
 			}))
 			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/person/1", nil))
+			// The body is kept as sent and redacted when first read: by
+			// the stream (after) as by the journal's list.
+			if got, _ := e.journal.after(0, Filter{}, e.template); len(got) != 1 || got[0].Response == nil ||
+				string(got[0].Response.Body) != string(tc.want.Body) || got[0].Response.raw != nil {
+				t.Fatalf("the stream reads %+v", got)
+			}
 			got := e.Journal(Filter{})
 			if len(got) != 1 || got[0].Response == nil {
 				t.Fatalf("entries %+v", got)

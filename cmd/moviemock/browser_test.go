@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asCommand) == "1" {
 		main() // the test binary standing in for moviemock: see commandDir
 	}
+	if os.Getenv(bareServer) == "1" {
+		serveBare() // BenchmarkServeThroughput's bare server
+	}
 	code := m.Run()
 	browser.Close() // the one browser every test's tab lived in
 	os.Exit(code)

@@ -283,6 +283,9 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	if err != nil {
 		return err
 	}
+	if *o.specFlag == "" && *o.dir == "" && !o.gen.enabled && *o.explain == "" {
+		fixtures.PrepareDefault() // on the other core, while the contract loads
+	}
 	m, err := loadModel(ctx, name, *o.specFlag, *o.maxSpecBytes, stderr, modelOpts...)
 	if err != nil {
 		return err
