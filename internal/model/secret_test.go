@@ -30,7 +30,7 @@ func TestSecretName(t *testing.T) {
 		"session_count": false, "sessions": false, "primary_key": false, "keys": false, "api_keys_count": false,
 		"username": false, "title": false, "pass": false, "signed": false, "side": false, "sidebar": false,
 		"authority": false, "auth_type": false, "authorization_url": false, "X-Mock-Session": false,
-		"X-Request-Id": false, "Content-Type": false, "WWW-Authenticate": false, "ids[]": false, "": false,
+		"X-Request-Id": false, "time_signature": false, "author_signature": false, "Access-Control-Allow-Credentials": false, "X-Hub-Signature-256": true, "Content-Type": false, "WWW-Authenticate": false, "ids[]": false, "": false,
 	} {
 		if got := SecretName(name); got != want {
 			t.Errorf("SecretName(%q) = %v, want %v", name, got, want)
