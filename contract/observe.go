@@ -556,6 +556,17 @@ func keptRequest(req Request, secret func(string) bool) Request {
 			out.Header[http.CanonicalHeaderKey(name)] = vs
 		}
 	}
+	for name, vs := range out.Header {
+		switch http.CanonicalHeaderKey(name) {
+		case "Authorization", "Proxy-Authorization", "Cookie":
+			continue
+		}
+		for i, v := range vs {
+			if model.SecretHeader(name, v) { // X-Api-Key, X-Session-Id, a JWT under any name
+				vs[i] = model.Redacted
+			}
+		}
+	}
 	if vs := out.Header.Values("Cookie"); len(vs) > 0 {
 		out.Header["Cookie"] = redactCookies(vs, false)
 	}
@@ -566,18 +577,17 @@ func keptRequest(req Request, secret func(string) bool) Request {
 	return out
 }
 
-// redactAuthorization keeps an Authorization value's scheme: "Bearer
-// [redacted]"; of a long bearer token its first 8 characters, as the
-// Redactor shows a token it knows: "Bearer eyJhbGci…".
+// redactAuthorization keeps an Authorization value's scheme when it is a
+// registered one (model.RedactHeader): "Bearer [redacted]"; of a long
+// bearer token its first 8 characters, as the Redactor shows a token it
+// knows: "Bearer eyJhbGci…". Any other value is blanked whole: "SECRET
+// rest" shows nothing of its first word.
 func redactAuthorization(v string) string {
 	scheme, cred, found := strings.Cut(strings.TrimSpace(v), " ")
-	if found && len(scheme) <= 20 && strings.IndexFunc(scheme, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) < 0 {
-		if cred = strings.TrimSpace(cred); strings.EqualFold(scheme, "bearer") && len(cred) > 16 {
-			return scheme + " " + cred[:8] + "…"
-		}
-		return scheme + " [redacted]"
+	if cred = strings.TrimSpace(cred); found && strings.EqualFold(scheme, "bearer") && len(cred) > 16 {
+		return scheme + " " + cred[:8] + "…"
 	}
-	return model.Redacted
+	return model.RedactHeader("Authorization", v)
 }
 
 // redactCookies keeps cookie names: "session=[redacted]"; of a Set-Cookie

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -47,14 +48,19 @@ type Credentials struct {
 //     and response bodies and in any text that quotes JSON (a check's
 //     expected and got, an excerpt cut short), a token shown by its start;
 //   - a curl reproduction reads the password and the token from
-//     $MOVIEMOCK_PASSWORD and $MOVIEMOCK_TOKEN, so that it still runs.
+//     $MOVIEMOCK_PASSWORD and $MOVIEMOCK_TOKEN, and any other credential
+//     header from a variable named after it ($MOVIEMOCK_X_API_KEY,
+//     HeaderVar), so that it still runs; the report's note names each.
 type Redactor struct {
 	password string
 	masks    map[string]string // value → what is shown instead
 	order    []string          // masks' keys, longest first
 	tokens   map[string]bool
 	used     map[string]bool // the variables a reproduction read
-	fields   map[string]bool // the contract's writeOnly and format: password fields
+	// headerVars are the variables a reproduction reads a redacted
+	// header from (MOVIEMOCK_X_API_KEY), each with what it holds.
+	headerVars map[string]string
+	fields     map[string]bool // the contract's writeOnly and format: password fields
 }
 
 // minSecret is the length below which a value seen in a secret-named field
@@ -63,7 +69,7 @@ const minSecret = 6
 
 // NewRedactor is the rule for a run given c.
 func NewRedactor(c Credentials) *Redactor {
-	x := &Redactor{password: c.Password, masks: map[string]string{}, tokens: map[string]bool{}, used: map[string]bool{}}
+	x := &Redactor{password: c.Password, masks: map[string]string{}, tokens: map[string]bool{}, used: map[string]bool{}, headerVars: map[string]string{}}
 	if len(c.Password) >= 3 {
 		x.add(c.Password, false)
 	}
@@ -144,10 +150,11 @@ func (x *Redactor) learn(res *Result) {
 		}
 	}
 	for name, vs := range req.Header {
-		if x.secret(name) {
-			for _, v := range vs {
-				if len(v) >= minSecret {
-					x.add(v, false)
+		for _, v := range vs {
+			if (x.secret(name) || model.SecretValue(v)) && len(v) >= minSecret {
+				x.add(v, false)
+				if _, cred, ok := strings.Cut(strings.TrimSpace(v), " "); ok && len(strings.TrimSpace(cred)) >= minSecret {
+					x.add(strings.TrimSpace(cred), false)
 				}
 			}
 		}
@@ -340,13 +347,11 @@ func (x *Redactor) Request(req Request) Request {
 		case "cookie":
 			out.Header[name] = redactCookies(vs, false)
 		default:
-			if x.secret(name) { // X-API-Key, X-Auth-Token: whatever the value
-				for i := range vs {
-					vs[i] = model.Redacted
-				}
-				continue
-			}
 			for i, v := range vs {
+				if x.secret(name) || model.SecretValue(v) { // X-API-Key, X-Auth-Token, a JWT: whatever the value
+					vs[i] = model.Redacted
+					continue
+				}
 				vs[i] = x.Text(v)
 			}
 		}
@@ -402,12 +407,15 @@ func redactURLPath(u, template string, secret func(string) bool) string {
 	return head + model.RedactPath(template, path, secret) + tail
 }
 
-// redactURL is u with the values of its secret-named query parameters
-// redacted (model.RedactQuery).
+// redactURL is u with the values of its secret query and matrix
+// parameters redacted (model.RedactQuery, model.RedactMatrix).
 func redactURL(u string, secret func(string) bool) string {
 	base, q, ok := strings.Cut(u, "?")
+	if strings.Contains(base, ";") {
+		base = model.RedactMatrix(base) // /cart;jsessionid=…
+	}
 	if !ok {
-		return u
+		return base
 	}
 	frag := ""
 	if i := strings.IndexByte(q, '#'); i >= 0 {
@@ -437,6 +445,37 @@ func (x *Redactor) Curl(req Request) string {
 			if found && strings.EqualFold(scheme, "bearer") && (x.tokens[cred] || strings.HasSuffix(cred, "…") || cred == model.Redacted) {
 				shown.Header[name][i] = scheme + " " + tokenMark
 				x.used[TokenVar] = true
+			}
+		}
+	}
+	// Any other credential header (X-Api-Key, a Cookie, an Authorization
+	// of another scheme) is read from a variable named after it.
+	var marks []string
+	for _, name := range slices.Sorted(maps.Keys(shown.Header)) {
+		vs := shown.Header[name]
+		for i, v := range vs {
+			if strings.Contains(v, tokenMark) || !strings.Contains(v, model.Redacted) || !x.credentialHeader(name, req.Header[name]) {
+				continue
+			}
+			k := HeaderVar(name)
+			what := "the " + http.CanonicalHeaderKey(name) + " header's value"
+			scheme, rest, _ := strings.Cut(v, " ")
+			if rest == model.Redacted {
+				// Its scheme kept: the variable holds what follows it.
+				k = HeaderVar(name + "_" + scheme)
+				what = "the credentials of the " + http.CanonicalHeaderKey(name) + " header, after " + scheme
+			}
+			mark := "MOVIEMOCKVAR" + k + "MARK"
+			if rest == model.Redacted {
+				vs[i] = scheme + " " + mark
+			} else {
+				vs[i] = mark
+			}
+			if _, seen := x.headerVars[k]; !seen {
+				x.headerVars[k] = what
+			}
+			if !slices.Contains(marks, k) {
+				marks = append(marks, k)
 			}
 		}
 	}
@@ -479,10 +518,41 @@ func (x *Redactor) Curl(req Request) string {
 	}
 	cmd = strings.ReplaceAll(cmd, tokenMark, `'"$`+TokenVar+`"`+reopen)
 	cmd = strings.ReplaceAll(cmd, passMark, `'"$`+PasswordVar+`"`+reopen)
-	for _, v := range []string{TokenVar, PasswordVar} { // an empty word left after it
+	for _, k := range marks {
+		cmd = strings.ReplaceAll(cmd, "MOVIEMOCKVAR"+k+"MARK", `'"$`+k+`"`+reopen)
+	}
+	for _, v := range append([]string{TokenVar, PasswordVar}, marks...) { // an empty word left after it
 		cmd = strings.ReplaceAll(cmd, `"$`+v+`"`+reopen+"'", `"$`+v+`"`)
 	}
 	return cmd
+}
+
+// credentialHeader reports whether a header of a request, its values vs,
+// holds a credential: Authorization, Cookie, one the shared rule names
+// (model.SecretName, model.SecretValue), or one the contract marks.
+func (x *Redactor) credentialHeader(name string, vs []string) bool {
+	if x.secret(name) {
+		return true
+	}
+	for _, v := range vs {
+		if model.SecretValue(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// HeaderVar is the environment variable a reproduction reads a redacted
+// header's credential from: MOVIEMOCK_ and the header's name upper case,
+// every other character an underscore (X-Api-Key: MOVIEMOCK_X_API_KEY).
+func HeaderVar(name string) string {
+	b := []byte("MOVIEMOCK_" + strings.ToUpper(name))
+	for i := len("MOVIEMOCK_"); i < len(b); i++ {
+		if c := b[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // Note says how to set the variables the reproductions read; "" when none
@@ -495,10 +565,17 @@ func (x *Redactor) Note() string {
 	if x.used[TokenVar] {
 		vars = append(vars, TokenVar+" (the access_token the target issues when you log in)")
 	}
+	for _, k := range slices.Sorted(maps.Keys(x.headerVars)) {
+		vars = append(vars, k+" ("+x.headerVars[k]+")")
+	}
 	if len(vars) == 0 {
 		return "credentials are redacted in this report"
 	}
-	return "credentials are redacted in this report; the reproductions read them from the environment: export " + strings.Join(vars, " and ") + " before pasting one"
+	list := strings.Join(vars, " and ")
+	if len(vars) > 2 {
+		list = strings.Join(vars[:len(vars)-1], ", ") + " and " + vars[len(vars)-1]
+	}
+	return "credentials are redacted in this report; the reproductions read them from the environment: export " + list + " before pasting one"
 }
 
 // Redactor is the rule the report's writers apply: its Credentials and
@@ -565,7 +642,7 @@ func (r *Report) redacted() *Report {
 	for _, n := range r.Notes {
 		out.Notes = append(out.Notes, x.Text(n))
 	}
-	if r.Credentials.Password != "" || r.Credentials.JWTSecret != "" || r.Credentials.Token != "" || len(x.tokens) > 0 {
+	if r.Credentials.Password != "" || r.Credentials.JWTSecret != "" || r.Credentials.Token != "" || len(x.tokens) > 0 || len(x.headerVars) > 0 {
 		out.Notes = append(out.Notes, x.Note())
 	}
 	return &out

@@ -27,16 +27,25 @@ func TestRedactor(t *testing.T) {
 			[]string{`"password":"[redacted]"`}, []string{"S3cr3t"}},
 		{"a bearer token", Request{Method: "GET", URL: "http://h/users/me", Header: http.Header{"Authorization": {"Bearer " + token}}},
 			[]string{`-H 'Authorization: Bearer '"$MOVIEMOCK_TOKEN"`}, []string{"Bearer eyJhbGci…"}, []string{token}},
-		{"a cookie and a secret in the query", Request{Method: "GET", URL: "http://h/k?key=jwt-signing-key\x01", Header: http.Header{"Cookie": {"session=abc123xyz; theme=dark"}}},
-			[]string{"session=[redacted]; theme=[redacted]", `$'http://h/k?key=[redacted]\x01'`}, []string{"session=[redacted]"}, []string{"abc123xyz", "jwt-signing-key"}},
-		{"secret-named query parameters and headers, values unknown", Request{Method: "GET", URL: "http://h/feed?page=2&api_key=k9Q2z&access%5Ftoken=t0k3nv4lue#top", Header: http.Header{"X-Api-Key": {"hk-77a"}, "Accept": {"application/json"}}},
-			[]string{"page=2&api_key=[redacted]&access%5Ftoken=[redacted]#top", "X-Api-Key: [redacted]", "Accept: application/json"},
-			[]string{"api_key=[redacted]"}, []string{"k9Q2z", "t0k3nv4lue", "hk-77a"}},
+		{"a cookie and a known secret in the query", Request{Method: "GET", URL: "http://h/k?q=jwt-signing-key\x01", Header: http.Header{"Cookie": {"session=abc123xyz; theme=dark"}}},
+			[]string{`-H 'Cookie: '"$MOVIEMOCK_COOKIE"`, `$'http://h/k?q=[redacted]\x01'`}, []string{"session=[redacted]"}, []string{"abc123xyz", "jwt-signing-key"}},
+		{"secret-named query parameters and headers, values unknown", Request{Method: "GET", URL: "http://h/feed?page=2&api_key=k9Q2z&access%5Ftoken=t0k3nv4lue&access_token[]=arr4y&key=k3y&sig=s1g#top", Header: http.Header{"X-Api-Key": {"hk-77a"}, "Accept": {"application/json"}}},
+			[]string{"page=2&api_key=[redacted]&access%5Ftoken=[redacted]&access_token[]=[redacted]&key=[redacted]&sig=[redacted]#top", `-H 'X-Api-Key: '"$MOVIEMOCK_X_API_KEY"`, "Accept: application/json"},
+			[]string{"api_key=[redacted]"}, []string{"k9Q2z", "t0k3nv4lue", "hk-77a", "arr4y", "k3y", "s1g"}},
+		{"credentials under other names and schemes", Request{Method: "GET", URL: "http://h/cart;jsessionid=JS3SSION/items", Header: http.Header{
+			"Authorization": {"SECRET rest-of-it"}, "X-Authorization": {"Bearer " + token + "x"}, "X-Trace": {"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.c2ln"}}},
+			[]string{`-H 'Authorization: '"$MOVIEMOCK_AUTHORIZATION"`, `-H 'X-Authorization: '"$MOVIEMOCK_X_AUTHORIZATION"`, `-H 'X-Trace: '"$MOVIEMOCK_X_TRACE"`, "/cart;jsessionid=[redacted]/items"},
+			[]string{"Authorization[redacted]"}, []string{"SECRET", "rest-of-it", "JS3SSION", "eyJzdWIiOiJ4In0"}},
+		{"basic", Request{Method: "GET", URL: "http://h/me", Header: http.Header{"Authorization": {"Basic YWxpY2U6d29uZGVy"}}},
+			[]string{`-H 'Authorization: Basic '"$MOVIEMOCK_AUTHORIZATION_BASIC"`}, []string{"Basic [redacted]"}, []string{"YWxpY2U6d29uZGVy"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			curl := x.Curl(tc.req)
 			shown := x.Request(tc.req)
 			all := curl + "\n" + shown.URL + "\n" + shown.Body + "\n" + strings.Join(shown.Header.Values("Authorization"), "") + strings.Join(shown.Header.Values("Cookie"), "")
+			for _, name := range []string{"X-Authorization", "X-Trace"} {
+				all += name + strings.Join(shown.Header.Values(name), "")
+			}
 			for _, want := range tc.curl {
 				if !strings.Contains(curl, want) {
 					t.Errorf("the reproduction lacks %s:\n%s", want, curl)
@@ -53,6 +62,10 @@ func TestRedactor(t *testing.T) {
 				}
 			}
 		})
+	}
+	if note := x.Note(); !strings.Contains(note, "export MOVIEMOCK_PASSWORD (the --password), MOVIEMOCK_TOKEN") ||
+		!strings.Contains(note, "MOVIEMOCK_X_API_KEY (the X-Api-Key header's value)") || !strings.Contains(note, "MOVIEMOCK_AUTHORIZATION_BASIC (the credentials of the Authorization header, after Basic)") {
+		t.Errorf("the note names not every variable the reproductions read: %s", note)
 	}
 	if got := x.Text("the secret is jwt-signing-key, the token " + token); strings.Contains(got, "jwt-signing-key") || strings.Contains(got, token) {
 		t.Errorf("Text: %s", got)

@@ -45,6 +45,11 @@ func (x *Redactor) Learn(req Request, respHeader http.Header, respBody []byte) {
 	x.learn(&Result{Case: &Case{Request: req}, Response: Response{Header: respHeader, Body: respBody}})
 }
 
+// Secret reports whether a field named name holds a credential: by its
+// name (model.SecretName), or by what the contract marks (writeOnly,
+// format: password).
+func (x *Redactor) Secret(name string) bool { return x.secret(name) }
+
 // URL is u as a report shows it: its secret query parameters redacted
 // (model.RedactQuery), every known secret replaced.
 func (x *Redactor) URL(u string) string { return x.Text(redactURL(u, x.secret)) }

@@ -241,8 +241,12 @@ type trace struct {
 	body                                          json.RawMessage
 	bodyBytes                                     int
 	bodyNote                                      string
-	bodyCut                                       bool   // a body too large to keep
-	facts                                         *facts // what was worked out of the request
+	bodyCut                                       bool // a body too large to keep
+	// secrets are the credentials the request carried (its secret
+	// headers, query parameters and fields): blanked where its answer
+	// echoes one.
+	secrets []string
+	facts   *facts // what was worked out of the request
 	// answeredBy is "scenario" when the engine answers itself, for
 	// Entry.AnsweredBy (with Options.Annotate).
 	answeredBy string
@@ -314,7 +318,7 @@ func (e *Engine) record(w http.ResponseWriter, r *http.Request, serve func(*jour
 		// An answer a writer further out gave instead (status.Replacer)
 		// is not the one the journal saw written: it keeps none.
 		if jw.seq != 0 && jw.Code != 0 && jw.Replaced == "" {
-			e.journal.respond(jw.seq, jw.answer.response(jw.Header(), jw.Bytes))
+			e.journal.respond(jw.seq, jw.answer.response(jw.Header(), jw.Bytes, jw.tr.secrets))
 		}
 		jw.answer.release()
 	}
@@ -352,7 +356,7 @@ func (e *Engine) serve(w *status.Writer, r *http.Request, next http.Handler, tr 
 	tr.facts = f
 	if e.journal.size > 0 && writes(r.Method) {
 		if fastapi.IsForm(h.Get("Content-Type")) {
-			tr.form = f.journalForm()
+			tr.form = f.journalForm(tr)
 		} else {
 			f.journalBody(tr)
 		}
@@ -508,7 +512,7 @@ func writes(method string) bool {
 
 // journalForm is the request's form for the journal, fields the contract
 // marks as passwords blanked.
-func (f *facts) journalForm() map[string]string {
+func (f *facts) journalForm(tr *trace) map[string]string {
 	form := f.formFields()
 	if form.Len() == 0 {
 		return nil
@@ -516,7 +520,8 @@ func (f *facts) journalForm() map[string]string {
 	p, _ := f.route()
 	out := make(map[string]string, form.Len())
 	for k, v := range form.Fields {
-		if model.SecretName(k) || (p != nil && p.secret(f.r.Method, k)) {
+		if model.SecretName(k) || (p != nil && p.secret(f.r.Method, k)) || model.SecretValue(v) {
+			tr.secrets = appendSecret(tr.secrets, v)
 			v = redacted
 		}
 		out[k] = v

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -89,8 +90,10 @@ type Answer struct {
 	Note  string          `json:"note,omitempty"` // why a body sent is not shown
 
 	// raw is the body as sent, until the journal is first read (see
-	// shown): no reader ever sees it.
-	raw []byte
+	// shown): no reader ever sees it; sent are the credentials its
+	// request carried, blanked wherever raw echoes them.
+	raw  []byte
+	sent []string
 }
 
 // What one entry keeps at most, so that the journal's size in bytes
@@ -124,7 +127,7 @@ func (e *Entry) bytes() int {
 		n += 16 + len(v)
 	}
 	if r := e.Response; r != nil {
-		n += 64 + len(r.Type) + len(r.Body) + len(r.Note) + len(r.raw)
+		n += 64 + len(r.Type) + len(r.Body) + len(r.Note) + len(r.raw) + secretsSize(r.sent)
 	}
 	return n
 }
@@ -160,7 +163,10 @@ func (c *answerCopy) release() {
 // checked as JSON, compacted and its secret fields blanked when the
 // journal is first read (see shown), not on every answer: that cost a
 // tenth of a read's throughput. The buffer goes back to the pool.
-func (c *answerCopy) response(h http.Header, n int64) *Answer {
+//
+// sent are the credentials the request carried (trace.secrets): an answer
+// that echoes one (a validation error's "input") shows it blanked.
+func (c *answerCopy) response(h http.Header, n int64, sent []string) *Answer {
 	// The header's own map, read without canonicalising constant names.
 	r := &Answer{Type: clipString(first(h["Content-Type"])), Bytes: n}
 	var b []byte
@@ -174,7 +180,7 @@ func (c *answerCopy) response(h http.Header, n int64) *Answer {
 	case n > maxJournalBody || len(b) != int(n):
 		r.Note = fmt.Sprintf("larger than %d bytes, not kept", maxJournalBody)
 	default:
-		r.raw = bytes.Clone(b)
+		r.raw, r.sent = bytes.Clone(b), sent
 	}
 	return r
 }
@@ -202,7 +208,7 @@ func (r *Answer) shown() *Answer {
 			return out
 		}
 	}
-	out.Body = redactJSON(raw, model.SecretName)
+	out.Body = redactJSON(raw, model.SecretName, r.sent, nil)
 	return out
 }
 
@@ -674,14 +680,19 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 	headers := make(map[string][]string, len(r.Header))
 	size := 0
 	for k, vs := range r.Header {
-		if secretHeaders[k] || secretHeaderName(k) {
+		if named := secretHeaders[k] || secretHeaderName(k); named || secretValues(vs) {
+			// Blanked whole (model.RedactHeader): only a registered
+			// scheme is kept, "Bearer [redacted]" still saying a token
+			// was sent.
 			out := make([]string, len(vs))
 			for i, v := range vs {
-				// Keep the scheme: "Bearer [redacted]" still says a token was sent.
-				if scheme, _, ok := strings.Cut(v, " "); ok && k != "Cookie" && len(scheme) <= maxJournalValue {
-					out[i] = scheme + " " + redacted
-				} else {
-					out[i] = redacted
+				out[i] = v
+				if named || model.SecretValue(v) {
+					out[i] = model.RedactHeader(k, v)
+					tr.secrets = appendSecret(tr.secrets, v)
+					if _, cred, ok := strings.Cut(strings.TrimSpace(v), " "); ok {
+						tr.secrets = appendSecret(tr.secrets, strings.TrimSpace(cred))
+					}
 				}
 			}
 			vs = out
@@ -711,7 +722,7 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 		// found now, so that the path is kept redacted.
 		resolved, tmpl = true, x.matchPath(r.URL.Path)
 	}
-	path := ownPath(r)
+	path := model.RedactMatrix(ownPath(r)) // /cart;jsessionid=…
 	if tmpl != nil {
 		template = tmpl.template
 		path = tmpl.redact(path)
@@ -728,7 +739,7 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 		Method:    r.Method,
 		Path:      clip(path, "path", &cut),
 		Template:  template,
-		Query:     clip(model.RedactQuery(r.URL.RawQuery, model.SecretName), "query", &cut),
+		Query:     clip(redactQuery(r.URL.RawQuery, tr), "query", &cut),
 		Headers:   headers,
 		Form:      form,
 		Body:      tr.body,
@@ -896,14 +907,19 @@ func (f *facts) journalBody(tr *trace) {
 		p, _ := f.route()
 		tr.body = redactJSON(raw, func(name string) bool {
 			return model.SecretName(name) || (p != nil && p.secret(f.r.Method, name))
-		})
+		}, nil, &tr.secrets)
 	}
 }
 
 // redactJSON copies the compact JSON value raw, which jsonscan.Value
-// accepts, with the value of every
-// member whose name secret reports, at any depth, replaced by "[redacted]".
-func redactJSON(raw []byte, secret func(string) bool) []byte {
+// accepts, with the value of every member whose name secret reports, at
+// any depth, replaced by "[redacted]"; so is every string equal to one of
+// sent (the credentials the request carried, echoed by its answer), or
+// holding one of at least minEcho bytes, and the "input" of a validation
+// error whose "loc" ends with a secret field's name (FastAPI's 422:
+// {"loc": ["body", "password"], "input": "…"}). The string values of the
+// members it blanks are added to blanked, when not nil.
+func redactJSON(raw []byte, secret func(string) bool, sent []string, blanked *[]string) []byte {
 	out := make([]byte, 0, len(raw))
 	var walk func(i int) int
 	walk = func(i int) int {
@@ -911,6 +927,7 @@ func redactJSON(raw []byte, secret func(string) bool) []byte {
 		case '{':
 			out = append(out, '{')
 			first := true
+			input := secretLoc(raw, i, secret)
 			end := jsonscan.Members(raw, i, func(name []byte, escaped bool, v int) int {
 				if !first {
 					out = append(out, ',')
@@ -919,9 +936,15 @@ func redactJSON(raw []byte, secret func(string) bool) []byte {
 				key, _ := jsonscan.Str(name, escaped)
 				out = append(out, name...)
 				out = append(out, ':')
-				if secret(key) {
+				if secret(key) || input && key == "input" {
+					end := jsonscan.End(raw, v)
+					if blanked != nil && raw[v] == '"' {
+						if s, ok := jsonscan.Str(raw[v:end], true); ok {
+							*blanked = appendSecret(*blanked, s)
+						}
+					}
 					out = append(out, `"`+redacted+`"`...)
-					return jsonscan.End(raw, v)
+					return end
 				}
 				return walk(v)
 			})
@@ -941,9 +964,105 @@ func redactJSON(raw []byte, secret func(string) bool) []byte {
 			return end
 		}
 		end := jsonscan.End(raw, i)
+		if raw[i] == '"' && len(sent) > 0 {
+			if s, ok := jsonscan.Str(raw[i:end], bytes.IndexByte(raw[i:end], '\\') >= 0); ok && echoes(s, sent) {
+				out = append(out, `"`+redacted+`"`...)
+				return end
+			}
+		}
 		out = append(out, raw[i:end]...)
 		return end
 	}
 	walk(0)
 	return out
+}
+
+// secretLoc reports whether the object at raw[i] is a validation error
+// about a secret field: its "loc" is an array whose last member is a
+// name secret reports.
+func secretLoc(raw []byte, i int, secret func(string) bool) bool {
+	found := false
+	jsonscan.Members(raw, i, func(name []byte, escaped bool, v int) int {
+		end := jsonscan.End(raw, v)
+		if string(name) != `"loc"` || raw[v] != '[' {
+			return end
+		}
+		last := ""
+		jsonscan.Elements(raw, v, func(e int) int {
+			eEnd := jsonscan.End(raw, e)
+			last = ""
+			if raw[e] == '"' {
+				last, _ = jsonscan.Str(raw[e:eEnd], true)
+			}
+			return eEnd
+		})
+		found = last != "" && secret(last)
+		return end
+	})
+	return found
+}
+
+// minEcho is the length from which a credential the request sent is
+// blanked also inside a longer string of its answer ("SECRETX is too
+// short"); a shorter one only where it is the whole string.
+const minEcho = 8
+
+// echoes reports whether s, a string of an answer, is or holds one of
+// the credentials the request sent.
+func echoes(s string, sent []string) bool {
+	for _, v := range sent {
+		if s == v || len(v) >= minEcho && strings.Contains(s, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendSecret adds v to the credentials a request sent, when it is long
+// enough not to blank ordinary words (at least 3 bytes) and not there yet;
+// at most 64 are kept.
+func appendSecret(sent []string, v string) []string {
+	if len(v) < 3 || len(sent) >= 64 || v == redacted || slices.Contains(sent, v) {
+		return sent
+	}
+	return append(sent, v)
+}
+
+// redactQuery is the raw query q as the journal keeps it
+// (model.RedactQuery), the values it blanks added to tr's secrets.
+func redactQuery(q string, tr *trace) string {
+	shown := model.RedactQuery(q, model.SecretName)
+	if shown == q {
+		return q
+	}
+	for _, part := range strings.Split(q, "&") {
+		name, v, _ := strings.Cut(part, "=")
+		if !strings.Contains(shown, name+"="+redacted) {
+			continue
+		}
+		if u, err := url.QueryUnescape(v); err == nil {
+			tr.secrets = appendSecret(tr.secrets, u)
+		}
+	}
+	return shown
+}
+
+// secretValues reports whether any of vs looks like a credential
+// whatever its header's name (model.SecretValue: a JWT, "Bearer …").
+func secretValues(vs []string) bool {
+	for _, v := range vs {
+		if model.SecretValue(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretsSize is what a list of credentials adds to an entry's size.
+func secretsSize(ss []string) int {
+	n := 0
+	for _, s := range ss {
+		n += 16 + len(s)
+	}
+	return n
 }

@@ -16,13 +16,19 @@ func TestRedactJSON(t *testing.T) {
 		{`{"username":"a","password":"p"}`, `{"username":"a","password":"[redacted]"}`},
 		{`{"user":{"new_password":{"x":1},"name":"b"},"list":[{"client_secret":"s"},1,"two",null]}`,
 			`{"user":{"new_password":"[redacted]","name":"b"},"list":[{"client_secret":"[redacted]"},1,"two",null]}`},
-		{`{"pass\u0077ord":"p","refresh_token":"t","token":"u","tokens":3}`, `{"pass\u0077ord":"[redacted]","refresh_token":"[redacted]","token":"[redacted]","tokens":3}`},
+		{`{"pass\u0077ord":"p","refresh_token":"t","token":"u","tokens":3}`, `{"pass\u0077ord":"[redacted]","refresh_token":"[redacted]","token":"[redacted]","tokens":"[redacted]"}`},
+		{`{"detail":[{"type":"string_too_short","loc":["body","password"],"msg":"short","input":"SECRETX"},{"loc":["body","title"],"input":"kept"}]}`,
+			`{"detail":[{"type":"string_too_short","loc":["body","password"],"msg":"short","input":"[redacted]"},{"loc":["body","title"],"input":"kept"}]}`},
+		// What the request sent in secret fields: blanked where echoed,
+		// inside a longer string only from minEcho bytes.
+		{`{"echo":"hunt3r","note":"hunt3r was sent","msg":"longer-secret-1 is weak","other":"hunt"}`,
+			`{"echo":"[redacted]","note":"hunt3r was sent","msg":"[redacted]","other":"hunt"}`},
 		{`[]`, `[]`},
 		{`{}`, `{}`},
 		{`"password"`, `"password"`},
 		{`12.5e3`, `12.5e3`},
 	} {
-		if got := string(redactJSON([]byte(c.in), model.SecretName)); got != c.want {
+		if got := string(redactJSON([]byte(c.in), model.SecretName, []string{"hunt3r", "longer-secret-1"}, nil)); got != c.want {
 			t.Errorf("redactJSON(%s)\n got %s\nwant %s", c.in, got, c.want)
 		}
 	}

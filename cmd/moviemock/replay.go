@@ -37,10 +37,12 @@ Without it a made-null or type change the target's contract allows says
 that it may be a value. Removed, added and missing fields, the status and
 the content type are reported alike with it or without.
 
-Logins (a POST to the contract's OAuth2 tokenUrl, or of a username and
-password form) are redone with --username and --password; recorded tokens
-and cookies are never sent: a call that carried a token carries the fresh
-login's instead, or is skipped. Writes (POST, PUT, PATCH, DELETE) are sent
+Logins (a POST to the contract's OAuth2 tokenUrl or password-form
+operation; with no contract, a username and password form to a login's
+path) are redone with --username and --password and nothing else
+recorded; recorded tokens, cookies and other credentials are never sent:
+a call that carried a token carries the fresh login's instead, or is
+skipped. Writes (POST, PUT, PATCH, DELETE) are sent
 only with --allow-writes, and the ids the target gives the records they
 create replace the recorded ones in later paths. A call whose recording
 kept no answer body (a journal keeps JSON bodies up to 16 KiB) is compared
@@ -146,7 +148,7 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 		doc := strings.TrimSuffix(*o.baseURL, "/") + "/openapi.json"
 		if sp, err = loadSpec(ctx, "replay", doc, o.timeout, *o.maxSpecBytes, io.Discard); err != nil {
 			sp = nil
-			fmt.Fprintf(stderr, "moviemock: replay: no contract (%s): a login is known by its form (username and password)\n", strings.TrimPrefix(strings.TrimPrefix(err.Error(), "replay: --spec"), ": "))
+			fmt.Fprintf(stderr, "moviemock: replay: no contract (%s): a login is known by its form (username and password) at a login's path\n", strings.TrimPrefix(strings.TrimPrefix(err.Error(), "replay: --spec"), ": "))
 		}
 	}
 	report, err := replay.Run(ctx, replay.Config{

@@ -282,7 +282,7 @@ func TestReplayWithoutContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "moviemock: replay: no contract (" + up.URL + "/openapi.json answered 404 Not Found): a login is known by its form (username and password)\n"
+	want := "moviemock: replay: no contract (" + up.URL + "/openapi.json answered 404 Not Found): a login is known by its form (username and password) at a login's path\n"
 	if stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}

@@ -173,12 +173,13 @@ func trafficNotes(src *traffic.Source, others int) []string {
 }
 
 // callPath is a matched call's path with its query, cut for a report, a
-// secret's value blanked (?token=, ?api_key=, a secret path parameter of
+// secret's value blanked (?token=, ?api_key=, ?access_token[]=, ?key=,
+// ?sig=, a ;jsessionid=, a secret path parameter of
 // the operation it matched in old, /reset-password/{token}: one rule
 // with the journal's).
 func callPath(m traffic.Matched, old *spec.Spec) string {
 	c := m.Call
-	p := c.Path
+	p := model.RedactMatrix(c.Path) // /cart;jsessionid=…
 	if m.Path != "" && old != nil && old.Doc != nil && old.Doc.Paths != nil {
 		if item := old.Doc.Paths.Value(m.Path); item != nil {
 			if secret := model.SecretPathParams(item, item.GetOperation(m.Method)); len(secret) > 0 {

@@ -176,10 +176,14 @@ type player struct {
 	cfg    *Config
 	report *Report
 	redact *contract.Redactor
-	// logins are the paths of the target's logins (POST).
-	logins map[string]bool
-	ops    []*model.Operation // per call, in order: the operation it matches, by the contract
-	dicts  map[*model.Operation]map[string]bool
+	// logins are the paths of the target's logins (POST), each with the
+	// names of the fields its request body declares (nil: none known).
+	logins map[string]*login
+	// byContract: a contract was given, and only what it marks as a
+	// login is one.
+	byContract bool
+	ops        []*model.Operation // per call, in order: the operation it matches, by the contract
+	dicts      map[*model.Operation]map[string]bool
 	// recOps are per call the operation it matches in the recorded
 	// contract; allowed what a response schema allows, by schema.
 	recOps  []*model.Operation
@@ -198,7 +202,7 @@ type player struct {
 
 func newPlayer(cfg *Config) *player {
 	src := cfg.Source
-	p := &player{cfg: cfg, logins: map[string]bool{}, ids: map[string]string{}, unmade: map[string]int{}, dicts: map[*model.Operation]map[string]bool{}, allowed: map[*openapi3.SchemaRef]*Allowed{}}
+	p := &player{cfg: cfg, logins: map[string]*login{}, ids: map[string]string{}, unmade: map[string]int{}, dicts: map[*model.Operation]map[string]bool{}, allowed: map[*openapi3.SchemaRef]*Allowed{}}
 	p.report = &Report{Source: src.Name, Kind: src.Kind, BaseURL: cfg.BaseURL, failOn: cfg.FailOn, FailOn: cfg.FailOn.String()}
 	p.jar, _ = cookiejar.New(nil)
 	p.redact = contract.NewRedactorFor(contract.Credentials{Password: cfg.Password}, cfg.Spec)
@@ -206,15 +210,17 @@ func newPlayer(cfg *Config) *player {
 	filtered := false
 	if cfg.Spec != nil {
 		p.report.Spec = cfg.Spec.Source()
+		p.byContract = true
 		for _, u := range contract.TokenURLs(cfg.Spec) {
 			if pu, err := url.Parse(u); err == nil && pu.Path != "" {
-				p.logins["/"+strings.TrimPrefix(pu.Path, "/")] = true
+				path := "/" + strings.TrimPrefix(pu.Path, "/")
+				p.logins[path] = &login{fields: declaredFields(cfg.Spec.Doc.Paths.Find(path))}
 			}
 		}
 		if m, err := model.Compile(cfg.Spec); err == nil {
 			for _, o := range m.Operations {
-				if o.Kind == model.Login {
-					p.logins[o.Path] = true
+				if o.Kind == model.Login && o.Method == http.MethodPost {
+					p.logins[o.Path] = &login{fields: declaredFields(o.Item), wrap: o.BodyWrap, by: o.LoginBy}
 				}
 			}
 			for _, mt := range traffic.KeepAPIServers(src, traffic.Match(src, m)) {
@@ -241,7 +247,7 @@ func newPlayer(cfg *Config) *player {
 	// The recording's own secrets (its tokens, cookies, passwords) are
 	// hidden wherever they would show.
 	for _, c := range src.Calls {
-		p.redact.Learn(contract.Request{Method: c.Method, URL: c.Path, Header: c.Header, Body: string(c.Body)}, nil, c.Response)
+		p.redact.Learn(contract.Request{Method: c.Method, URL: withQuery(c.Path, c.Query), Header: c.Header, Body: string(c.Body)}, nil, c.Response)
 	}
 	// The entries that are no API calls (pages, scripts, preflights), by
 	// reason: a browser's recording holds many.
@@ -258,17 +264,95 @@ func newPlayer(cfg *Config) *player {
 	return p
 }
 
-// isLogin reports whether c is a login: a POST to a login of the
-// contract, or of the OAuth2 password form (username and password).
+// login is a login operation of the target's contract.
+type login struct {
+	// fields are the names its request body declares, at its top or
+	// inside wrap: the recorded login's other fields that are no
+	// credential are sent again only when declared (a grant_type, a
+	// scope).
+	fields map[string]bool
+	wrap   string // the member the JSON body's fields are inside ({"user": {…}})
+	by     string // the member naming the account: email or username
+}
+
+// declaredFields are the property names of the request body of item's
+// POST, in any media type, at its top and one member down (a wrapped
+// {"user": {…}}); nil when none is declared.
+func declaredFields(item *openapi3.PathItem) map[string]bool {
+	if item == nil || item.Post == nil || item.Post.RequestBody == nil || item.Post.RequestBody.Value == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	var add func(s *openapi3.SchemaRef, depth int)
+	add = func(s *openapi3.SchemaRef, depth int) {
+		if s == nil || s.Value == nil || depth > 2 {
+			return
+		}
+		for name, p := range s.Value.Properties {
+			out[name] = true
+			add(p, depth+1)
+		}
+		for _, e := range s.Value.AllOf {
+			add(e, depth)
+		}
+	}
+	for _, mt := range item.Post.RequestBody.Value.Content {
+		if mt != nil {
+			add(mt.Schema, 0)
+		}
+	}
+	return out
+}
+
+// isLogin reports whether c is a login, and so sent with the user's own
+// --username and --password in place of the recorded ones: with a
+// contract, only a POST to what it marks as one (an OAuth2 password
+// flow's tokenUrl, an operation taking the password form); with none, a
+// POST of the OAuth2 password form (username and password) to a path a
+// login could be (loginPath). A recorded form of a username and a
+// password to any other path is a write like any other: POST
+// /admin/delete-everything is never sent as a login.
 func (p *player) isLogin(c *traffic.Call) bool {
 	if c.Method != http.MethodPost {
 		return false
 	}
-	if p.logins[c.Path] {
+	if p.loginAt(c.Path) != nil {
 		return true
 	}
+	if p.byContract {
+		return false
+	}
 	f := loginFields(c)
-	return f != nil && f.Has("username") && f.Has("password")
+	return f != nil && f.Has("username") && f.Has("password") && loginPath(c.Path)
+}
+
+// loginAt is the contract's login at path, also under a base path the
+// recording was made under; nil when none.
+func (p *player) loginAt(path string) *login {
+	if l := p.logins[path]; l != nil {
+		return l
+	}
+	for lp, l := range p.logins {
+		if strings.HasSuffix(path, lp) && lp != "/" {
+			return l
+		}
+	}
+	return nil
+}
+
+// loginPath reports whether path could be a login's: its last segment,
+// its separators taken out, is or ends with login, logon, signin, token,
+// auth, authenticate, session or sessions (/auth/login, /token,
+// /oauth/token, /users/sign_in, /api/sessions).
+func loginPath(path string) bool {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	last := strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(segs[len(segs)-1]))
+	for _, w := range []string{"login", "logon", "signin", "token", "auth", "authenticate", "session", "sessions", "jwt"} {
+		if strings.HasSuffix(last, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // loginFields are the fields of a form body; nil when c's body is none.
@@ -310,6 +394,7 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 	// operation's template (the target's, else the recorded contract's).
 	// What is sent is the path itself.
 	shown := func(path string) string {
+		path = model.RedactMatrix(path)
 		switch {
 		case op != nil:
 			return op.RedactPath(path)
@@ -354,13 +439,13 @@ func (p *player) play(ctx context.Context, i int, c *traffic.Call) {
 		}
 		return
 	}
-	req, sent, err := p.request(ctx, c, res.Login)
+	req, sent, err := p.request(ctx, c, res.Login, res)
 	if err != nil {
 		res.Skipped = "cannot build the request: " + hide(err.Error(), c.Path)
 		return
 	}
-	if sent != c.Path {
-		res.Sent = p.redact.URL(withQuery(shown(sent), c.Query))
+	if p.mapIDs(c.Path) != c.Path {
+		res.Sent = p.redact.URL(withQuery(shown(sent), req.URL.RawQuery))
 		p.mapped++
 	}
 	start := time.Now()
@@ -417,12 +502,13 @@ func (p *player) skip(c *traffic.Call, login bool) string {
 		return "it carried a token and no login was redone (give --username and --password, and record the login): recorded tokens are never sent"
 	}
 	for name := range c.Header {
-		if !strings.EqualFold(name, "Authorization") && !strings.EqualFold(name, "Cookie") && model.SecretName(name) {
+		// Cookies are dropped (request): the replay's own login sets its own.
+		if !strings.EqualFold(name, "Authorization") && !strings.HasPrefix(strings.ToLower(name), "cookie") && !strings.HasPrefix(name, ":") && model.SecretName(name) {
 			return "it carried the credential header " + name + ", which a replay never sends"
 		}
 	}
-	if k := bodyToken(c); k != "" {
-		return "it carried a token in its body (" + p.redact.Text(k) + "), which a replay never sends"
+	if k := p.bodySecret(c); k != "" {
+		return "it carried a credential in its body (" + p.redact.Text(k) + "), which a replay never sends"
 	}
 	if q, err := url.ParseQuery(c.Query); err == nil {
 		for name := range q {
@@ -470,9 +556,22 @@ var dropped = map[string]bool{
 }
 
 // request builds the request replaying c; sent is the path it goes to.
-func (p *player) request(ctx context.Context, c *traffic.Call, login bool) (*http.Request, string, error) {
-	path := p.mapIDs(c.Path)
-	target := strings.TrimSuffix(p.cfg.BaseURL, "/") + withQuery(path, c.Query)
+// Every recorded credential is left out, by the rule the journal and the
+// reports share (model.SecretHeader, model.SecretName, model.SecretValue):
+// a header, a cookie, a query or a matrix parameter whose name or value
+// looks like one, each named once in res's notes (but Authorization and
+// Cookie, which a replay replaces with its own login's).
+func (p *player) request(ctx context.Context, c *traffic.Call, login bool, res *Result) (*http.Request, string, error) {
+	var left []string
+	path, gone := dropMatrix(p.mapIDs(c.Path))
+	for _, name := range gone {
+		left = append(left, "path parameter ;"+name)
+	}
+	query, gone := dropQuery(c.Query)
+	for _, name := range gone {
+		left = append(left, "query parameter "+name)
+	}
+	target := strings.TrimSuffix(p.cfg.BaseURL, "/") + withQuery(path, query)
 	body, bodyType := c.Body, c.BodyType
 	if login {
 		body, bodyType = p.loginBody(c)
@@ -482,12 +581,22 @@ func (p *player) request(ctx context.Context, c *traffic.Call, login bool) (*htt
 		return nil, "", err
 	}
 	req.Header = http.Header{}
-	for name, vs := range c.Header {
+	for _, name := range slices.Sorted(maps.Keys(c.Header)) {
+		vs := c.Header[name]
 		k := http.CanonicalHeaderKey(name)
 		if dropped[k] || strings.HasPrefix(name, ":") {
 			continue
 		}
+		if secretHeader(k, vs) {
+			if !slices.Contains(left, "header "+k) {
+				left = append(left, "header "+k)
+			}
+			continue
+		}
 		req.Header[k] = append([]string(nil), vs...)
+	}
+	if len(left) > 0 {
+		res.Notes = append(res.Notes, "dropped the recorded credential "+strings.Join(left, ", ")+": a replay never sends one")
 	}
 	if bodyType != "" && len(body) > 0 && (login || req.Header.Get("Content-Type") == "") {
 		req.Header.Set("Content-Type", bodyType)
@@ -504,65 +613,197 @@ func (p *player) request(ctx context.Context, c *traffic.Call, login bool) (*htt
 	return req, path, nil
 }
 
-// loginBody is the recorded login's body with the credentials given in
-// place of the recorded ones, and its content type: a JSON object keeps
-// its other fields (its user named by username, else email), any other
-// body becomes the OAuth2 password form, the recorded form's other fields
-// kept. Other secrets (a client_secret, a token) are left out.
+// secretHeader reports whether a recorded header carries a credential:
+// by its name or any of its values (model.SecretHeader).
+func secretHeader(name string, vs []string) bool {
+	if model.SecretName(name) {
+		return true
+	}
+	for _, v := range vs {
+		if model.SecretValue(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropQuery is the raw query q without the parameters whose name or
+// value is a credential (model.SecretName, model.SecretValue), the rest
+// kept byte for byte, and the names of those left out.
+func dropQuery(q string) (string, []string) {
+	if q == "" {
+		return q, nil
+	}
+	var kept, gone []string
+	for _, part := range strings.Split(q, "&") {
+		name, v, _ := strings.Cut(part, "=")
+		n, err := url.QueryUnescape(name)
+		if err != nil {
+			n = name
+		}
+		val, err := url.QueryUnescape(v)
+		if err != nil {
+			val = v
+		}
+		if model.SecretName(n) || model.SecretValue(val) {
+			if !slices.Contains(gone, n) {
+				gone = append(gone, n)
+			}
+			continue
+		}
+		kept = append(kept, part)
+	}
+	return strings.Join(kept, "&"), gone
+}
+
+// dropMatrix is path without its matrix parameters whose name or value is
+// a credential (/cart;jsessionid=…), and the names of those left out.
+func dropMatrix(path string) (string, []string) {
+	if !strings.Contains(path, ";") {
+		return path, nil
+	}
+	var gone []string
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		params := strings.Split(seg, ";")
+		kept := params[:1]
+		for _, prm := range params[1:] {
+			name, v, _ := strings.Cut(prm, "=")
+			n, err := url.PathUnescape(name)
+			if err != nil {
+				n = name
+			}
+			val, err := url.PathUnescape(v)
+			if err != nil {
+				val = v
+			}
+			if model.SecretName(n) || model.SecretValue(val) {
+				if !slices.Contains(gone, n) {
+					gone = append(gone, n)
+				}
+				continue
+			}
+			kept = append(kept, prm)
+		}
+		segs[i] = strings.Join(kept, ";")
+	}
+	return strings.Join(segs, "/"), gone
+}
+
+// loginBody is the body of a login replayed, and its content type: the
+// user's own --username and --password, and of the recorded body only the
+// fields the contract's login declares that are no credential (a
+// grant_type, a scope, a client_id); nothing else recorded is copied. A
+// JSON object keeps its shape (the account named by username, else email;
+// inside its wrapping member: {"user": {…}}); any other body becomes the
+// OAuth2 password form, with grant_type=password where the recording or
+// the contract had one.
 func (p *player) loginBody(c *traffic.Call) ([]byte, string) {
+	l := p.loginAt(c.Path)
+	if l == nil {
+		l = &login{}
+	}
+	keep := func(k string) bool { return l.fields[k] && !model.SecretName(k) && !p.redact.Secret(k) }
 	var obj map[string]any
 	if mt := mediaType(c.BodyType); (mt == "application/json" || strings.HasSuffix(mt, "+json")) && json.Unmarshal(c.Body, &obj) == nil && obj != nil {
-		user := "username"
-		if _, ok := obj["username"]; !ok {
-			if _, ok := obj["email"]; ok {
-				user = "email"
+		inner, wrap := obj, l.wrap
+		if wrap == "" && len(obj) == 1 {
+			for k, v := range obj {
+				if m, ok := v.(map[string]any); ok && !model.SecretName(k) {
+					inner, wrap = m, k // {"user": {"email", "password"}}
+				}
 			}
 		}
-		for k := range obj {
-			if model.SecretName(k) {
-				delete(obj, k)
+		if w, ok := obj[wrap].(map[string]any); ok && wrap != "" {
+			inner = w
+		}
+		user := l.by
+		if user == "" {
+			user = "username"
+			if _, ok := inner["username"]; !ok {
+				if _, ok := inner["email"]; ok {
+					user = "email"
+				}
 			}
 		}
-		obj[user], obj["password"] = p.cfg.Username, p.cfg.Password
-		if b, err := json.Marshal(obj); err == nil {
+		out := map[string]any{}
+		for k, v := range inner {
+			if keep(k) {
+				out[k] = v
+			}
+		}
+		out[user], out["password"] = p.cfg.Username, p.cfg.Password
+		var sent any = out
+		if wrap != "" {
+			sent = map[string]any{wrap: out}
+		}
+		if b, err := json.Marshal(sent); err == nil {
 			return b, c.BodyType
 		}
 	}
-	f := loginFields(c)
-	if f == nil {
-		f = url.Values{"grant_type": {"password"}}
-	}
-	for k := range f {
-		if model.SecretName(k) {
-			f.Del(k)
+	f := url.Values{}
+	if rec := loginFields(c); rec != nil {
+		for k, vs := range rec {
+			if keep(k) {
+				f[k] = vs
+			}
 		}
+		if rec.Has("grant_type") {
+			f.Set("grant_type", "password")
+		}
+	} else {
+		f.Set("grant_type", "password")
+	}
+	if l.fields["grant_type"] {
+		f.Set("grant_type", "password")
 	}
 	f.Set("username", p.cfg.Username)
 	f.Set("password", p.cfg.Password)
 	return []byte(f.Encode()), "application/x-www-form-urlencoded"
 }
 
-// bodyToken names a field of c's body (JSON or a form) that holds a
-// token (refresh_token, id_token): a recorded token, never sent again.
-func bodyToken(c *traffic.Call) string {
-	isToken := func(k string) bool { return model.SecretName(k) && strings.HasSuffix(strings.ToLower(k), "token") }
+// bodySecret names a field of c's body (a form, or JSON at any depth)
+// that holds a credential (a refresh_token, a password, a field the
+// contract marks writeOnly): recorded, never sent again. "" when none.
+func (p *player) bodySecret(c *traffic.Call) string {
 	if f := loginFields(c); f != nil {
-		for k := range f {
-			if isToken(k) {
+		for _, k := range slices.Sorted(maps.Keys(f)) {
+			if p.redact.Secret(k) {
 				return k
 			}
 		}
 		return ""
 	}
-	var obj map[string]any
-	if json.Unmarshal(c.Body, &obj) == nil {
-		for k := range obj {
-			if isToken(k) {
-				return k
+	var v any
+	if json.Unmarshal(c.Body, &v) != nil {
+		return ""
+	}
+	budget := 10000
+	var walk func(v any, depth int) string
+	walk = func(v any, depth int) string {
+		if budget--; budget < 0 || depth > 32 {
+			return ""
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				if p.redact.Secret(k) {
+					return k
+				}
+				if k := walk(v[k], depth+1); k != "" {
+					return k
+				}
+			}
+		case []any:
+			for _, e := range v {
+				if k := walk(e, depth+1); k != "" {
+					return k
+				}
 			}
 		}
+		return ""
 	}
-	return ""
+	return walk(v, 0)
 }
 
 // send sends req: the status (0: no complete answer, why says why), the

@@ -365,7 +365,7 @@ func TestReplayHostileTarget(t *testing.T) {
 		{"a body that is no JSON", []traffic.Call{get(1, "/broken", "")}, []string{"#1 type changed: (body) (was array, now not JSON)"}, 0},
 		{"a credential in the query", []traffic.Call{get(1, "/list", "api_key=query-secret-0123456789")}, []string{"#1 skipped: it carried the credential query parameter api_key, which a replay never sends"}, 0},
 		{"a token in a body", []traffic.Call{{Index: 1, Method: "POST", Path: "/auth/refresh", Header: http.Header{}, BodyType: "application/json",
-			Body: []byte(`{"refresh_token":"body-secret-0123456789"}`), Status: 200}}, []string{"#1 skipped: it carried a token in its body (refresh_token), which a replay never sends"}, 0},
+			Body: []byte(`{"refresh_token":"body-secret-0123456789"}`), Status: 200}}, []string{"#1 skipped: it carried a credential in its body (refresh_token), which a replay never sends"}, 0},
 		{"a credential header", []traffic.Call{{Index: 1, Method: "GET", Path: "/list", Header: http.Header{"X-Api-Key": {"header-secret-0123456789"}}, Status: 200}},
 			[]string{"#1 skipped: it carried the credential header X-Api-Key, which a replay never sends"}, 0},
 		{"an unresponsive target", []traffic.Call{get(1, "/hang", ""), get(2, "/hang", ""), get(3, "/hang", ""), get(4, "/hang", ""), get(5, "/hang", ""), get(6, "/list", "")}, []string{
