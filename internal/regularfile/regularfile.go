@@ -60,6 +60,10 @@ func check(path string, mode fs.FileMode) error {
 func Open(path string) (*os.File, error) {
 	info, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open" // as os.Open says it: the stat is this open's first step
+		}
 		return nil, err
 	}
 	if err := check(path, info.Mode()); err != nil {
