@@ -18,7 +18,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -29,6 +28,7 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/regularfile"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -205,7 +205,7 @@ func forcedOps(m *model.Model, names []string) (map[*model.Operation]bool, error
 func newTransport(cfg Config) (*http.Transport, error) {
 	tlsConf := &tls.Config{MinVersion: tls.VersionTLS12}
 	if cfg.CAFile != "" {
-		pem, err := os.ReadFile(cfg.CAFile)
+		pem, err := readCA(cfg.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("--upstream-ca: %w", err)
 		}
@@ -644,4 +644,26 @@ func (p *Proxy) copyHeaders(dst, src http.Header) {
 		}
 		dst[k] = vs
 	}
+}
+
+// maxCAFile bounds the --upstream-ca file: a bundle of every public root
+// is about 200 KiB.
+const maxCAFile = 16 << 20
+
+// readCA reads the --upstream-ca file, a regular file of at most
+// maxCAFile bytes: a FIFO or a device is refused, not waited on.
+func readCA(path string) ([]byte, error) {
+	f, err := regularfile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	pem, err := io.ReadAll(io.LimitReader(f, maxCAFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(pem) > maxCAFile {
+		return nil, fmt.Errorf("%s: more than %d bytes, more than any bundle of certificates", path, maxCAFile)
+	}
+	return pem, nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/problems"
+	"github.com/moviemock/moviemock/internal/regularfile"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -108,6 +109,10 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 			ext := path.Ext(e.Name())
 			if e.IsDir() || ext != ".yaml" && ext != ".yml" {
 				continue
+			}
+			// A FIFO would be waited on for ever, a device read without end.
+			if err := regularfile.CheckFS(src.FS, e.Name(), path.Join(src.Name, e.Name())); err != nil {
+				return nil, fmt.Errorf("load scenarios %s: %w", src.Name, err)
 			}
 			text, err := fs.ReadFile(src.FS, e.Name())
 			if err != nil {

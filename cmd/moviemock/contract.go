@@ -9,7 +9,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/problems"
+	"github.com/moviemock/moviemock/internal/regularfile"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -97,7 +97,7 @@ func contractFlags() (*flag.FlagSet, *contractOptions) {
 	fs.Func("max-response-time", "slowest acceptable response, for max_response_time (default 2s)", func(v string) (err error) { o.maxTime, err = parseDuration(v); return err })
 	o.maxCheckValues = fs.Int("max-check-values", contract.DefaultMaxCheckValues, "the most JSON `values` (items, fields) a body may hold for the checks that read bodies; a larger one is not judged by them, and the report says so")
 	o.format = fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
-	o.output = fs.String("output", "", "write the report to this `file` instead of standard output")
+	o.output = fs.String("output", "", "write the report to this `file` instead of standard output (a regular file; -: standard output)")
 	o.verbose = fs.Bool("verbose", false, "text report: list every failed check, not only the distinct failures")
 	fs.Func("id", "a record known to exist, as `NAME=ID` for the path parameter NAME (repeatable): movie_id=tt0137523", func(v string) error {
 		name, id, ok := strings.Cut(v, "=")
@@ -167,6 +167,9 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 	if (*o.username == "") != (*o.password == "") {
 		return usagef("contract: give --username and --password together")
 	}
+	if err := checkOutput("contract", "--output", *o.output); err != nil {
+		return err
+	}
 	switch {
 	case *o.examples < 0:
 		return usagef("contract: --examples %d: give 0 or more", *o.examples)
@@ -225,7 +228,7 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 	if err := knownPathParameters(cfg.Spec, o.ids); err != nil {
 		return err
 	}
-	if *o.format == "text" && *o.output == "" {
+	if *o.format == "text" && (*o.output == "" || *o.output == "-") {
 		cfg.Progress = stderr
 	}
 
@@ -314,6 +317,20 @@ func loadSpecFlag(ctx context.Context, cmd, label, source string, timeout time.D
 	return sp, nil
 }
 
+// inputError is why a file given to read cannot be: a FIFO, a device, a
+// socket or a directory is not waited on or read, but refused with what it
+// is (a pipe's writer may never come, and --timeout bounds only URLs).
+func inputError(err error) error {
+	var re *regularfile.Error
+	if errors.As(err, &re) {
+		return fmt.Errorf("%s, not a regular file: save it to a file, or give an http(s) URL", re.Kind)
+	}
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner
+	}
+	return err
+}
+
 func isURL(source string) bool {
 	return strings.HasPrefix(source, "http://") || strings.HasPrefix(source, "https://")
 }
@@ -348,9 +365,9 @@ func fetchDocument(ctx context.Context, cmd, label, source string, timeout time.
 			return nil, usagef("%s: %s: reading %s: %v", cmd, label, source, err)
 		}
 	} else {
-		f, err := os.Open(source)
+		f, err := regularfile.Open(source)
 		if err != nil {
-			return nil, usagef("%s: %s %s: %v", cmd, label, source, errors.Unwrap(err))
+			return nil, usagef("%s: %s %s: %v", cmd, label, source, inputError(err))
 		}
 		defer f.Close()
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxBytes {

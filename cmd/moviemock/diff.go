@@ -82,7 +82,7 @@ func diffFlags() (*flag.FlagSet, *diffOptions) {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	o := &diffOptions{maxSpecBytes: spec.DefaultMaxBytes, timeout: defaultDiffTimeout}
 	o.format = fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
-	o.output = fs.String("output", "", "write the report to this `file` instead of standard output")
+	o.output = fs.String("output", "", "write the report to this `file` instead of standard output (a regular file; -: standard output)")
 	failOns := make([]string, len(compare.FailOns))
 	for i, f := range compare.FailOns {
 		failOns[i] = string(f)
@@ -117,6 +117,9 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	if !reportFormat(*o.format) {
 		return usagef("diff: --format %q: use text, json, junit or html", *o.format)
 	}
+	if err := checkOutput("diff", "--output", *o.output); err != nil {
+		return err
+	}
 	failOn, err := compare.ParseFailOn(*o.failOn)
 	if err != nil {
 		return usagef("diff: --fail-on %v", err)
@@ -124,22 +127,39 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	if failOn == compare.FailOnBreakingUsed && *o.traffic == "" {
 		return usagef("diff: --fail-on breaking-used needs --traffic: the recorded calls that say which changes are used")
 	}
+	report, err := interruptible(ctx, "diff", func() (*compare.Report, error) { return diff(ctx, o, docs, failOn, stderr) })
+	if err != nil {
+		return err
+	}
+	if err := emitReportUnlessStopped(ctx, "diff", report, *o.format, *o.output, stdout, stderr); err != nil {
+		return err
+	}
+	if failing := report.Verdict(failOn); len(failing) > 0 {
+		return &failureError{fmt.Sprintf("%s at or above --fail-on %s", problems.Plural(len(failing), "change", "changes"), failOn)}
+	}
+	return nil
+}
+
+// diff reads the documents docs (and the --traffic recording) and compares
+// them: runDiff's work, which a signal interrupts.
+func diff(ctx context.Context, o *diffOptions, docs []string, failOn compare.FailOn, stderr io.Writer) (*compare.Report, error) {
 	var src *traffic.Source
+	var err error
 	if *o.traffic != "" {
 		if src, err = traffic.LoadFile(*o.traffic, traffic.DefaultLimits); err != nil {
-			return usagef("diff: --traffic: %v", err)
+			return nil, usagef("diff: --traffic: %v", err)
 		}
 		traffic.TrimPrefix(src, *o.trafficPrefix)
 	}
 	var data [2][]byte
 	for i, side := range []string{"OLD", "NEW"} {
 		if data[i], err = fetchDocument(ctx, "diff", side, docs[i], o.timeout, o.maxSpecBytes); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	old, new, err := compare.Load(data[0], data[1], docs[0], docs[1], compare.Options{Limits: spec.Limits{MaxBytes: o.maxSpecBytes}})
 	if err != nil {
-		return usagef("diff: %v", err)
+		return nil, usagef("diff: %v", err)
 	}
 	for i, sp := range []*spec.Spec{old, new} {
 		for _, w := range sp.Warnings() {
@@ -148,7 +168,7 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	}
 	report, err := compare.CompareSpecs(old, new)
 	if err != nil {
-		return usagef("diff: %v", err)
+		return nil, usagef("diff: %v", err)
 	}
 	report.FailOn = failOn
 	if src != nil {
@@ -161,11 +181,5 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 				len(t.Unmatched), t.Calls, t.Unmatched[0].Method, t.Unmatched[0].Path)
 		}
 	}
-	if err := emitReport("diff", report, *o.format, *o.output, stdout, stderr); err != nil {
-		return err
-	}
-	if failing := report.Verdict(failOn); len(failing) > 0 {
-		return &failureError{fmt.Sprintf("%s at or above --fail-on %s", problems.Plural(len(failing), "change", "changes"), failOn)}
-	}
-	return nil
+	return report, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,21 @@ func TestServeLimits(t *testing.T) {
 			t.Errorf("status %d (%v), want 431", code, err)
 		}
 	})
+	t.Run("headers at the bound", func(t *testing.T) {
+		for _, tc := range []struct {
+			size int
+			want int
+		}{
+			{maxHeaderBytes - 1, http.StatusOK},
+			{maxHeaderBytes, http.StatusOK},
+			{maxHeaderBytes + 1, http.StatusRequestHeaderFieldsTooLarge},
+			{maxHeaderBytes + 100, http.StatusRequestHeaderFieldsTooLarge},
+		} {
+			if code := headerRequest(t, addr, "/person/1", tc.size); code != tc.want {
+				t.Errorf("request line and headers of %d bytes: status %d, want %d", tc.size, code, tc.want)
+			}
+		}
+	})
 	t.Run("a normal client", func(t *testing.T) {
 		// Requests on one connection, each well within the limits.
 		res, err := loadgen.Run(context.Background(), addr, loadgen.Request("GET", "/person/1", ""), loadgen.Options{Conns: 1, Requests: 20, Status: 200})
@@ -85,6 +101,29 @@ func TestServeThousandConnections(t *testing.T) {
 	if err != nil || res.Errors > 0 || res.Answers != 5000 {
 		t.Fatalf("%d answers, %d errors (first: %v), %v", res.Answers, res.Errors, res.FirstErr, err)
 	}
+}
+
+// headerRequest sends, on a connection of its own, a GET of target whose
+// request line and headers, line ends and the blank line included, take
+// size bytes, and returns the answer's status.
+func headerRequest(t *testing.T, addr, target string, size int) int {
+	t.Helper()
+	head := "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "
+	const end = "\r\n\r\n"
+	req := head + strings.Repeat("a", size-len(head)-len(end)) + end
+	if len(req) != size {
+		t.Fatalf("request of %d bytes, want %d", len(req), size)
+	}
+	conn := dial(t, addr)
+	if _, err := io.WriteString(conn, req); err != nil {
+		t.Fatal(err)
+	}
+	code, err := loadgen.ReadResponse(bufio.NewReader(conn))
+	if err != nil && code == 0 {
+		t.Fatalf("%d bytes: %v", size, err)
+	}
+	conn.Close()
+	return code
 }
 
 func dial(t *testing.T, addr string) net.Conn {
@@ -123,5 +162,24 @@ func TestSecretWarning(t *testing.T) {
 		if (w != "") != tc.warn || tc.warn && !strings.Contains(w, "--jwt-secret") {
 			t.Errorf("%s, secret set %v: %q", tc.ip, tc.secret, w)
 		}
+	}
+}
+
+// The proxy's listener keeps the same bound on the request line and
+// headers as serve's: the bound passes (to the upstream), a byte more
+// gets 431.
+func TestProxyHeaderBound(t *testing.T) {
+	t.Parallel()
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(upstream.Close)
+	p := startProxy(t, upstream.URL)
+	addr := strings.TrimPrefix(p.base, "http://")
+	if code := headerRequest(t, addr, "/person/1", maxHeaderBytes); code == http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("request line and headers of %d bytes: 431, want them passed on", maxHeaderBytes)
+	}
+	if code := headerRequest(t, addr, "/person/1", maxHeaderBytes+1); code != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("request line and headers of %d bytes: status %d, want 431", maxHeaderBytes+1, code)
 	}
 }

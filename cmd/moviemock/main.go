@@ -11,7 +11,9 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stopWatching := withGoRun(ctx, os.Stderr) // go run passes no SIGTERM on
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stopWatching()
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/moviemock/moviemock/internal/atomicfile"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/problems"
+	"github.com/moviemock/moviemock/internal/regularfile"
 	"github.com/moviemock/moviemock/mock"
 	"github.com/moviemock/moviemock/proxy"
 )
@@ -142,7 +143,7 @@ func (px *proxyFlags) define(fs *flag.FlagSet) {
 		px.maxCheckMemory, err = parseSize(v)
 		return err
 	})
-	fs.StringVar(&px.report, "report", "", "write the violations report to this `file` on exit")
+	fs.StringVar(&px.report, "report", "", "write the violations report to this `file` on exit (-: standard output)")
 	fs.StringVar(&px.format, "format", "", "report `format`: text, json, junit or html (default: from the --report file's ending, else text)")
 	fs.BoolVar(&px.failOnViolation, "fail-on-violation", false, "exit 1 when a check failed or no exchange reached the upstream")
 	fs.StringVar(&px.recordDir, "record", "", "write the records of the upstream's answers into this fixture `directory`")
@@ -181,6 +182,9 @@ func (px *proxyFlags) check() error {
 	}
 	if px.report == "" && px.format != "text" {
 		return usagef("proxy: --format %s needs --report FILE", px.format)
+	}
+	if err := checkOutput("proxy", "--report", px.report); err != nil {
+		return err
 	}
 	if px.ca != "" && px.insecure {
 		return usagef("proxy: --upstream-ca and --upstream-insecure contradict each other: give one")
@@ -280,9 +284,15 @@ func leftOut(errs *fixtures.Errors) int {
 // upstream (nothing was checked).
 func (px *proxyFlags) finish(stdout, stderr io.Writer) error {
 	report := px.p.Report()
-	if px.report != "" {
+	switch px.report {
+	case "":
+	case "-":
+		if err := writeReport(report, px.format, stdout); err != nil {
+			return fmt.Errorf("proxy: write report: %w", err)
+		}
+	default:
 		if err := writeReportFile(report, px.format, px.report); err != nil {
-			return fmt.Errorf("proxy: --report: %w", err)
+			return outputError("proxy", "--report", err)
 		}
 		fmt.Fprintf(stderr, "moviemock proxy: report written to %s\n", px.report)
 	}
@@ -318,6 +328,30 @@ func writeReportFile(report *contract.Report, format, path string) error {
 	return atomicfile.Write(path, func(w *bufio.Writer) error { return writeReport(report, format, w) })
 }
 
+// checkOutput refuses, before any work is done, a report file (flag:
+// --output, --report) that is neither "-" (standard output) nor a path a
+// regular file may be written at: a symbolic link, a FIFO, a device, a
+// socket or a directory, which writing whole (a rename) would replace.
+func checkOutput(command, flag, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if err := regularfile.CheckTarget(path); err != nil {
+		return outputError(command, flag, err)
+	}
+	return nil
+}
+
+// outputError is err of writing the report file flag names; a node that
+// is not a regular file is bad usage, said with what to give instead.
+func outputError(command, flag string, err error) error {
+	var re *regularfile.Error
+	if errors.As(err, &re) {
+		return usagef("%s: %s %s: %s, not a regular file; give a file path or - for standard output", command, flag, re.Path, re.Kind)
+	}
+	return fmt.Errorf("%s: write report: %w", command, err)
+}
+
 // report is what contract, diff and replay write: one report, in the four
 // formats --format names, and the line that sums it up.
 type report interface {
@@ -328,18 +362,18 @@ type report interface {
 	WriteHTML(io.Writer) error
 }
 
-// emitReport writes report in format to stdout, or to the file output
-// (whole or not at all) and then its summary line to stderr, for the log
-// of the CI job that ran the command.
+// emitReport writes report in format to stdout (output "" or "-"), or to
+// the file output (whole or not at all) and then its summary line to
+// stderr, for the log of the CI job that ran the command.
 func emitReport(command string, r report, format, output string, stdout, stderr io.Writer) error {
-	if output == "" {
+	if output == "" || output == "-" {
 		if err := writeReport(r, format, stdout); err != nil {
 			return fmt.Errorf("%s: write report: %w", command, err)
 		}
 		return nil
 	}
 	if err := atomicfile.Write(output, func(w *bufio.Writer) error { return writeReport(r, format, w) }); err != nil {
-		return fmt.Errorf("%s: write report: %w", command, err)
+		return outputError(command, "--output", err)
 	}
 	fmt.Fprintf(stderr, "moviemock %s: report written to %s\n%s\n", command, output, r.SummaryLine())
 	return nil

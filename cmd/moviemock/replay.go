@@ -89,7 +89,7 @@ func replayFlags() (*flag.FlagSet, *replayOptions) {
 	fs.Func("timeout", "time limit of one request (default 5s)", func(v string) (err error) { o.timeout, err = parseDuration(v); return err })
 	o.maxCheckValues = fs.Int("max-check-values", contract.DefaultMaxCheckValues, "the most JSON `values` (items, fields) a body may hold to have its shape compared; a larger one is compared on status and content type only, and the report says so")
 	o.format = fs.String("format", "text", "report `format`: text, json, junit or html (one self-contained page)")
-	o.output = fs.String("output", "", "write the report to this `file` instead of standard output")
+	o.output = fs.String("output", "", "write the report to this `file` instead of standard output (a regular file; -: standard output)")
 	return fs, o
 }
 
@@ -115,6 +115,9 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 	case *o.maxCheckValues < 1:
 		return usagef("replay: --max-check-values %d: give 1 or more", *o.maxCheckValues)
 	}
+	if err := checkOutput("replay", "--output", *o.output); err != nil {
+		return err
+	}
 	failOn, err := replay.FailOn(*o.failOn)
 	if err != nil {
 		return usagef("replay: --fail-on %v", err)
@@ -122,25 +125,41 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 	if u, err := url.Parse(*o.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usagef("replay: --base-url %q: give an http(s) URL with a host, e.g. http://127.0.0.1:8000", *o.baseURL)
 	}
-	src, err := traffic.LoadFile(pos[0], traffic.DefaultLimits)
+	report, err := interruptible(ctx, "replay", func() (*replay.Report, error) { return replayRun(ctx, o, pos[0], failOn, stderr) })
 	if err != nil {
-		return usagef("replay: %v", err)
+		return err
+	}
+	if err := emitReportUnlessStopped(ctx, "replay", report, *o.format, *o.output, stdout, stderr); err != nil {
+		return err
+	}
+	if n := report.Failed(); n > 0 {
+		return &failureError{fmt.Sprintf("replay: %d calls changed (--fail-on %s)", n, *o.failOn)}
+	}
+	return nil
+}
+
+// replayRun reads the recording at path and replays it: runReplay's work,
+// which a signal interrupts.
+func replayRun(ctx context.Context, o *replayOptions, path string, failOn replay.Level, stderr io.Writer) (*replay.Report, error) {
+	src, err := traffic.LoadFile(path, traffic.DefaultLimits)
+	if err != nil {
+		return nil, usagef("replay: %v", err)
 	}
 	// The recorded contract first: a bad one is bad usage, whatever the
 	// target.
 	var recorded *spec.Spec
 	if *o.recordedSpec != "" {
 		if recorded, err = loadSpecFlag(ctx, "replay", "--recorded-spec", *o.recordedSpec, o.timeout, *o.maxSpecBytes, stderr); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := contract.Probe(ctx, *o.baseURL, o.timeout); err != nil {
-		return usagef("replay: %v", strings.TrimPrefix(err.Error(), "contract: "))
+		return nil, usagef("replay: %v", strings.TrimPrefix(err.Error(), "contract: "))
 	}
 	var sp *spec.Spec
 	if *o.specFlag != "" {
 		if sp, err = loadSpec(ctx, "replay", *o.specFlag, o.timeout, *o.maxSpecBytes, stderr); err != nil {
-			return err
+			return nil, err
 		}
 	} else {
 		// The target's own document, when it serves one; a recording
@@ -157,13 +176,7 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 		Timeout: o.timeout, MaxCheckValues: *o.maxCheckValues, FailOn: failOn,
 	})
 	if err != nil {
-		return usagef("%v", err) // exit 2
+		return nil, usagef("%v", err) // exit 2
 	}
-	if err := emitReport("replay", report, *o.format, *o.output, stdout, stderr); err != nil {
-		return err
-	}
-	if n := report.Failed(); n > 0 {
-		return &failureError{fmt.Sprintf("replay: %d calls changed (--fail-on %s)", n, *o.failOn)}
-	}
-	return nil
+	return report, nil
 }

@@ -478,3 +478,46 @@ func parseDuration(v string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// interruptible runs work until it returns or ctx ends (SIGTERM, SIGINT),
+// whichever comes first. Work that does not watch ctx, a comparison of
+// two large documents, a read of a file that never ends, is left to run
+// on: the process is about to exit. What is written to a file is not done
+// in work, so that no half-written file is left behind.
+func interruptible[T any](ctx context.Context, command string, work func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := work()
+		done <- result{v, err}
+	}()
+	stopped := func() (T, error) {
+		var zero T
+		return zero, usagef("%s: stopped before it finished (%v); no report written", command, context.Cause(ctx))
+	}
+	select {
+	case r := <-done:
+		if r.err != nil && ctx.Err() != nil {
+			return stopped() // the signal's error, not the request's it cut short
+		}
+		return r.v, r.err
+	case <-ctx.Done():
+		return stopped()
+	}
+}
+
+// emitReportUnlessStopped is emitReport, stopped by ctx while it writes to
+// standard output (which a reader may never drain); a file is written to
+// the end, so that none is left half-written.
+func emitReportUnlessStopped(ctx context.Context, command string, r report, format, output string, stdout, stderr io.Writer) error {
+	if output != "" && output != "-" {
+		return emitReport(command, r, format, output, stdout, stderr)
+	}
+	_, err := interruptible(ctx, command, func() (struct{}, error) {
+		return struct{}{}, emitReport(command, r, format, output, stdout, stderr)
+	})
+	return err
+}

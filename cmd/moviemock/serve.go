@@ -34,10 +34,17 @@ const (
 	defaultRecords  = 20 // generated records of a collection the first contract does not have
 	specTimeout     = 30 * time.Second
 	shutdownTimeout = 5 * time.Second
-	maxHeaderBytes  = 64 << 10 // beyond it: 431 Request Header Fields Too Large
+	maxHeaderBytes  = 64 << 10 // the request line and headers as sent; beyond it: 431 Request Header Fields Too Large
 	watchInterval   = time.Second
 	logInterval     = 100 * time.Millisecond // how late a request log line may be
 )
+
+// netHTTPHeaderSlack is what net/http (Go 1.26) reads beyond
+// Server.MaxHeaderBytes before it answers 431: it limits the connection's
+// reads to MaxHeaderBytes+4096 ("bufio slop"). MaxHeaderBytes is set that
+// much below maxHeaderBytes, so that a request whose line and headers, as
+// sent, take maxHeaderBytes bytes passes and one byte more gets 431.
+const netHTTPHeaderSlack = 4096
 
 // The server's limits on slow and idle clients (variables so that tests
 // can shorten them). A client that takes longer than readHeaderTimeout to
@@ -373,7 +380,7 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 		ReadHeaderTimeout: readHeaderTimeout,
 		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
+		MaxHeaderBytes:    maxHeaderBytes - netHTTPHeaderSlack,
 		// OPTIONS * goes to the mock, which answers 404 as Starlette does,
 		// not Go's built-in 200.
 		DisableGeneralOptionsHandler: true,

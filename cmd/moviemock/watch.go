@@ -267,13 +267,15 @@ func stamp(dir string) string {
 		if e.IsDir() || ext != ".yaml" && ext != ".yml" && ext != ".json" {
 			continue
 		}
-		info, err := e.Info()
+		info, err := os.Stat(filepath.Join(dir, e.Name())) // a link's target
 		if err != nil {
 			fmt.Fprintf(&b, "%q %v\n", e.Name(), err)
 			continue
 		}
 		fmt.Fprintf(&b, "%q %d %d", e.Name(), info.Size(), info.ModTime().UnixNano())
-		if info.Size() < hashBelow {
+		// A FIFO is not read here (it would block the watch); the load
+		// refuses it.
+		if info.Size() < hashBelow && info.Mode().IsRegular() {
 			if text, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
 				fmt.Fprintf(&b, " %x", sha256.Sum256(text))
 			}

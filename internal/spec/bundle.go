@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/moviemock/moviemock/internal/regularfile"
 )
 
 // maxFiles bounds the files one document may reference.
@@ -584,7 +586,7 @@ func (b *bundler) read(path string) (*yaml.Node, error) {
 	if fi.Size() > left {
 		return nil, b.tooLarge(path)
 	}
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path) // a FIFO swapped in since the Stat is refused too
 	if err != nil {
 		return nil, err
 	}

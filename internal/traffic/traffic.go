@@ -20,10 +20,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/moviemock/moviemock/internal/jsonscan"
+	"github.com/moviemock/moviemock/internal/regularfile"
 )
 
 // Call is one recorded request and the answer it got.
@@ -95,9 +95,10 @@ const (
 	maxMethod  = 64
 )
 
-// LoadFile reads the recording at path.
+// LoadFile reads the recording at path, a regular file: a FIFO, a device
+// or a directory is refused (a *regularfile.Error), not waited on.
 func LoadFile(path string, lim Limits) (*Source, error) {
-	f, err := os.Open(path)
+	f, err := regularfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read traffic: %w", err)
 	}
