@@ -23,6 +23,7 @@ import (
 // token field ({"user": {…, "token"}}) carries a token of the
 // user's when one is issued for the answer.
 func (c *call) writeRecord(rec *fixtures.Record, token string) {
+	rec = c.personal(c.o.m.Coll, rec)
 	body := rec.JSON
 	if token != "" && c.s.model.Framework != framework.FastAPI {
 		if f := c.o.m.Coll.Field("token"); f != nil && c.o.m.Coll == c.s.model.Login {
@@ -481,8 +482,9 @@ func jsonLogin(c *call, by string) {
 // action is an Action: the record its path names, as it is; outside
 // FastAPI documents, a POST or DELETE on /things/{key}/verb whose record
 // has a flag of the verb (favorite → favorited, follow → following, like
-// → liked) sets it (POST) or clears it (DELETE), and moves the count of
-// the verb beside it (favoritesCount) with it.
+// → liked) sets it (POST) or clears it (DELETE) for the request's user
+// (see flags.go), and moves the count of the verb beside it
+// (favoritesCount) with it when that user's flag changed.
 func action(c *call) {
 	o := c.o.m
 	coll := o.Coll
@@ -519,10 +521,9 @@ func action(c *call) {
 		}
 		key = old.Key(coll)
 	}
-	set := o.Method == "POST"
-	was := string(old.Value(flag)) == "true"
+	set, who := o.Method == "POST", c.actor()
+	was := c.view().marked(coll, flag, key, who)
 	vals := old.Vals(coll)
-	vals[flag.Index] = []byte(strconv.FormatBool(set))
 	if count != nil && was != set {
 		n, _ := strconv.ParseInt(string(old.Value(count)), 10, 64)
 		if set {
@@ -537,6 +538,9 @@ func action(c *call) {
 	if !c.store(coll, key, &rec) {
 		return
 	}
+	if !c.s.cfg.ReadOnly {
+		c.st.setMark(coll, flag, key, who, set)
+	}
 	c.writeRecord(&rec, "")
 }
 
@@ -544,6 +548,7 @@ func action(c *call) {
 // it: the whole record, or the fields of Operation.Project.
 func (c *call) appendList(b []byte, recs []*fixtures.Record) []byte {
 	o := c.o.m
+	recs = c.personalAll(recs)
 	if o.Project == nil {
 		return appendRecords(b, recs)
 	}

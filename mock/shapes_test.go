@@ -561,3 +561,89 @@ func TestServerBasePath(t *testing.T) {
 		{"GET", "/api", "", 404, nil, ""},
 	})
 }
+
+// An action's flag is the account's that did it: on the corpus's RealWorld
+// document two accounts registered by its own POST /users favorite and
+// follow; each sees its own favorited and following (in the article, its
+// embedded author and the profile), an anonymous read sees neither,
+// favoritesCount counts the accounts, and ?favorited=NAME lists what that
+// account favorited.
+func TestActionFlagsPerUser(t *testing.T) {
+	t.Parallel()
+	srv := contractServer(t, "../testdata/corpus/documents/realworld/openapi.yml", nil, nil)
+	call := func(method, target, body, token string) map[string]any {
+		t.Helper()
+		r := httptest.NewRequest(method, target, strings.NewReader(body))
+		if body != "" {
+			r.Header.Set("Content-Type", "application/json")
+		}
+		if token != "" {
+			r.Header.Set("Authorization", "Token "+token)
+		}
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		if w.Code/100 != 2 {
+			t.Fatalf("%s %s: status %d: %s", method, target, w.Code, w.Body)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, target, err, w.Body)
+		}
+		return v
+	}
+	tokens := map[string]string{}
+	for _, name := range []string{"alice", "bob"} {
+		call("POST", "/users", `{"user":{"username":"`+name+`","email":"`+name+`@example.com","password":"secret123"}}`, "")
+		u := call("POST", "/users/login", `{"user":{"email":"`+name+`@example.com","password":"secret123"}}`, "")
+		tok, _ := pick(u, "user.token")
+		tokens[name], _ = tok.(string)
+	}
+	first := call("GET", "/articles", "", "")
+	slug0, _ := pick(first, "articles.0.slug")
+	slug1, _ := pick(first, "articles.1.slug")
+	author, _ := pick(first, "articles.0.author.username")
+	count0, _ := pick(first, "articles.0.favoritesCount")
+	base := int(count0.(float64))
+	a, b := tokens["alice"], tokens["bob"]
+	art, prof := "/articles/"+slug0.(string), "/profiles/"+author.(string)
+	for _, s := range []struct {
+		method, target, token string
+		want                  map[string]any
+	}{
+		{"POST", art + "/favorite", a, map[string]any{"article.favorited": true, "article.favoritesCount": base + 1}},
+		{"POST", art + "/favorite", a, map[string]any{"article.favorited": true, "article.favoritesCount": base + 1}},
+		{"GET", art, b, map[string]any{"article.favorited": false, "article.favoritesCount": base + 1}},
+		{"GET", art, "", map[string]any{"article.favorited": false, "article.favoritesCount": base + 1}},
+		{"GET", art, a, map[string]any{"article.favorited": true}},
+		{"POST", art + "/favorite", b, map[string]any{"article.favorited": true, "article.favoritesCount": base + 2}},
+		{"POST", "/articles/" + slug1.(string) + "/favorite", b, map[string]any{"article.favorited": true}},
+		{"GET", "/articles?favorited=alice", "", map[string]any{"articlesCount": 1, "articles.0.slug": slug0, "articles.0.favorited": false}},
+		{"GET", "/articles?favorited=alice", a, map[string]any{"articlesCount": 1, "articles.0.favorited": true}},
+		{"GET", "/articles?favorited=bob", a, map[string]any{"articlesCount": 2}},
+		{"GET", "/articles?favorited=nobody", "", map[string]any{"articlesCount": 0}},
+		{"DELETE", art + "/favorite", a, map[string]any{"article.favorited": false, "article.favoritesCount": base + 1}},
+		{"GET", art, b, map[string]any{"article.favorited": true, "article.favoritesCount": base + 1}},
+		{"GET", "/articles?favorited=alice", "", map[string]any{"articlesCount": 0}},
+		{"POST", prof + "/follow", a, map[string]any{"profile.following": true}},
+		{"GET", prof, a, map[string]any{"profile.following": true}},
+		{"GET", prof, b, map[string]any{"profile.following": false}},
+		{"GET", prof, "", map[string]any{"profile.following": false}},
+		{"GET", art, a, map[string]any{"article.author.following": true}},
+		{"GET", art, b, map[string]any{"article.author.following": false}},
+		{"GET", "/articles?limit=1", a, map[string]any{"articles.0.author.following": true, "articles.0.favorited": false}},
+		{"DELETE", prof + "/follow", a, map[string]any{"profile.following": false}},
+		{"GET", art, a, map[string]any{"article.author.following": false}},
+	} {
+		got := call(s.method, s.target, "", s.token)
+		for path, want := range s.want {
+			x, _ := pick(got, path)
+			if n, ok := want.(int); ok {
+				want = float64(n)
+			}
+			if x != want {
+				who := map[string]string{a: "alice", b: "bob", "": "anonymous"}[s.token]
+				t.Errorf("%s %s as %s: %s is %v, want %v", s.method, s.target, who, path, x, want)
+			}
+		}
+	}
+}
