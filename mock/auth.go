@@ -94,6 +94,28 @@ func (s *Server) authenticate(r *http.Request, st *state) (*fixtures.Record, str
 	return user, "", true
 }
 
+// tokenUser is the user a token of the mock's in the Authorization header
+// names, with a scheme (Bearer, Token) or bare, as an API key in that
+// header carries it; nil when it names none. Outside FastAPI documents an
+// operation that does not demand a token still serves the user who sends
+// one their own flags (flags.go) and fills them in as author.
+func (s *Server) tokenUser(r *http.Request, st *state) *fixtures.Record {
+	if user, _, ok := s.authenticate(r, st); ok {
+		return user
+	}
+	name, mine, ok := s.tokens.mine(strings.Trim(r.Header.Get("Authorization"), fastapi.Latin1Space))
+	if !mine || !ok {
+		return nil
+	}
+	st.mu.RLock()
+	user, found := view{base: st.base, ov: st.ov}.user(name)
+	st.mu.RUnlock()
+	if !found {
+		return s.accounts[name]
+	}
+	return user
+}
+
 // authorize is the security dependency in front of the scenario engine's
 // scripted answers (scenarios.Options.Authorize): a request to an operation
 // that demands a token gets the 401 it would get from the operation itself.
