@@ -361,6 +361,14 @@ func changeMe(c *call) {
 			vals[f.Index] = fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 		}
 	}
+	if status := c.s.meConflictStatus(c.o); status != 0 {
+		if f := takenBy(v, coll, old, vals); f != nil {
+			if !c.s.refuse(c.w, c.o, status, problem(f.Name+" is already taken")) {
+				fastapi.WriteDetail(c.w, status, coll.Title+" with this "+f.Name+" already exists")
+			}
+			return
+		}
+	}
 	secret := old.Secret
 	if s := c.bodySecret(coll); s != "" {
 		secret = s
@@ -370,6 +378,55 @@ func changeMe(c *call) {
 		return
 	}
 	c.writeRecord(&rec, c.bearer())
+}
+
+// meConflictStatus is the status an update of the current user answers
+// when it would take another account's name or e-mail: under the
+// plain-OpenAPI profile the status a create refuses a taken one with
+// (conflictStatus), where o declares it; under FastAPI's, 409 or else 400
+// where o declares it. 0 where o declares no such status: the update is
+// kept, as before (the document says nothing of a taken name).
+func (s *Server) meConflictStatus(o *operation) int {
+	declared := func(status int) bool {
+		return o.m.Op.Responses != nil && o.m.Op.Responses.Value(strconv.Itoa(status)) != nil
+	}
+	if s.oa != nil {
+		if status := s.conflictStatus(o); declared(status) {
+			return status
+		}
+		return 0
+	}
+	for _, status := range []int{http.StatusConflict, http.StatusBadRequest} {
+		if declared(status) {
+			return status
+		}
+	}
+	return 0
+}
+
+// takenBy is the field of the accounts that names one (the login's user
+// key, a username, an e-mail) to which vals, old's fields changed, give a
+// value another account of v holds; nil when none.
+func takenBy(v view, coll *model.Collection, old *fixtures.Record, vals [][]byte) *model.Field {
+	self := old.Key(coll)
+	for _, f := range coll.Fields {
+		if f.Type != "string" || !(f == coll.UserKey || f.Format == "email" || strings.EqualFold(f.Name, "email") || strings.EqualFold(f.Name, "username")) {
+			continue
+		}
+		want := vals[f.Index]
+		if want == nil || string(want) == "null" || bytes.Equal(want, old.Value(f)) {
+			continue
+		}
+		taken := false
+		v.each(coll, func(r *fixtures.Record) bool {
+			taken = r.Key(coll) != self && bytes.Equal(r.Value(f), want)
+			return !taken
+		})
+		if taken {
+			return f
+		}
+	}
+	return nil
 }
 
 // deleteMe is DeleteMe: the token's user removed.

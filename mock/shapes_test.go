@@ -11,6 +11,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -645,5 +647,90 @@ func TestActionFlagsPerUser(t *testing.T) {
 				t.Errorf("%s %s as %s: %s is %v, want %v", s.method, s.target, who, path, x, want)
 			}
 		}
+	}
+}
+
+// An update of the current user that would take another account's name
+// or e-mail is refused where the operation declares the status a create
+// refuses a taken name with: on the corpus's RealWorld document PUT /user
+// declares 422, answered in its {"errors": {"body": […]}}, and with a 409
+// added to the document (in memory) the 409; the full-stack template's
+// PATCH /users/me declares neither 409 nor 400 and keeps the update, as
+// before, while with a 409 added it answers FastAPI's detail. A value the
+// account already holds, or a free one, is kept.
+func TestUpdateMeTakenName(t *testing.T) {
+	t.Parallel()
+	const rw = "../testdata/corpus/documents/realworld/openapi.yml"
+	conflict := func(path, method string) func(*openapi3.T) {
+		return func(doc *openapi3.T) {
+			resp := openapi3.NewResponse().WithDescription("Conflict")
+			if like := doc.Paths.Find(path).GetOperation(method).Responses.Value("422"); like != nil && path == "/user" {
+				resp = like.Value // RealWorld's GenericError
+			}
+			doc.Paths.Find(path).GetOperation(method).Responses.Set("409", &openapi3.ResponseRef{Value: resp})
+		}
+	}
+	rwRegister := func(name string) step {
+		return step{"POST", "/users", `{"user":{"username":"` + name + `","email":"` + name + `@example.com","password":"secret123"}}`, 201, nil, ""}
+	}
+	rwLogin := step{"POST", "/users/login", `{"user":{"email":"alice@example.com","password":"secret123"}}`, 200, nil, "user.token"}
+	fsRegister := func(name string) step {
+		return step{"POST", "/api/v1/users/signup", `{"email":"` + name + `@example.com","password":"secret123"}`, 200, nil, ""}
+	}
+	fsLogin := step{"POST", "/api/v1/login/access-token", "username=alice%40example.com&password=secret123", 200, nil, "access_token"}
+	for _, tc := range []struct {
+		name, doc string
+		mutate    func(*openapi3.T)
+		scheme    string
+		steps     []step
+	}{
+		{"realworld declares 422", rw, nil, "Token", []step{
+			rwRegister("bob"), rwRegister("alice"), rwLogin,
+			{"PUT", "/user", `{"user":{"email":"bob@example.com"}}`, 422, map[string]string{"errors.body.#": "1"}, ""},
+			{"GET", "/user", "", 200, map[string]string{"user.email": `"alice@example.com"`, "user.username": `"alice"`}, ""},
+			{"PUT", "/user", `{"user":{"email":"alice@example.com","bio":"same e-mail"}}`, 200, map[string]string{"user.bio": `"same e-mail"`}, ""},
+			{"PUT", "/user", `{"user":{"email":"alice2@example.com"}}`, 200, map[string]string{"user.email": `"alice2@example.com"`}, ""},
+		}},
+		{"realworld with a 409", rw, conflict("/user", "PUT"), "Token", []step{
+			rwRegister("bob"), rwRegister("alice"), rwLogin,
+			{"PUT", "/user", `{"user":{"email":"bob@example.com"}}`, 409, map[string]string{"errors.body.0": `"email is already taken"`}, ""},
+		}},
+		{"template declares neither", fullstackDoc, nil, "Bearer", []step{
+			fsRegister("bob"), fsRegister("alice"), fsLogin,
+			{"PATCH", "/api/v1/users/me", `{"email":"bob@example.com"}`, 200, map[string]string{"email": `"bob@example.com"`}, ""},
+		}},
+		{"template with a 409", fullstackDoc, conflict("/api/v1/users/me", "PATCH"), "Bearer", []step{
+			fsRegister("bob"), fsRegister("alice"), fsLogin,
+			{"PATCH", "/api/v1/users/me", `{"email":"bob@example.com"}`, 409, map[string]string{"detail": `"UserPublic with this email already exists"`}, ""},
+			{"PATCH", "/api/v1/users/me", `{"full_name":"Alice"}`, 200, map[string]string{"full_name": `"Alice"`, "email": `"alice@example.com"`}, ""},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b, err := os.ReadFile(tc.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp, err := spec.Load(b, tc.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.mutate != nil {
+				tc.mutate(sp.Doc)
+			}
+			m, err := model.Compile(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Default: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := mock.New(mock.Config{Spec: sp, Model: m, Data: d, Now: func() time.Time { return shapesNow }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			converse(t, srv, tc.scheme, tc.steps)
+		})
 	}
 }
