@@ -80,6 +80,9 @@ type Case struct {
 
 	op  *operation
 	obs *observedFacts // for an Observed case: what the proxy knew
+	// ownCleanup: what this sequence step created, the sequences delete
+	// (or name as left behind) themselves; the run's cleanup leaves it.
+	ownCleanup bool
 }
 
 // operation is a contract operation and what the runner knows of it.
@@ -762,7 +765,11 @@ func (b *builder) build(ops []*operation) {
 			// Any request it accepts changes the account the run logged
 			// in with (its email, its password): only its refusals of
 			// missing or forged credentials are safe to test.
-			*b.notes = append(*b.notes, fmt.Sprintf("%s: changes the logged-in account (%s): only its refusals without valid credentials are tested (--allow-destructive sends the rest)", o.id, o.model.Kind))
+			if reg := registerOp(b.model); reg != nil {
+				*b.notes = append(*b.notes, fmt.Sprintf("%s: changes the logged-in account (%s): its valid requests go to a throwaway account the sequences register with %s, never to --username's", o.id, o.model.Kind, opName(reg)))
+			} else {
+				*b.notes = append(*b.notes, fmt.Sprintf("%s: changes the logged-in account (%s), and the contract has no registration for a throwaway account: only its refusals without valid credentials are tested (--allow-destructive sends the rest)", o.id, o.model.Kind))
+			}
 			b.authCases(o, values{})
 			continue
 		}
@@ -1509,7 +1516,7 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 	unkeyed, undeletable := map[string]int{}, map[string]int{}
 	for _, res := range report.Results {
 		c := res.Case
-		if c == nil || c.op == nil {
+		if c == nil || c.op == nil || c.ownCleanup {
 			continue
 		}
 		s := res.Response.Status

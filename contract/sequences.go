@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -74,11 +75,20 @@ type seqRun struct {
 	counts map[*model.Operation]int
 	// force are body fields a change sends with these values (falsyUpdate).
 	force map[string]any
+	// under are the path parameters of the parent the record a lifecycle
+	// follows was created under (a comment's article slug): every step
+	// whose path names them takes them.
+	under map[string]string
+	// lastUnder are those of the record create made last.
+	lastUnder map[string]string
 }
 
 type created struct {
 	coll *model.Collection
 	id   string
+	// under are the path parameters of the parent it was created under
+	// (/articles/{slug}/comments: slug), for the steps that address it.
+	under map[string]string
 }
 
 // sequences runs the stateful sequences against the target and returns
@@ -111,12 +121,14 @@ func (r *runner) sequences(ctx context.Context, report *Report) []*Result {
 	}
 	s.logIn()
 	writes := !r.cfg.NoWrites
-	if writes && (s.enabled[checkRegistrationLogin]) {
+	if writes && (s.enabled[checkRegistrationLogin] || s.enabled[checkStatefulUpdate] || s.enabled[checkStatefulDelete]) {
 		// From a stream of its own: whether the contract has a
 		// registration does not change the records the seed makes below.
 		main := s.rng
 		s.rng = rand.New(rand.NewPCG(r.cfg.Seed, 0x72656769737465))
-		s.registration()
+		if a := s.registration(); a != nil {
+			s.throwaway(a)
+		}
 		s.rng = main
 	} else if s.enabled[checkRegistrationLogin] {
 		s.loginCurrentUser()
@@ -224,6 +236,9 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 	x := s.op(o)
 	path := o.Path
 	for k, v := range c.path {
+		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
+	}
+	for k, v := range s.under {
 		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
 	}
 	h := s.r.cfg.Header.Clone()
@@ -547,6 +562,7 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 			raw, _ := json.Marshal(body)
 			vals, set, items := validate(jb, raw)
 			if items == nil {
+				vals, set = unwrapSent(o, vals, set)
 				return raw, vals, set, nil
 			}
 			lastErr = fmt.Sprintf("%v %s", items[0].Loc, items[0].Msg)
@@ -562,6 +578,21 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 		}
 	}
 	return nil, nil, nil, fmt.Errorf("no generated body for %s was accepted (last: %s)", o, lastErr)
+}
+
+// unwrapSent is what a body wrapped in one member ({"article": {…}})
+// sends of the record: the members inside, each one sent; the body as it
+// is otherwise.
+func unwrapSent(o *model.Operation, want map[string]any, set map[string]bool) (map[string]any, map[string]bool) {
+	inner, ok := want[o.BodyWrap].(map[string]any)
+	if o.BodyWrap == "" || !ok || len(want) != 1 {
+		return want, set
+	}
+	sent := make(map[string]bool, len(inner))
+	for k := range inner {
+		sent[k] = true
+	}
+	return inner, sent
 }
 
 // freshValue generates a value for the body field name from its schema.
@@ -666,14 +697,10 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 	id, _, ok := recordID(rec)
 	if k, keyed := keyOfColl(rec, c); !ok && keyed {
 		// A record keyed by a field of its own (an article's slug): the
-		// lifecycle follows it by its key through its reads, actions and
-		// delete (not yet its changes, nor as another's parent), and it
-		// is deleted at the end.
-		if why == "" {
-			id, ok = k, true
-		} else if s.find(c, model.Delete) != nil {
-			s.cleanup = append(s.cleanup, created{c, k})
-		}
+		// lifecycle follows it by its key through its reads, changes,
+		// actions and delete, a nested record is created under it by
+		// that key, and it is deleted at the end.
+		id, ok = k, true
 	}
 	if !ok && before != nil && res.Response.Status/100 == 2 {
 		var found map[string]any
@@ -686,8 +713,9 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 		unread = unread || !listed
 	}
 	if ok {
+		s.lastUnder = path
 		if s.find(c, model.Delete) != nil {
-			s.cleanup = append(s.cleanup, created{c, id})
+			s.cleanup = append(s.cleanup, created{c, id, path})
 		} else {
 			s.note("%s %s created by the sequences stays: the contract cannot delete it", c, id)
 		}
@@ -913,9 +941,13 @@ func (s *seqRun) parentID(p *model.Collection, for_ *model.Collection) (any, boo
 		return id, true
 	}
 	if p != s.m.Login && (s.find(p, model.Create) != nil || s.find(p, model.NestedCreate) != nil) {
-		if rec, _, ok := s.create(p, fmt.Sprintf(" (a %s for %s to refer to)", p.Name, for_.Name)); ok {
-			s.parents[p] = rec["id"]
-			return rec["id"], true
+		if rec, id, ok := s.create(p, fmt.Sprintf(" (a %s for %s to refer to)", p.Name, for_.Name)); ok {
+			pid := rec["id"]
+			if _, _, hasID := recordID(rec); !hasID {
+				pid = id // its own key: an article's slug
+			}
+			s.parents[p] = pid
+			return pid, true
 		}
 		return nil, false
 	}
@@ -984,6 +1016,8 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 	if !ok {
 		return
 	}
+	s.under = s.lastUnder
+	defer func() { s.under = nil }()
 	read := s.find(c, model.ReadOne)
 	if read != nil {
 		res, v := s.step(read, fmt.Sprintf("%s → %s: read back equals the create answer", opName(s.createOp(c)), opName(read)), ExpectSuccess, call{path: map[string]string{read.IDParam: pathKey(rec, read.IDParam, id)}})
@@ -998,16 +1032,9 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 	s.actions(c, id, rec)
 
 	cur := rec
-	if _, _, hasID := recordID(rec); !hasID {
-		// Keyed by a field of its own: its changes are not followed yet.
-		if del := s.find(c, model.Delete); del != nil {
-			s.remove(c, del, id, cur)
-		}
-		return
-	}
 	if o := s.find(c, model.Replace); o != nil && s.enabled[checkStatefulUpdate] {
 		if next, ok := s.modify(c, o, id, cur, nil); ok {
-			cur = next
+			cur, id = next, s.rekey(c, id, next)
 		}
 	}
 	if o := s.find(c, model.Update); o != nil && s.enabled[checkStatefulUpdate] {
@@ -1077,6 +1104,11 @@ func (s *seqRun) inLists(c *model.Collection, rec map[string]any, id string, wan
 			continue
 		}
 		v, ok := scalarQuery(rec[o.ParentParam])
+		if !ok {
+			// A record that does not name its parent (a comment, no
+			// slug): the one it was created under.
+			v, ok = s.under[o.ParentParam]
+		}
 		if !ok {
 			continue
 		}
@@ -1536,7 +1568,12 @@ func (s *seqRun) cleanUp() {
 		if del == nil {
 			continue
 		}
-		resp := s.r.send(ctx, s.plainRequest(del, map[string]string{del.IDParam: x.id}, nil))
+		path := maps.Clone(x.under)
+		if path == nil {
+			path = map[string]string{}
+		}
+		path[del.IDParam] = x.id
+		resp := s.r.send(ctx, s.plainRequest(del, path, nil))
 		if resp.Status/100 != 2 && resp.Status != http.StatusNotFound {
 			s.note("could not delete %s %s the sequences created: %s", x.coll, x.id, statusText(&resp))
 		}
@@ -1547,21 +1584,29 @@ func (s *seqRun) cleanUp() {
 // ---- registration and login ---------------------------------------------
 
 // registration: register a new account, log in with it, and the current
-// user is that account.
-func (s *seqRun) registration() {
+// user is that account. It returns the account, a throwaway the rest of
+// the run may change and delete; nil when none was registered.
+func (s *seqRun) registration() *account {
 	login := s.findKind(model.Login)
-	reg := s.find(s.m.Login, model.Create)
+	// Only an account anyone can register is a throwaway: one an admin's
+	// create makes is registered and logged in as before, and left to the
+	// run's cleanup.
+	reg := registerOp(s.m)
+	throwaway := reg != nil
+	if reg == nil {
+		reg = s.find(s.m.Login, model.Create)
+	}
 	if login == nil || reg == nil {
 		if reg, login := s.accountOps(); reg != nil && login != nil {
 			s.registerPlain(reg, login)
-			return
+			return nil
 		}
 		s.loginCurrentUser()
-		return
+		return nil
 	}
 	jb, schema := s.jsonBodyOf(reg)
 	if jb == nil {
-		return
+		return nil
 	}
 	// Not from the seed: a run again against the same target must not
 	// find its account taken.
@@ -1579,7 +1624,7 @@ func (s *seqRun) registration() {
 	body, want, set, err := s.genBody(reg, fixed, nil, nil)
 	if err != nil {
 		s.note("registration: %v", err)
-		return
+		return nil
 	}
 	if reg.BodyWrap != "" {
 		body, want, set, user = freshAccount(body, reg.BodyWrap, user, pass, login.LoginBy)
@@ -1597,14 +1642,20 @@ func (s *seqRun) registration() {
 	}
 	s.verdict(res, checkRegistrationLogin, bad)
 	if res.Response.Status/100 != 2 {
-		return
+		return nil
 	}
+	// A throwaway is the sequences' own: deleted as such, or named as
+	// left behind.
+	res.Case.ownCleanup = throwaway
 	token := s.loginStep(login, user, pass, "the new account's credentials")
 	if token == "" {
-		return
+		if throwaway {
+			s.note("the account %q %s registered stays: it could not log in to be deleted", user, opName(reg))
+		}
+		return nil
 	}
+	auth := s.r.cred.value(token)
 	if me := s.findKind(model.CurrentUser); me != nil {
-		auth := s.r.cred.value(token)
 		res, v := s.step(me, fmt.Sprintf("%s → %s → %s: the current user is the new account", opName(reg), opName(login), opName(me)), ExpectSuccess, call{auth: &auth})
 		bad := expectStatus(res, me.Status, "the token's user")
 		if bad == nil && !reflect.DeepEqual(withoutToken(v), withoutToken(acct)) {
@@ -1615,6 +1666,10 @@ func (s *seqRun) registration() {
 		s.verdict(res, checkRegistrationLogin, bad)
 	}
 	s.registerTaken(reg, login, user, pass, fixed)
+	if !throwaway {
+		return nil
+	}
+	return &account{login: login, user: user, pass: pass, auth: auth, rec: acct}
 }
 
 // accountOps are a registration (a POST whose JSON body takes a username
@@ -1707,23 +1762,7 @@ func (s *seqRun) registerTaken(reg, login *model.Operation, user, pass string, f
 // loginStep logs in through the form and expects a token, with the status
 // the login declares for its success (200, or the route's status_code).
 func (s *seqRun) loginStep(login *model.Operation, user, pass, what string) string {
-	none := ""
-	c := call{form: s.loginForm(login, user, pass), auth: &none}
-	if login.LoginBy != "" {
-		c = call{json: []byte(loginBody(login, user, pass)), auth: &none}
-	}
-	res, v := s.step(login, fmt.Sprintf("%s with %s: answers a token", opName(login), what), ExpectSuccess, c)
-	tok := loginToken(login, v)
-	bad := expectStatus(res, login.Status, "a login with valid credentials")
-	if bad == nil && tok == "" {
-		want := "an access_token"
-		if login.LoginBy != "" {
-			want = "a token"
-		}
-		bad = fail(want, "%s", snippet(res.Response.Body))
-	}
-	s.verdict(res, checkRegistrationLogin, bad)
-	return tok
+	return s.accountLogin(login, user, pass, what, checkRegistrationLogin)
 }
 
 // loginCurrentUser: without a registration, the configured account logs
@@ -1911,4 +1950,27 @@ func pageConsistent(m map[string]any, first, page, size, n int) *verdict {
 		return fail(fmt.Sprintf("%d items (total %d, page %d, size %d)", want, total, page, size), "%d items", n)
 	}
 	return nil
+}
+
+// rekey is the key of a record keyed by a field of its own after a change
+// (a replace may give an article the slug of its new title): the records
+// to delete at the end, and a parent kept for others, follow it. A record
+// with an id keeps its id.
+func (s *seqRun) rekey(c *model.Collection, id string, next map[string]any) string {
+	if _, _, hasID := recordID(next); hasID {
+		return id
+	}
+	k, ok := keyOfColl(next, c)
+	if !ok || k == id {
+		return id
+	}
+	for i := range s.cleanup {
+		if s.cleanup[i].coll == c && s.cleanup[i].id == id {
+			s.cleanup[i].id = k
+		}
+	}
+	if pid, ok := s.parents[c]; ok && fmt.Sprint(pid) == id {
+		s.parents[c] = k
+	}
+	return k
 }

@@ -60,7 +60,7 @@ func TestWritesReflectedOnMock(t *testing.T) {
 		}
 	}
 	// favorite, its read, unfavorite, its read.
-	if p, _, _ := writeChecks(report, "the action"); p != 4 {
+	if p, _, _ := writeChecks(report, "(favorited "); p != 4 {
 		t.Errorf("%d action verdicts passed, want 4 (notes %q)", p, report.Notes)
 	}
 	// GET /articles's articlesCount after the create and after the delete.
@@ -208,5 +208,53 @@ func TestFalsyUpdateStored(t *testing.T) {
 	}
 	if !caught {
 		t.Errorf("a PATCH that skips falsy values: not caught:\n%s", strings.Join(failed(report), "\n"))
+	}
+}
+
+// A replace of an article keyed by its slug is verified: the change in
+// its answer and in the read after. A backend whose PUT ignores the title
+// it is sent is caught.
+func TestKeyedReplaceIgnoresField(t *testing.T) {
+	t.Parallel()
+	if p, f, names := writeChecks(runWrites(t, nil), "(PUT)"); p == 0 || f > 0 {
+		t.Errorf("the replace of an article on the mock: %d passed, %d failed %q", p, f, names)
+	}
+	ignoresTitle := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "PUT" && strings.HasPrefix(r.URL.Path, "/articles/") {
+				var m map[string]map[string]any
+				if json.NewDecoder(r.Body).Decode(&m) == nil {
+					delete(m["article"], "title")
+					raw, _ := json.Marshal(m)
+					r.Body = io.NopCloser(bytes.NewReader(raw))
+					r.ContentLength = int64(len(raw))
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	if _, f, names := writeChecks(runWrites(t, ignoresTitle), "(PUT)"); f == 0 || !strings.Contains(strings.Join(names, "\n"), "title") {
+		t.Errorf("a PUT that ignores the title: not caught (%q)", names)
+	}
+}
+
+// A comment is created under an article the run created (its parent
+// keyed by its slug), found in the article's comments, deleted, and gone
+// from them. A backend whose comments list never shows a comment is
+// caught; the mock is not.
+func TestNestedUnderKeyedParent(t *testing.T) {
+	t.Parallel()
+	report := runWrites(t, nil)
+	if p, f, names := writeChecks(report, "its Article's list"); p != 2 || f > 0 {
+		t.Errorf("the comment in and then gone from its article's list on the mock: %d passed, %d failed %q (notes %q)", p, f, names, report.Notes)
+	}
+	if p, _, _ := writeChecks(report, "DeleteArticleComment: the record is deleted"); p != 1 {
+		t.Errorf("the comment's delete: %d verdicts passed, want 1", p)
+	}
+	noComments := changeAnswer(func(r *http.Request) bool {
+		return r.Method == "GET" && strings.HasSuffix(r.URL.Path, "/comments")
+	}, nil, func(m map[string]any) { m["comments"] = []any{} })
+	if _, f, _ := writeChecks(runWrites(t, noComments), "its Article's list"); f == 0 {
+		t.Errorf("a comment never listed: not caught")
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/internal/golden"
+	"github.com/moviemock/moviemock/internal/reference"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 )
@@ -294,26 +295,22 @@ func TestDocsRequireAuthDocument(t *testing.T) {
 	}
 }
 
-// The golden files hold what FastAPI serves. With the FastAPI stack beside
-// the repository (../shared/fastapi-stack) this runs FastAPI (through
-// testdata/fastapi_docs.py) and compares; -update rewrites them.
+// The golden files hold what FastAPI serves. This runs FastAPI (through
+// testdata/fastapi_docs.py, on the vendored stack: reference.Stack) and
+// compares; -update rewrites them.
 func TestFastAPIDocsGolden(t *testing.T) {
-	stack, err := filepath.Abs("../../shared/fastapi-stack")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(stack, "fastapi")); err != nil {
-		t.Skip("no FastAPI stack at ../shared/fastapi-stack (a fresh clone has none): the golden files stay as committed")
-	}
+	python, stack := reference.Stack(t)
 	sp, err := spec.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("python3", "testdata/fastapi_docs.py", sp.Doc.Info.Title)
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+stack, "PYTHONHASHSEED=0")
+	cmd := exec.Command(python, "testdata/fastapi_docs.py", sp.Doc.Info.Title)
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+stack, "PYTHONHASHSEED=0", "PYTHONDONTWRITEBYTECODE=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("python3 cannot run FastAPI: %v", err)
+		t.Fatalf("testdata/fastapi_docs.py: %v\n%s", err, stderr.Bytes())
 	}
 	var routes map[string]map[string]fastapiAnswer
 	if err := json.Unmarshal(out, &routes); err != nil {

@@ -379,7 +379,7 @@ func TestOpenAPICurrentUserOfAForeignToken(t *testing.T) {
 }
 
 // A JSON Schema pattern is ECMA-262: a lookahead RE2 cannot run still
-// holds a body to it (../shared/repro/ecma-pattern.yaml), rather than
+// holds a body to it (testdata/openapi/ecma-pattern.yaml), rather than
 // refusing the document or leaving the pattern unenforced.
 func TestOpenAPIEnforcesECMAPattern(t *testing.T) {
 	t.Parallel()

@@ -37,10 +37,11 @@ type Source struct {
 	// Optional sources give scenarios that may not fit the contract: one
 	// that does not is left out (Set.Skipped says why), not an error.
 	Optional bool
+	shipped  bool // the scenarios built into moviemock
 }
 
 // Shipped is the scenarios built into moviemock.
-func Shipped() Source { return Source{FS: shipped, Name: "scenarios"} }
+func Shipped() Source { return Source{FS: shipped, Name: "scenarios", shipped: true} }
 
 // ShippedFor is the shipped scenarios as a source for the contract sp. They
 // are written for the embedded contract, where each must load; on another,
@@ -139,6 +140,7 @@ func Load(sp *spec.Spec, data *fixtures.Dataset, sources ...Source) (*Set, error
 			}
 			fromHere[sc.Name] = file
 			if ok {
+				sc.Shipped = src.shipped
 				set.byName[sc.Name] = sc
 			}
 		}

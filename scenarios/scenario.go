@@ -18,6 +18,9 @@ type Scenario struct {
 	Rules       []*Rule
 	File        string
 	Line        int
+	// Shipped says the scenario is one built into moviemock, not one of a
+	// folder's (whose File may begin as the shipped ones' do).
+	Shipped bool
 
 	matchesForm bool   // a rule matches on form fields
 	closes      bool   // a rule closes connections: see closesConnections

@@ -37,6 +37,13 @@ twice in a row is unresponsive: its other cases are skipped, and the run ends
 when the whole target stops answering. The report ends with one line a CI
 log can grep: "moviemock contract: PASSED …" or "moviemock contract: FAILED …".
 
+Without --username and --password, the runner logs in through an OAuth2
+password form with the username and password of the form's example in the
+contract (alice and wonderland on the embedded contract; generated ones where
+it has none), and goes on without a token when the target refuses them (a
+note says so). Give the credentials of an account of the target to test its
+logins and secured operations as that user.
+
 Exit code: 0 every check passed, 1 a check failed, 2 bad usage, an unreadable
 contract, or a target nothing answers at.
 
@@ -76,7 +83,7 @@ func contractFlags() (*flag.FlagSet, *contractOptions) {
 	o.specFlag = fs.String("spec", "", "contract `file or URL` (default: the embedded openapi.yaml); a FastAPI /openapi.json works as it is")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
 	o.framework = frameworkFlags(fs)
-	o.username = fs.String("username", "", "log in as this user, through the contract's OAuth2 form or JSON login (positive login, wrong-credentials cases, its token for the rest)")
+	o.username = fs.String("username", "", "log in as this user, through the contract's OAuth2 form or JSON login (positive login, wrong-credentials cases, its token for the rest); without it, an OAuth2 form login is tried with the form's example credentials from the contract (alice on the embedded contract), and a JSON login gets no positive case")
 	o.password = fs.String("password", "", "password for --username")
 	o.authFormat = fs.String("auth-format", "", "how the login's token is written where the security scheme wants it, {token} standing for it, e.g. 'Token {token}' (default: 'Bearer {token}' for a bearer scheme, the token alone for an API key)")
 	o.seed = fs.Uint64("seed", 1, "seed of generated inputs; the same seed sends the same requests")

@@ -15,6 +15,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
@@ -32,6 +33,7 @@ import (
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/reference"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
 	"github.com/moviemock/moviemock/mock"
@@ -656,6 +658,63 @@ func TestDocsContractRuns(t *testing.T) {
 	shipped, _ := fs.Glob(scenarios.Shipped().FS, "*.yaml")
 	if health.Scenarios != len(shipped) {
 		t.Errorf(`docs/scenarios.md says "all" shipped scenarios fit the grown movies contract: %d of %d do`, health.Scenarios, len(shipped))
+	}
+}
+
+// The proxy's summary lines the pages quote are what the proxy prints after
+// a run in front of an upstream that breaks the contract, one that keeps
+// it, and one nothing listens at: the same words in the same order, only
+// the numbers the page's own ("…" elides).
+func TestDocsProxySummaryLines(t *testing.T) {
+	t.Parallel()
+	pages := docPages(t)
+	m, err := mock.New(mock.Config{DisableAdmin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := httptest.NewServer(m)
+	t.Cleanup(good.Close)
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/person/") { // a Person without a name, its id a string
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"id":"one"}`)
+			return
+		}
+		m.ServeHTTP(w, r)
+	}))
+	t.Cleanup(bad.Close)
+	var lines []string
+	for _, upstream := range []string{bad.URL, good.URL, "http://127.0.0.1:1"} { // port 1: nothing listens
+		p := startProxy(t, upstream)
+		for _, path := range []string{"/person/1", "/person/2", "/reviews?limit=2"} {
+			mockCall(t, p.base, "GET", path, "")
+		}
+		p.stop(t)
+		out := strings.TrimSpace(p.out.String())
+		lines = append(lines, out[strings.LastIndex(out, "\n")+1:])
+	}
+	for i, verdict := range []string{"FAILED", "PASSED", "NOT CHECKED"} {
+		if !strings.HasPrefix(lines[i], "moviemock proxy: "+verdict+" ") {
+			t.Fatalf("run %d: the last line is %q, not the %s summary", i+1, lines[i], verdict)
+		}
+	}
+	digits := regexp.MustCompile(`[0-9]+`)
+	quoted := 0
+	for page, text := range pages {
+		for _, q := range regexp.MustCompile("`(moviemock proxy: (?:PASSED|FAILED|NOT CHECKED)[^`]*)`").FindAllStringSubmatch(squash(text), -1) {
+			quoted++
+			parts := strings.Split(q[1], "…")
+			for i, p := range parts {
+				parts[i] = digits.ReplaceAllString(regexp.QuoteMeta(p), `[0-9]+`)
+			}
+			re := regexp.MustCompile("^" + strings.Join(parts, ".*") + "$")
+			if !slices.ContainsFunc(lines, re.MatchString) {
+				t.Errorf("%s quotes\n %s\nthe proxy prints lines such as\n %s", page, q[1], strings.Join(lines, "\n "))
+			}
+		}
+	}
+	if quoted < 2 {
+		t.Errorf("the pages quote %d summary lines of the proxy; docs/proxy.md quotes a FAILED and a NOT CHECKED one", quoted)
 	}
 }
 
@@ -1299,6 +1358,59 @@ func TestDocsContractPairs(t *testing.T) {
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("docs/contract-changes.md does not say %q (testdata/changes: %d pairs, %v)", want, total, classes)
+		}
+	}
+}
+
+// A fresh clone runs every proof: the FastAPI stack they compare with is
+// vendored, whole (each package of its VERSIONS.txt with its licence), and
+// the one line that gives python3 the rest is the line the README,
+// docs/development.md and .ci/run give, which CI runs the tests with the
+// stack required by.
+func TestFreshCloneRunsTheProofs(t *testing.T) {
+	t.Parallel()
+	for _, page := range []string{"README.md", "docs/development.md", ".ci/run"} {
+		text, err := os.ReadFile(filepath.Join(repoRoot, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Markdown may wrap the line; the command itself stays whole.
+		if !strings.Contains(strings.Join(strings.Fields(string(text)), " "), reference.PipInstall) {
+			t.Errorf("%s does not give the line %s", page, reference.PipInstall)
+		}
+	}
+	script, err := os.ReadFile(filepath.Join(repoRoot, ".ci/run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"export " + reference.EnvRequire + "=1", "unset " + reference.EnvStack} {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(line) + `$`).Match(script) {
+			t.Errorf(".ci/run has no line %q: a proof could skip in CI, or run a stack other than the vendored one", line)
+		}
+	}
+
+	stack := filepath.Join(repoRoot, filepath.FromSlash(reference.StackDir))
+	versions, err := os.ReadFile(filepath.Join(stack, "VERSIONS.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	licences, err := os.ReadDir(filepath.Join(stack, "licenses"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The table's rows: package, version, repository, tag, commit.
+	rows := regexp.MustCompile(`(?m)^([a-z][\w-]*) +(\d[\w.]*) +github\.com/`).FindAllStringSubmatch(string(versions), -1)
+	if len(rows) < 7 {
+		t.Fatalf("%s/VERSIONS.txt lists %d packages, want the 7 of the stack", reference.StackDir, len(rows))
+	}
+	for _, row := range rows {
+		name := row[1]
+		module := strings.ReplaceAll(name, "-", "_")
+		if _, err := os.Stat(filepath.Join(stack, module, "__init__.py")); err != nil {
+			t.Errorf("%s: VERSIONS.txt lists %s %s, which is not vendored: %v", reference.StackDir, name, row[2], err)
+		}
+		if !slices.ContainsFunc(licences, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), name+"-LICENSE") }) {
+			t.Errorf("%s/licenses has no %s-LICENSE*", reference.StackDir, name)
 		}
 	}
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -45,7 +48,11 @@ type generateOpts struct {
 	enabled bool
 	seed    uint64
 	records int
-	counts  countFlag
+	// recordsSet says --records was given (or its environment variable):
+	// it then sizes every collection --count does not name, the first
+	// contract's too.
+	recordsSet bool
+	counts     countFlag
 }
 
 var generateFlagNames = []string{"seed", "records", "count", "persons", "users", "reviews", "movies"}
@@ -62,7 +69,7 @@ func generateFlags(fs *flag.FlagSet, enable string) *generateOpts {
 		g.enabled = true
 	}
 	fs.Uint64Var(&g.seed, "seed", defaultSeed, "generator `seed` (not 0); the same seed gives the same data")
-	fs.IntVar(&g.records, "records", defaultRecords, "how many records to generate for each collection --count does not name")
+	fs.IntVar(&g.records, "records", defaultRecords, fmt.Sprintf("how many records to generate for each collection --count does not name; without it, the embedded contract's persons, reviews and users get %d, %d and %d", defaultPersons, defaultReviews, defaultUsers))
 	fs.Var(g.counts, "count", "`collection=N` records to generate for one collection, e.g. reviews=100000 (repeatable, comma-separated)")
 	for _, name := range []string{"persons", "users", "reviews", "movies"} {
 		fs.Func(name, "shorthand for --count "+name+"=`N`", func(v string) error {
@@ -103,6 +110,7 @@ func (c countFlag) Set(v string) error {
 // holds the flags set from the environment (as envDefaults returns them),
 // so that a stray one is blamed on its variable, not on a flag never typed.
 func (g *generateOpts) check(fs *flag.FlagSet, env map[string]string) error {
+	fs.Visit(func(f *flag.Flag) { g.recordsSet = g.recordsSet || f.Name == "records" })
 	if !g.enabled {
 		var stray string
 		fs.Visit(func(f *flag.Flag) {
@@ -128,11 +136,12 @@ func (g *generateOpts) check(fs *flag.FlagSet, env map[string]string) error {
 }
 
 // options are the generator options for the contract m: --count names,
-// then the first contract's usual sizes, then --records.
+// then --records when given, else the first contract's usual sizes and
+// defaultRecords for the rest.
 func (g *generateOpts) options(m *model.Model) (fixtures.GenerateOptions, error) {
 	counts := map[string]int{}
 	for name, n := range defaultCounts {
-		if m.ByFile(name) != nil {
+		if m.ByFile(name) != nil && !g.recordsSet {
 			counts[name] = n
 		}
 	}
@@ -226,6 +235,43 @@ func runFixturesGenerate(ctx context.Context, args []string, _ func(string) stri
 	return nil
 }
 
+// loadFixtures loads the fixture folder dir for the contract m, as
+// fixtures.LoadDirWith does, and says what to do when dir does not exist,
+// and when its records were written for another version of the contract:
+// after the problems, one line names --adapt-fixtures when adapting the
+// records fixes some of them.
+func loadFixtures(dir string, m *model.Model, adapt bool) (*fixtures.Dataset, error) {
+	d, err := fixtures.LoadDirWith(dir, m, fixtures.LoadOptions{Adapt: adapt})
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, statErr := os.Stat(dir); errors.Is(statErr, fs.ErrNotExist) {
+			return nil, usagef("load fixtures: the folder %s does not exist: write one first with 'moviemock fixtures generate --out %s' (and the same --spec), then edit its files", dir, dir)
+		}
+	}
+	var errs *fixtures.Errors
+	if err == nil || adapt || !errors.As(err, &errs) {
+		return d, err
+	}
+	_, after := fixtures.LoadDirWith(dir, m, fixtures.LoadOptions{Adapt: true})
+	how := "serve --adapt-fixtures serves them adapted, fixtures check --adapt-fixtures " + dir + " lists each change"
+	var left *fixtures.Errors
+	switch {
+	case after == nil:
+		return nil, &hintError{err, "hint: these records fit this contract once adapted (written for another version of it?): " + how}
+	case errors.As(after, &left) && left.Count() < errs.Count():
+		return nil, &hintError{err, "hint: some of these problems go once the records are adapted to this contract: " + how + ", and what is left"}
+	}
+	return d, err
+}
+
+// hintError is err with a line of advice after its message.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() + "\n" + e.hint }
+func (e *hintError) Unwrap() error { return e.err }
+
 // checkOpts are fixtures check's flags.
 type checkOpts struct {
 	spec  *string
@@ -257,7 +303,7 @@ func runFixturesCheck(ctx context.Context, args []string, _ func(string) string,
 	if err != nil {
 		return err
 	}
-	d, err := fixtures.LoadDirWith(dirs[0], m, fixtures.LoadOptions{Adapt: *opts.adapt})
+	d, err := loadFixtures(dirs[0], m, *opts.adapt)
 	if err != nil {
 		return err
 	}

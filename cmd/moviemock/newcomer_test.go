@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/scenarios"
 )
 
 // commandPaths lists every command and subcommand, read from the dispatch
@@ -266,5 +270,186 @@ func TestSingularCounts(t *testing.T) {
 		if out.String() != tc.want {
 			t.Errorf("%v printed %q, want %q", tc.args, out.String(), tc.want)
 		}
+	}
+}
+
+// relativeTempDir is a new temporary folder as a path relative to the
+// test's working directory, written "./…" as a user types it.
+func relativeTempDir(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, t.TempDir())
+	if err != nil {
+		t.Skip("no relative path to the temporary folder:", err)
+	}
+	return "./" + filepath.ToSlash(rel)
+}
+
+// A scenario folder given as a relative path (./my-scenarios) is counted
+// as such: its scenarios are not taken for shipped ones, in serve's banner
+// nor in scenarios check, however the path is written.
+func TestScenarioFolderCountedWhateverItsPath(t *testing.T) {
+	t.Parallel()
+	text, err := os.ReadFile("../../scenarios/slow-network.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped, _ := fs.Glob(scenarios.Shipped().FS, "*.yaml")
+	rel := relativeTempDir(t)
+	mine := regexp.MustCompile(`(?m)^name: .*$`).ReplaceAll(text, []byte("name: mine"))
+	if err := os.WriteFile(filepath.Join(rel, "mine.yaml"), mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(rel)
+	for _, dir := range []string{rel, rel + "/", abs} {
+		lines := startLines(t, 30, "--addr", "127.0.0.1:0", "--scenarios", dir)
+		want := fmt.Sprintf("\n  scenarios   %d shipped, 1 from %s: mine\n", len(shipped), dir)
+		if !strings.Contains(lines, want) {
+			t.Errorf("--scenarios %s: the banner lacks %q:\n%s", dir, want, lines)
+		}
+		var out strings.Builder
+		if err := run(context.Background(), []string{"scenarios", "check", dir}, noEnv, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if want := dir + ": 1 scenario: valid\n"; out.String() != want {
+			t.Errorf("scenarios check %s printed %q, want %q", dir, out.String(), want)
+		}
+	}
+}
+
+// --records sizes every collection --count does not name, the embedded
+// contract's persons, reviews and users too; without it they get their
+// usual sizes.
+func TestRecordsSizesEveryCollection(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--records", "5"}, "wrote 5 persons, 5 reviews, 5 users"},
+		{[]string{"--records", "5", "--reviews", "7"}, "wrote 5 persons, 7 reviews, 5 users"},
+		{[]string{"--records", "20"}, "wrote 20 persons, 20 reviews, 20 users"},
+		{nil, fmt.Sprintf("wrote %d persons, %d reviews, %d users", defaultPersons, defaultReviews, defaultUsers)},
+	} {
+		var out strings.Builder
+		args := append([]string{"fixtures", "generate", "--out", t.TempDir()}, tc.args...)
+		if err := run(context.Background(), args, noEnv, &out, io.Discard); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if !strings.HasPrefix(out.String(), tc.want+" to ") {
+			t.Errorf("fixtures generate %v printed %q, want %q", tc.args, out.String(), tc.want)
+		}
+	}
+	// serve --generate takes --records (and its variable) the same way.
+	env := map[string]string{"MOVIEMOCK_GENERATE": "true", "MOVIEMOCK_RECORDS": "3"}
+	lines := startLines(t, 30, "--addr", "127.0.0.1:0", "--records", "3", "--generate")
+	if want := "3 collections: 3 persons, 3 reviews, 3 users\n"; !strings.Contains(lines, want) {
+		t.Errorf("serve --generate --records 3: the banner lacks %q:\n%s", want, lines)
+	}
+	base, _ := serve(t, func(k string) string { return env[k] }, "--quiet")
+	if _, body := get(t, base+"/reviews"); strings.Count(body, `"movie_id"`) != 3 {
+		t.Errorf("MOVIEMOCK_RECORDS=3: GET /reviews answered %s", clip([]byte(body)))
+	}
+}
+
+// Help says what the runs do: the shipped scenarios that fit another
+// contract are kept (scenarios list --spec lists them, and those left out
+// with why); contract without --username logs in as the contract's
+// example user; moviemock and serve describe any OpenAPI document.
+func TestHelpSaysWhatTheRunsDo(t *testing.T) {
+	t.Parallel()
+	help := func(args ...string) string {
+		var out strings.Builder
+		if err := run(context.Background(), append(args, "--help"), noEnv, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		return squashSpace(out.String())
+	}
+	t.Run("scenarios on another contract", func(t *testing.T) {
+		if h := help("scenarios", "list"); !strings.Contains(h, "with --spec, those that fit the contract named (its paths, fields and data) are kept, and the rest are left out") {
+			t.Errorf("scenarios --help: %s", h)
+		}
+		var out strings.Builder
+		if err := run(context.Background(), []string{"scenarios", "list", "--spec", "../../testdata/contracts/tasks/openapi.json"}, noEnv, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		kept, left, _ := strings.Cut(out.String(), "\nLeft out, as they do not fit this contract:\n")
+		if strings.TrimSpace(kept) == "" || !strings.Contains(kept, "flaky-connection") {
+			t.Errorf("no shipped scenario kept on the tasks contract:\n%s", out.String())
+		}
+		if !strings.Contains(left, "person-not-found") {
+			t.Errorf("person-not-found is not left out on the tasks contract, or not said:\n%s", out.String())
+		}
+	})
+	t.Run("contract without --username", func(t *testing.T) {
+		h := help("contract")
+		if !strings.Contains(h, "Without --username and --password, the runner logs in through an OAuth2 password form with the username and password of the form's example in the contract (alice and wonderland on the embedded contract") {
+			t.Errorf("contract --help does not say whom it logs in as: %s", h)
+		}
+		base, _ := serve(t, noEnv, "--quiet")
+		var out strings.Builder
+		run(context.Background(), []string{"contract", "--base-url", base, "--checks", "not_a_server_error", "--examples", "0", "--max-response-time", slowOK}, noEnv, &out, io.Discard)
+		if !strings.Contains(out.String(), `logged in as "alice"`) {
+			t.Errorf("the run does not log in as alice:\n%s", out.String())
+		}
+	})
+	t.Run("any document", func(t *testing.T) {
+		for _, args := range [][]string{nil, {"serve"}} {
+			h := help(args...)
+			first, _, _ := strings.Cut(h, "Every operation")
+			if !strings.Contains(first, "OpenAPI document") || strings.Contains(first, "Movie and Review Service") || strings.Contains(first, "a FastAPI contract") {
+				t.Errorf("moviemock %v --help describes one product: %s", args, first)
+			}
+		}
+	})
+}
+
+func squashSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// A --fixtures folder that does not exist says how to make one; records
+// written for another version of the contract end with one line naming
+// --adapt-fixtures, which fixes them.
+func TestFixtureProblemsSayWhatToDo(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "my-data")
+	changed := "../../testdata/changes/movies/movie_poster_removed.json"
+	old := "../../testdata/contracts/movies/fixtures"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the last line
+	}{
+		{"serve, missing folder", []string{"serve", "--addr", "127.0.0.1:0", "--fixtures", missing},
+			"moviemock: load fixtures: the folder " + missing + " does not exist: write one first with 'moviemock fixtures generate --out " + missing + "' (and the same --spec), then edit its files"},
+		{"fixtures check, missing folder", []string{"fixtures", "check", missing},
+			"moviemock: load fixtures: the folder " + missing + " does not exist: write one first with 'moviemock fixtures generate --out " + missing + "' (and the same --spec), then edit its files"},
+		{"serve, records of another version", []string{"serve", "--addr", "127.0.0.1:0", "--spec", changed, "--fixtures", old},
+			"hint: these records fit this contract once adapted (written for another version of it?): serve --adapt-fixtures serves them adapted, fixtures check --adapt-fixtures " + old + " lists each change"},
+		{"fixtures check, records of another version", []string{"fixtures", "check", "--spec", changed, old},
+			"hint: these records fit this contract once adapted (written for another version of it?): serve --adapt-fixtures serves them adapted, fixtures check --adapt-fixtures " + old + " lists each change"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var stderr strings.Builder
+			err := run(context.Background(), tc.args, noEnv, io.Discard, &stderr)
+			if code := exitCode(err, &stderr); code != 2 {
+				t.Fatalf("exit code %d, want 2: %v", code, err)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			if last := lines[len(lines)-1]; last != tc.want {
+				t.Errorf("the last line is\n %s\nwant\n %s", last, tc.want)
+			}
+			if n := strings.Count(stderr.String(), "--adapt-fixtures"); strings.HasPrefix(tc.want, "hint") && n != 2 {
+				t.Errorf("--adapt-fixtures named %d times, want once in one hint line:\n%s", n, stderr.String())
+			}
+		})
+	}
+	// Adapted, they load.
+	var out strings.Builder
+	if err := run(context.Background(), []string{"fixtures", "check", "--adapt-fixtures", "--spec", changed, old}, noEnv, &out, io.Discard); err != nil {
+		t.Errorf("fixtures check --adapt-fixtures: %v", err)
 	}
 }

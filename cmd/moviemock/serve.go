@@ -52,11 +52,13 @@ var (
 
 const serveUsage = `Usage: moviemock serve [flags]
 
-Serves a FastAPI contract exactly as its backend answers: by default the
-Movie and Review Service (GET /person/{person_id}, POST /auth/login,
-GET /reviews/{review_id}, GET /reviews), or any OpenAPI document --spec
-names, plus /openapi.json, /openapi.yaml, /docs and /redoc (their Swagger UI
-and ReDoc assets built in, so they work offline).
+Serves the OpenAPI document --spec names (3.0, 3.1 or Swagger 2.0, from any
+generator or written by hand) as its backend answers: a FastAPI app's
+document exactly as the app (FastAPI's 422 bodies and all), any other in the
+document's own words (the statuses and error shapes it declares). Without
+--spec it serves the embedded example contract and its data. Beside the API:
+/openapi.json, /openapi.yaml, /docs and /redoc (their Swagger UI and ReDoc
+assets built in, so they work offline).
 
 Every operation is answered by convention from the document: reads, lists
 (filtered by query parameters that name a field, paged by skip/limit,
@@ -646,7 +648,7 @@ func (bn banner) text(m *model.Model, data *fixtures.Dataset, set *scenarios.Set
 	var shipped int
 	var own []string
 	for _, sc := range set.Scenarios() {
-		if bn.scenarioDir != "" && strings.HasPrefix(sc.File, bn.scenarioDir) {
+		if !sc.Shipped {
 			own = append(own, sc.Name)
 		} else {
 			shipped++

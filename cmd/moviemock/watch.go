@@ -40,7 +40,7 @@ func (s *sources) data() (*fixtures.Dataset, string, error) {
 	}
 	switch {
 	case s.fixtures != "":
-		d, err := fixtures.LoadDirWith(s.fixtures, s.model, fixtures.LoadOptions{Adapt: s.adapt})
+		d, err := loadFixtures(s.fixtures, s.model, s.adapt)
 		return d, "fixtures from " + s.fixtures, err
 	case s.gen.enabled:
 		opts, err := s.gen.options(s.model)

@@ -223,7 +223,8 @@ func Compare(old, new []byte, oldName, newName string, opts Options) (*Report, e
 }
 
 // Load loads both documents, side by side: on two cores that halves the
-// wait for two large ones. An error is a *LoadError, OLD's first.
+// wait for two large ones. An error is a *LoadError, OLD's first; a
+// media type written as null is one, on either side, naming where.
 func Load(old, new []byte, oldName, newName string, opts Options) (*spec.Spec, *spec.Spec, error) {
 	var sn *spec.Spec
 	var errNew error
@@ -239,6 +240,14 @@ func Load(old, new []byte, oldName, newName string, opts Options) (*spec.Spec, *
 	}
 	if errNew != nil {
 		return nil, nil, &LoadError{Side: "NEW", Name: newName, Err: errNew}
+	}
+	for _, d := range []struct {
+		side, name string
+		s          *spec.Spec
+	}{{"OLD", oldName, so}, {"NEW", newName, sn}} {
+		if where := nullMediaType(d.s.Doc); where != "" {
+			return nil, nil, &LoadError{Side: d.side, Name: d.name, Err: fmt.Errorf("%s: %s", contract.Safe(d.name), contract.Safe(where))}
+		}
 	}
 	return so, sn, nil
 }

@@ -492,3 +492,29 @@ paths:
 		})
 	}
 }
+
+// A media type written as null is refused on either side alike, the side,
+// the file and the place named: oasdiff failed on it in OLD ("media type
+// is nil", no side) and passed over it in NEW.
+func TestNullMediaType(t *testing.T) {
+	t.Parallel()
+	const ok = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            text/plain: {schema: {type: string}}\n"
+	null := strings.Replace(ok, "text/plain: {schema: {type: string}}", "text/plain: null", 1)
+	added := ok + "  /b:\n    post:\n      requestBody:\n        content:\n          application/json: null\n      responses:\n        '204': {description: done}\n"
+	for _, tc := range []struct {
+		name, old, new, side, where string
+	}{
+		{"in OLD", null, ok, "OLD", `old.yaml: GET /a: response 200: content "text/plain" is null`},
+		{"in NEW", ok, null, "NEW", `new.yaml: GET /a: response 200: content "text/plain" is null`},
+		{"in an operation only NEW has", ok, added, "NEW", `new.yaml: POST /b: request body: content "application/json" is null`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := compare.Compare([]byte(tc.old), []byte(tc.new), "old.yaml", "new.yaml", compare.Options{})
+			var le *compare.LoadError
+			if !errors.As(err, &le) || le.Side != tc.side || !strings.Contains(err.Error(), tc.where) {
+				t.Fatalf("err %v: want the %s side refused at %s", err, tc.side, tc.where)
+			}
+		})
+	}
+}

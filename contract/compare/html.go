@@ -27,21 +27,27 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		v.Unmatched = t.Unmatched[:min(len(t.Unmatched), maxUnmatchedShown)]
 		v.MoreUnmatched = len(t.Unmatched) - len(v.Unmatched)
 	}
-	for _, op := range r.Operations() {
-		row := htmlOp{Name: op}
-		for i := range r.Changes {
-			if c := &r.Changes[i]; opName(c) == op {
-				switch c.Level {
-				case Breaking:
-					row.Breaking++
-				case Warning:
-					row.Warning++
-				default:
-					row.Info++
-				}
-			}
+	// Counted in one pass: a document of thousands of operations changed
+	// is not read once per operation.
+	rows := map[string]*htmlOp{}
+	for i := range r.Changes {
+		c := &r.Changes[i]
+		row := rows[opName(c)]
+		if row == nil {
+			row = &htmlOp{Name: opName(c)}
+			rows[row.Name] = row
 		}
-		v.Operations = append(v.Operations, row)
+		switch c.Level {
+		case Breaking:
+			row.Breaking++
+		case Warning:
+			row.Warning++
+		default:
+			row.Info++
+		}
+	}
+	for _, op := range r.Operations() {
+		v.Operations = append(v.Operations, *rows[op])
 	}
 	for l := Breaking; l >= Info; l-- {
 		gs := r.groups(l)
@@ -166,6 +172,9 @@ var htmlPage = template.Must(template.New("diff").Parse(`<!DOCTYPE html>
 <section id="traffic">
 <h2>Recorded calls</h2>
 <p><code>{{.Source}}</code> ({{.Kind}}): {{$.TrafficLine}}</p>
+{{- range .Notes}}
+<p>{{.}}</p>
+{{- end}}
 {{- if $.Unmatched}}
 <table>
 <thead><tr><th>#</th><th>Call</th><th>Matches no operation of OLD</th></tr></thead>

@@ -39,6 +39,7 @@ func plural(n int, one, many string) string {
 // document-wide changes last.
 func (r *Report) Operations() []string {
 	var ops []string
+	seen := map[string]bool{}
 	doc := false
 	for i := range r.Changes {
 		op := r.Changes[i].Operation()
@@ -46,7 +47,8 @@ func (r *Report) Operations() []string {
 			doc = true
 			continue
 		}
-		if !slices.Contains(ops, op) {
+		if !seen[op] {
+			seen[op] = true
 			ops = append(ops, op)
 		}
 	}
@@ -195,6 +197,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			ew.printf("  no operation: %s %s (#%d): %s\n", u.Method, u.Path, u.Index, u.Why)
 		}
+		for _, n := range t.Notes {
+			ew.printf("  note: %s\n", n)
+		}
 	}
 	if r.Dropped > 0 {
 		ew.printf("\n(%d of oasdiff's findings left out: about info.version, which no client sees)\n", r.Dropped)
@@ -298,21 +303,24 @@ type junitFailure struct {
 // with a change, failed when one of its changes fails the comparison
 // (FailOn); the changes below that level are its system-out.
 func (r *Report) WriteJUnit(w io.Writer) error {
-	failing := r.Verdict(r.failOn())
-	fails := func(c *Change) bool {
-		return slices.ContainsFunc(failing, func(f Change) bool {
-			return f.ID == c.ID && f.Method == c.Method && f.Path == c.Path && f.Where == c.Where && f.Text == c.Text
-		})
+	// Each change read once, not once per operation: a document of
+	// thousands of operations changed is written in time with its size.
+	type key struct{ id, method, path, where, text string }
+	failing := map[key]bool{}
+	for _, f := range r.Verdict(r.failOn()) {
+		failing[key{f.ID, f.Method, f.Path, f.Where, f.Text}] = true
+	}
+	fails := func(c *Change) bool { return failing[key{c.ID, c.Method, c.Path, c.Where, c.Text}] }
+	byOp := map[string][]*Change{}
+	for i := range r.Changes {
+		c := &r.Changes[i]
+		byOp[opName(c)] = append(byOp[opName(c)], c)
 	}
 	suite := junitSuite{Name: "moviemock diff " + r.Old + " → " + r.New}
 	for _, op := range r.Operations() {
 		tc := junitCase{Name: op, Classname: "moviemock.diff"}
 		var failed, rest []string
-		for i := range r.Changes {
-			c := &r.Changes[i]
-			if opName(c) != op {
-				continue
-			}
+		for _, c := range byOp[op] {
 			line := fmt.Sprintf("[%s] %s", c.Level, c.ID)
 			if c.Where != "" {
 				line += " " + c.Where
@@ -346,6 +354,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		tc := junitCase{Name: "recorded calls: " + t.Source, Classname: "moviemock.diff", SystemOut: r.trafficLine()}
 		for _, u := range t.Unmatched {
 			tc.SystemOut += fmt.Sprintf("\nno operation: %s %s (#%d): %s", u.Method, u.Path, u.Index, u.Why)
+		}
+		for _, n := range t.Notes {
+			tc.SystemOut += "\nnote: " + n
 		}
 		suite.Cases = append(suite.Cases, tc)
 	}

@@ -26,6 +26,7 @@ type finding struct {
 	prop             string // oasdiff's property path, "" the body itself
 	hasProp          bool   // the finding is about a body or a field in it
 	dropped, claimed bool
+	places           places // shared by the findings of one comparison
 }
 
 // The ids this package gives to oasdiff's findings it reads again.
@@ -79,8 +80,9 @@ func levelOf(l checker.Level) Level {
 func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 	loc := checker.NewDefaultLocalizer()
 	fs := make([]*finding, 0, len(found))
+	ps := places{}
 	for _, c := range found {
-		f := &finding{engineID: c.GetId(), args: c.GetArgs(), comment: c.GetComment(loc)}
+		f := &finding{engineID: c.GetId(), args: c.GetArgs(), comment: c.GetComment(loc), places: ps}
 		f.ID = c.GetId()
 		f.Level = levelOf(c.GetLevel())
 		f.Method, f.Path = c.GetOperation(), c.GetPath()
@@ -197,7 +199,7 @@ func madeNullable(fs []*finding, old, new *spec.Spec) []*finding {
 		if len(claimed) == 0 {
 			continue
 		}
-		c := &finding{side: f.side, status: f.status, media: f.media, prop: f.prop, hasProp: true}
+		c := &finding{side: f.side, status: f.status, media: f.media, prop: f.prop, hasProp: true, places: f.places}
 		c.Method, c.Path = f.Method, f.Path
 		c.Where = f.where(old, new)
 		for _, g := range claimed {

@@ -46,6 +46,10 @@ type Traffic struct {
 	Hit int `json:"hit"`
 	// Unmatched are the calls no operation of OLD matches.
 	Unmatched []Unmatched `json:"unmatched"`
+	// Notes say what of the recording was left out and why: the calls to
+	// other servers than the API's, counted per server; the bodies over
+	// the size limit, their calls named.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Unmatched is a recorded call no operation of OLD matches.
@@ -65,8 +69,10 @@ const maxHitsKept = 100
 // them), and lists the calls that match none. The rule (hitRule) is in
 // docs/contract-changes.md.
 func (r *Report) MarkTraffic(src *traffic.Source, old *spec.Spec) {
+	before := len(src.Skipped)
 	matched := traffic.KeepAPIServers(src, traffic.MatchSpec(src, old))
 	t := &Traffic{Source: contract.Safe(src.Name), Kind: src.Kind, Calls: len(src.Calls), Skipped: len(src.Skipped), Unmatched: []Unmatched{}}
+	t.Notes = trafficNotes(src, len(src.Skipped)-before)
 	byOp := map[[2]string][]traffic.Matched{}
 	for _, m := range matched {
 		if m.Path == "" {
@@ -106,6 +112,64 @@ func (r *Report) MarkTraffic(src *traffic.Source, old *spec.Spec) {
 	}
 	t.Hit = len(hit)
 	r.Traffic = t
+}
+
+// maxNoteItems bounds the servers, and the calls, a note of Traffic names
+// (it counts them all).
+const maxNoteItems = 10
+
+// trafficNotes are Traffic's notes on src: the calls KeepAPIServers took
+// out (others of them), counted per server, and the calls whose bodies
+// were left out over the size limit.
+func trafficNotes(src *traffic.Source, others int) []string {
+	var notes []string
+	if others > 0 {
+		count := map[string]int{}
+		var order []string
+		for _, s := range src.Skipped {
+			origin, ok := traffic.OtherServer(s)
+			if !ok {
+				continue
+			}
+			if count[origin] == 0 {
+				order = append(order, origin)
+			}
+			count[origin]++
+		}
+		slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
+		var parts []string
+		for i, o := range order {
+			if i == maxNoteItems {
+				parts = append(parts, fmt.Sprintf("and %d more servers", len(order)-i))
+				break
+			}
+			parts = append(parts, fmt.Sprintf("%s (%d)", contract.Safe(o), count[o]))
+		}
+		notes = append(notes, fmt.Sprintf("%d %s to other servers than the API's left out (the API's is the one most calls matching OLD went to): %s",
+			others, plural(others, "call", "calls"), strings.Join(parts, ", ")))
+	}
+	var cut []string
+	n := 0
+	for i := range src.Calls {
+		c := &src.Calls[i]
+		for _, note := range c.Notes {
+			if !strings.Contains(note, "over the limit") {
+				continue
+			}
+			if n++; len(cut) < maxNoteItems {
+				cut = append(cut, fmt.Sprintf("#%d %s", c.Index, contract.Safe(note)))
+			}
+			break
+		}
+	}
+	if n > 0 {
+		if n > len(cut) {
+			cut = append(cut, fmt.Sprintf("and %d more", n-len(cut)))
+		}
+		notes = append(notes, fmt.Sprintf("%d %s a body over the size limit, left out: what it sent or got is not read (%s)",
+			n, plural(n, "call has", "calls have"), strings.Join(cut, "; ")))
+	}
+	return notes
 }
 
 // callPath is a matched call's path with its query, cut for a report, a

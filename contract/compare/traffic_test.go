@@ -293,3 +293,84 @@ func TestTrafficReports(t *testing.T) {
 		t.Errorf("JSON report: %s", js.String())
 	}
 }
+
+// harOf is a HAR of calls, each "METHOD URL STATUS" with an answer body
+// of n bytes of JSON.
+func harOf(t *testing.T, calls []string, n int) string {
+	t.Helper()
+	var entries []any
+	for _, c := range calls {
+		f := strings.Fields(c)
+		status, _ := strconv.Atoi(f[2])
+		body := `"` + strings.Repeat("x", n) + `"`
+		entries = append(entries, map[string]any{
+			"request":  map[string]any{"method": f[0], "url": f[1], "headers": []any{}},
+			"response": map[string]any{"status": status, "headers": []any{}, "content": map[string]any{"mimeType": "application/json", "text": body}},
+		})
+	}
+	b, err := json.Marshal(map[string]any{"log": map[string]any{"version": "1.2", "entries": entries}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// What the recording leaves out, every report says: the calls to other
+// servers than the API's, counted per server, and the bodies over the
+// size limit, their calls named.
+func TestTrafficNotes(t *testing.T) {
+	t.Parallel()
+	har := harOf(t, []string{
+		"GET http://127.0.0.1:8000/items 200",
+		"GET https://cdn.example/app.json 200",
+		"GET http://127.0.0.1:8000/items/3 200",
+		"GET https://auth.example/items 200",
+		"GET https://cdn.example/items 200",
+	}, 100)
+	src, err := traffic.Load(strings.NewReader(har), "page.har", traffic.Limits{MaxBytes: 1 << 20, MaxCalls: 100, MaxBody: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := spec.Load(doc{}.bytes(), "old.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nw, err := spec.Load(doc{noDelete: true}.bytes(), "new.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := compare.CompareSpecs(old, nw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.MarkTraffic(src, old)
+	want := []string{
+		"3 calls to other servers than the API's left out (the API's is the one most calls matching OLD went to): https://cdn.example (2), https://auth.example (1)",
+		"2 calls have a body over the size limit, left out: what it sent or got is not read (#1 response body of 102 bytes over the limit of 50, left out; #3 response body of 102 bytes over the limit of 50, left out)",
+	}
+	if !slices.Equal(r.Traffic.Notes, want) {
+		t.Fatalf("notes:\n  %s\nwant:\n  %s", strings.Join(r.Traffic.Notes, "\n  "), strings.Join(want, "\n  "))
+	}
+	for _, format := range []string{"text", "json", "junit", "html"} {
+		var out bytes.Buffer
+		var err error
+		switch format {
+		case "text":
+			err = r.WriteText(&out)
+		case "json":
+			err = r.WriteJSON(&out)
+		case "junit":
+			err = r.WriteJUnit(&out)
+		case "html":
+			err = r.WriteHTML(&out)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{"https://cdn.example (2)", "#3 response body of 102 bytes over the limit"} {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%s report: no %q", format, w)
+			}
+		}
+	}
+}

@@ -266,41 +266,113 @@ func findField(ref *openapi3.SchemaRef, name string) (string, bool) {
 
 // schemaAt is the schema of the finding's body in s at the oasdiff
 // property path prop ("" the body itself), and its name as fieldName
-// writes it.
+// writes it. Each place is resolved once per comparison (f.places): a
+// path is its parent's place and one step more, so the findings of a
+// chain of models, each a level deeper, cost what their paths do, not
+// their depth times over.
 func (f *finding) schemaAt(s *spec.Spec, prop string) (*openapi3.SchemaRef, string, bool) {
-	ref := f.bodySchema(s)
-	if ref == nil {
+	body := f.bodySchema(s)
+	if body == nil {
 		return nil, "", false
 	}
-	name := ""
-	for _, seg := range splitPath(prop) {
-		if m := alternative.FindStringSubmatch(seg); m != nil {
-			// oasdiff's step into one alternative of a composition: the
-			// field's name does not change.
-			alt := pickAlternative(ref, m[1], m[2])
-			if alt == nil {
-				alt = pickAlternative(core(ref), m[1], m[2])
-			}
-			if ref = alt; ref == nil {
-				return nil, "", false
-			}
-			continue
-		}
-		next, isItems := descend(ref, seg)
-		if next == nil {
-			return nil, "", false
-		}
-		switch {
-		case isItems:
-			name += "[]"
-		case name == "":
-			name = seg
-		default:
-			name += "." + seg
-		}
-		ref = next
+	if f.places == nil {
+		f.places = places{}
 	}
-	return ref, name, true
+	at := f.places.at(body, prop)
+	return at.ref, at.name, at.ok
+}
+
+// places are the schemas at the property paths of the bodies of one
+// comparison, as they are resolved.
+type places map[placeKey]placeAt
+
+type placeKey struct {
+	body *openapi3.SchemaRef
+	prop string
+}
+
+type placeAt struct {
+	ref   *openapi3.SchemaRef
+	name  string
+	depth int // steps from the body
+	ok    bool
+}
+
+// maxPlaceDepth bounds the steps of a property path resolved to a schema:
+// deeper, the place is not known, and the rules that read its schema
+// (made-nullable, type-replaced) leave oasdiff's finding as it is.
+const maxPlaceDepth = 256
+
+// at is the schema below body at prop.
+func (ps places) at(body *openapi3.SchemaRef, prop string) placeAt {
+	key := placeKey{body, prop}
+	if at, ok := ps[key]; ok {
+		return at
+	}
+	var at placeAt
+	if parent, seg, ok := lastStep(prop); !ok {
+		at = placeAt{ref: body, ok: true}
+	} else if up := ps.at(body, parent); up.ok && up.depth < maxPlaceDepth {
+		at = step(up, seg)
+	}
+	ps[key] = at
+	return at
+}
+
+// step is the place one oasdiff path segment below up.
+func step(up placeAt, seg string) placeAt {
+	ref := up.ref
+	if m := alternative.FindStringSubmatch(seg); m != nil {
+		// oasdiff's step into one alternative of a composition: the
+		// field's name does not change.
+		alt := pickAlternative(ref, m[1], m[2])
+		if alt == nil {
+			alt = pickAlternative(core(ref), m[1], m[2])
+		}
+		if alt == nil {
+			return placeAt{}
+		}
+		return placeAt{ref: alt, name: up.name, depth: up.depth + 1, ok: true}
+	}
+	next, isItems := descend(ref, seg)
+	if next == nil {
+		return placeAt{}
+	}
+	name := up.name
+	switch {
+	case isItems:
+		name += "[]"
+	case name == "":
+		name = seg
+	default:
+		name += "." + seg
+	}
+	return placeAt{ref: next, name: name, depth: up.depth + 1, ok: true}
+}
+
+// lastStep splits oasdiff's property path before its last segment, as
+// splitPath reads its segments; ok false when it has none.
+func lastStep(prop string) (parent, seg string, ok bool) {
+	last, lastEnd := -1, -1
+	depth := 0
+	start := 0
+	for i := 0; i <= len(prop); i++ {
+		switch {
+		case i == len(prop) || prop[i] == '/' && depth == 0:
+			if i > start {
+				last, lastEnd = start, i
+			}
+			start = i + 1
+		case prop[i] == '[':
+			depth++
+		case prop[i] == ']' && depth > 0:
+			depth--
+		}
+	}
+	if last < 0 {
+		return "", "", false
+	}
+	return strings.TrimRight(prop[:last], "/"), prop[last:lastEnd], true
 }
 
 // alternative is oasdiff's path segment for one alternative of a

@@ -16,6 +16,7 @@ func FuzzShape(f *testing.F) {
 		{`{"a.b":{"c":[null,1,"x"]}}`, `{"a.b":{"c":[]}}`},
 		{`{"":{"[\"]":1}}`, `{"":{"[\"]":"1"}}`},
 		{`[[[[[]]]]]`, `1`},
+		{`{"r":{"x":{"y":[1]}},"a":[{"b":{"k":null}}]}`, `{"r":{"z":{"y":["1"]}},"a":[{"b":{}}]}`},
 	} {
 		f.Add([]byte(s[0]), []byte(s[1]))
 	}
@@ -47,6 +48,17 @@ func FuzzShape(f *testing.F) {
 		}
 		_ = replay.Compare(sa, sb)
 		_ = replay.Compare(sb, sa)
+		// Read with dicts, and past a small depth budget: alike.
+		dicts := map[string]bool{"r": true, "a[].b": true, `["a.b"]`: true, "": false}
+		da, errDA := replay.ShapeOf(a, replay.Limits{MaxValues: 1000, MaxDepth: 2, MaxPaths: 200}, dicts)
+		if errDA == nil {
+			if cs := replay.Compare(da, da); len(cs) != 0 {
+				t.Fatalf("%s read with dicts compared with itself: %v", a, cs)
+			}
+			if da.Deep != (da.DeepAt != "") { // a budget of 2 cuts below the body
+				t.Fatalf("%s: Deep %v at %q", a, da.Deep, da.DeepAt)
+			}
+		}
 		if cs, excused := replay.CompareWith(sa, sa, cs); len(cs)+len(excused) != 0 {
 			t.Fatalf("%s compared with itself knowing the contracts: %v, %v", a, cs, excused)
 		}

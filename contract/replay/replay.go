@@ -681,7 +681,7 @@ func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte, 
 		return
 	case err != nil:
 		res.Compared = "shape"
-		res.Changes = append(res.Changes, Change{Level: Breaking, Kind: ChangeType, Was: was.nodes[""].kinds.String(), Now: "not JSON"})
+		res.Changes = append(res.Changes, Change{Level: Breaking, Kind: ChangeType, Was: was.root.kinds.String(), Now: "not JSON"})
 		return
 	}
 	res.Compared = "shape"
@@ -694,7 +694,11 @@ func (p *player) compare(res *Result, c *traffic.Call, why string, body []byte, 
 		res.Notes = append(res.Notes, "the list at "+Change{Path: path}.Where()+" came back empty: its items were not compared")
 	}
 	if was.Deep || now.Deep {
-		res.Notes = append(res.Notes, fmt.Sprintf("parts nested deeper than %d levels were not compared", DefaultMaxDepth))
+		at, which := was.DeepAt, "recorded body"
+		if !was.Deep {
+			at, which = now.DeepAt, "answer"
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("parts nested deeper than %d levels (a fixed budget of the shape compared) were not compared: the first, in the %s, below %s", DefaultMaxDepth, which, Change{Path: at}.Where()))
 	}
 }
 

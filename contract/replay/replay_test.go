@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -490,5 +491,44 @@ func TestReplayOtherServers(t *testing.T) {
 		return strings.Contains(n, "2 entries of the recording not replayed: another server than the API's (https://telemetry.example)")
 	}) {
 		t.Errorf("notes %q: want the calls to the other server counted", report.Notes)
+	}
+}
+
+// A target that answers JSON nested deep is read in time and memory with
+// its size: 20,000 deep is compared down to the depth budget, the call's
+// note naming the budget and where it cut; a million deep, over the values
+// budget, on status and content type only. Read with a path per level, the
+// first took 400 MB, the second ran out of memory.
+func TestReplayDeepAnswer(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		deep, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"items":`+strings.Repeat("[", deep)+strings.Repeat("]", deep)+`}`)
+	}))
+	t.Cleanup(srv.Close)
+	call := func(i int, n string) traffic.Call {
+		return traffic.Call{Index: i, Method: "GET", Path: "/deep", Query: "n=" + n, Header: http.Header{},
+			Status: 200, ResponseType: "application/json", Response: []byte(`{"items":[[1]]}`), ResponseKept: true}
+	}
+	src := &traffic.Source{Kind: "har", Name: "deep.har", Calls: []traffic.Call{call(1, "20000"), call(2, "1000000")}}
+	report, err := replay.Run(context.Background(), replay.Config{BaseURL: srv.URL, Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := report.Results[0]
+	want := "parts nested deeper than 32 levels (a fixed budget of the shape compared) were not compared: the first, in the answer, below items" + strings.Repeat("[]", 31)
+	if res.Compared != "shape" || !slices.Contains(res.Notes, want) {
+		t.Errorf("compared %q, notes %q; want the shape compared and %q", res.Compared, res.Notes, want)
+	}
+	var got []string
+	for _, c := range res.Changes {
+		got = append(got, c.String())
+	}
+	if want := []string{"type changed: items[][] (was integer, now array)"}; !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
+	}
+	if res := report.Results[1]; !strings.Contains(res.Compared, "more than 100000 JSON values (--max-check-values)") {
+		t.Errorf("a million deep: compared %q", res.Compared)
 	}
 }

@@ -47,23 +47,87 @@ func (k kinds) String() string {
 }
 
 // node is what a body holds at one path, over every value found there
-// (every item of an array: the union of their shapes).
+// (every item of an array: the union of their shapes). The nodes of a
+// shape are a tree, one step a node: a node's path is written only when
+// a change or a note names it, so reading a body costs what the body
+// does, however deep its paths.
 type node struct {
 	kinds   kinds
 	present int // values seen at the path
 	objects int // of which objects: what a field's presence is counted against
 	items   int // items of the arrays seen at the path
+
+	parent *node
+	step   step
+	key    string // the field's name, for a field
+	fields map[string]*node
+	item   *node // the items of the lists at the path ([])
+	member *node // the values of the dicts at the path ({})
+	depth  int
+	text   string // the path once written; see path
+	shown  bool
+}
+
+// step is how a node is reached from its parent.
+type step uint8
+
+const (
+	stepBody   step = iota
+	stepField       // .title, ["a.b"]
+	stepItem        // []
+	stepMember      // {}
+)
+
+// child is n's node one step below, nil when none is recorded.
+func (n *node) child(st step, key string) *node {
+	switch st {
+	case stepItem:
+		return n.item
+	case stepMember:
+		return n.member
+	}
+	return n.fields[key]
+}
+
+// maxKeyShown bounds how much of one field's name a path shows: a longer
+// name is cut, so that a path, at most DefaultMaxDepth steps, stays short
+// whatever the keys of the body.
+const maxKeyShown = 128
+
+// path is n's path as a report writes it ("items[].title", "" the body),
+// written once, from the parent's.
+func (n *node) path() string {
+	if n.shown || n.parent == nil {
+		return n.text
+	}
+	parent := n.parent.path()
+	switch n.step {
+	case stepItem:
+		n.text = parent + "[]"
+	case stepMember:
+		n.text = parent + "{}"
+	default:
+		key := n.key
+		if len(key) > maxKeyShown {
+			key = strings.ToValidUTF8(key[:maxKeyShown], "") + "…"
+		}
+		n.text = fieldPath(parent, key)
+	}
+	n.shown = true
+	return n.text
 }
 
 // Shape is the union shape of a JSON body: the kinds of value found at
 // each path ("" the body, "title" a field, "[]" the items of a list,
 // "items[].title" a field of the items of a field). Values are not kept.
 type Shape struct {
-	nodes map[string]*node
-	order []string // paths as first seen
+	root  *node
+	order []*node // paths as first seen, each after its parent
 	// Deep: parts deeper than the depth budget were not recorded (alike in
-	// both bodies compared, so nothing is reported of them).
-	Deep bool
+	// both bodies compared, so nothing is reported of them); DeepAt is the
+	// path of the first value whose contents were not.
+	Deep   bool
+	DeepAt string
 }
 
 // Limits bound what ShapeOf reads of a body.
@@ -87,7 +151,8 @@ var ErrBudget = errors.New("over budget")
 // the paths dicts names are dicts (a contract's dict[str, X]: an object of
 // no properties): their keys are values, so their members are read as one
 // path, "reactions{}". An error says the body is not JSON, or wraps
-// ErrBudget.
+// ErrBudget. Its cost is linear in the body: parts deeper than
+// lim.MaxDepth are read without recursion and not recorded.
 func ShapeOf(data []byte, lim Limits, dicts map[string]bool) (*Shape, error) {
 	if lim.MaxDepth <= 0 {
 		lim.MaxDepth = DefaultMaxDepth
@@ -95,10 +160,11 @@ func ShapeOf(data []byte, lim Limits, dicts map[string]bool) (*Shape, error) {
 	if lim.MaxPaths <= 0 {
 		lim.MaxPaths = DefaultMaxPaths
 	}
-	s := &Shape{nodes: map[string]*node{}}
-	r := &shapeReader{dec: json.NewDecoder(bytes.NewReader(data)), lim: lim, s: s, dicts: dicts}
+	s := &Shape{root: &node{}}
+	s.order = append(s.order, s.root)
+	r := &shapeReader{dec: json.NewDecoder(bytes.NewReader(data)), lim: lim, s: s, dicts: dictTree(dicts)}
 	r.dec.UseNumber()
-	if err := r.value("", 0, nil); err != nil {
+	if err := r.value(s.root, r.dicts); err != nil {
 		return nil, err
 	}
 	if _, err := r.dec.Token(); err != io.EOF {
@@ -111,35 +177,53 @@ type shapeReader struct {
 	dec    *json.Decoder
 	lim    Limits
 	s      *Shape
-	dicts  map[string]bool
+	dicts  *dictNode
 	values int
 }
 
-// value reads one value at path; parent is the node of the object or
-// array holding it (nil: the body).
-func (r *shapeReader) value(path string, depth int, _ *node) error {
+// count counts one value against the values budget.
+func (r *shapeReader) count() error {
+	if r.values++; r.lim.MaxValues > 0 && r.values > r.lim.MaxValues {
+		return fmt.Errorf("the body holds more than %d JSON values (--max-check-values): %w", r.lim.MaxValues, ErrBudget)
+	}
+	return nil
+}
+
+// at is the node below parent by st and key, made when new.
+func (r *shapeReader) at(parent *node, st step, key string) (*node, error) {
+	if n := parent.child(st, key); n != nil {
+		return n, nil
+	}
+	if len(r.s.order) >= r.lim.MaxPaths {
+		return nil, fmt.Errorf("the body has more than %d distinct field paths: %w", r.lim.MaxPaths, ErrBudget)
+	}
+	n := &node{parent: parent, step: st, key: key, depth: parent.depth + 1}
+	switch st {
+	case stepItem:
+		parent.item = n
+	case stepMember:
+		parent.member = n
+	default:
+		if parent.fields == nil {
+			parent.fields = map[string]*node{}
+		}
+		parent.fields[key] = n
+	}
+	r.s.order = append(r.s.order, n)
+	return n, nil
+}
+
+// value reads one value into n; d is the dicts' tree at n (nil: no dict
+// at or below it).
+func (r *shapeReader) value(n *node, d *dictNode) error {
 	tok, err := r.dec.Token()
 	if err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	}
-	if r.values++; r.lim.MaxValues > 0 && r.values > r.lim.MaxValues {
-		return fmt.Errorf("the body holds more than %d JSON values (--max-check-values): %w", r.lim.MaxValues, ErrBudget)
+	if err := r.count(); err != nil {
+		return err
 	}
-	record := depth <= r.lim.MaxDepth
-	var n *node
-	if record {
-		if n = r.s.nodes[path]; n == nil {
-			if len(r.s.nodes) >= r.lim.MaxPaths {
-				return fmt.Errorf("the body has more than %d distinct field paths: %w", r.lim.MaxPaths, ErrBudget)
-			}
-			n = &node{}
-			r.s.nodes[path] = n
-			r.s.order = append(r.s.order, path)
-		}
-		n.present++
-	} else {
-		r.s.Deep = true
-	}
+	n.present++
 	var k kinds
 	switch t := tok.(type) {
 	case nil:
@@ -154,48 +238,89 @@ func (r *shapeReader) value(path string, depth int, _ *node) error {
 	case string:
 		k = kString
 	case json.Delim:
-		switch t {
-		case '{':
+		if t != '{' && t != '[' {
+			return errors.New("not JSON: unexpected " + t.String())
+		}
+		k = kArray
+		if t == '{' {
 			k = kObject
-			if n != nil {
-				n.objects++
+			n.objects++
+		}
+		if n.depth >= r.lim.MaxDepth {
+			// The contents are deeper than the budget: read, counted,
+			// not recorded.
+			if r.dec.More() && !r.s.Deep {
+				r.s.Deep, r.s.DeepAt = true, n.path()
 			}
-			for r.dec.More() {
+			if err := r.skip(t); err != nil {
+				return err
+			}
+			break
+		}
+		for r.dec.More() {
+			st, key, cd := stepItem, "", (*dictNode)(nil)
+			if t == '{' {
 				kt, err := r.dec.Token()
 				if err != nil {
 					return fmt.Errorf("not JSON: %w", err)
 				}
-				key, _ := kt.(string)
-				child := fieldPath(path, key)
-				if r.dicts[path] {
-					child = path + "{}"
-					if n != nil {
-						n.items++
-					}
-				}
-				if err := r.value(child, depth+1, n); err != nil {
-					return err
+				key, _ = kt.(string)
+				st = stepField
+				if d != nil && d.dict {
+					st, key = stepMember, ""
 				}
 			}
-		case '[':
-			k = kArray
-			for r.dec.More() {
-				if n != nil {
-					n.items++
-				}
-				if err := r.value(path+"[]", depth+1, n); err != nil {
-					return err
-				}
+			if st != stepField {
+				n.items++
 			}
-		default:
-			return errors.New("not JSON: unexpected " + t.String())
+			if d != nil {
+				cd = d.child(st, key)
+			}
+			c, err := r.at(n, st, key)
+			if err != nil {
+				return err
+			}
+			if err := r.value(c, cd); err != nil {
+				return err
+			}
 		}
 		if _, err := r.dec.Token(); err != nil { // the closing delimiter
 			return fmt.Errorf("not JSON: %w", err)
 		}
 	}
-	if n != nil {
-		n.kinds |= k
+	n.kinds |= k
+	return nil
+}
+
+// skip reads the rest of the container open opened, counting its values,
+// without recursion: its nesting costs a bit a level.
+func (r *shapeReader) skip(open json.Delim) error {
+	inObject := []bool{open == '{'} // per open container: an object?
+	key := open == '{'              // the next token is a key
+	for len(inObject) > 0 {
+		tok, err := r.dec.Token()
+		if err != nil {
+			return fmt.Errorf("not JSON: %w", err)
+		}
+		top := len(inObject) - 1
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			inObject = inObject[:top]
+			key = top > 0 && inObject[top-1] // the enclosing object's next key
+			continue
+		}
+		if inObject[top] && key {
+			key = false // a key: its value follows
+			continue
+		}
+		if err := r.count(); err != nil {
+			return err
+		}
+		if d, ok := tok.(json.Delim); ok {
+			inObject = append(inObject, d == '{')
+			key = d == '{'
+			continue
+		}
+		key = inObject[top]
 	}
 	return nil
 }
@@ -381,34 +506,20 @@ func Compare(was, now *Shape) []Change {
 // made null or of another type is excused when the recorded contract
 // allows it there; otherwise its Note says what the contracts allow.
 func CompareWith(was, now *Shape, cs Contracts) (out, excused []Change) {
-	comparable := func(s, o *Shape, path string) bool {
-		parent, item, ok := parentOf(path)
-		if !ok {
-			return true
-		}
-		a, b := s.nodes[parent], o.nodes[parent]
-		if a == nil || b == nil {
-			return false
-		}
-		if item {
-			return a.items > 0 && b.items > 0
-		}
-		return a.objects > 0 && b.objects > 0
-	}
-	for _, path := range was.order {
-		w := was.nodes[path]
-		if !comparable(was, now, path) {
+	wm, nm := counterparts(was, now), counterparts(now, was)
+	for _, w := range was.order {
+		if !comparable(w, wm) {
 			continue
 		}
-		n := now.nodes[path]
+		n := wm[w]
 		if n == nil {
-			out = append(out, Change{Level: Breaking, Kind: ChangeRemoved, Path: path, Was: w.kinds.String()})
+			out = append(out, Change{Level: Breaking, Kind: ChangeRemoved, Path: w.path(), Was: w.kinds.String()})
 			continue
 		}
-		if parent, item, ok := parentOf(path); ok && !item {
-			wp, np := was.nodes[parent], now.nodes[parent]
+		if w.step == stepField {
+			wp, np := w.parent, n.parent
 			if w.present >= wp.objects && n.present < np.objects {
-				out = append(out, Change{Level: Warning, Kind: ChangeOptional, Path: path, Was: "in every object", Now: fmt.Sprintf("missing from %d of %d", np.objects-n.present, np.objects)})
+				out = append(out, Change{Level: Warning, Kind: ChangeOptional, Path: w.path(), Was: "in every object", Now: fmt.Sprintf("missing from %d of %d", np.objects-n.present, np.objects)})
 			}
 		}
 		wk, nk := w.kinds&^kNull, n.kinds&^kNull
@@ -416,7 +527,7 @@ func CompareWith(was, now *Shape, cs Contracts) (out, excused []Change) {
 			nk &^= kInteger
 		}
 		if wk != 0 && nk&^wk != 0 {
-			c := Change{Level: Breaking, Kind: ChangeType, Path: path, Was: w.kinds.String(), Now: n.kinds.String()}
+			c := Change{Level: Breaking, Kind: ChangeType, Path: w.path(), Was: w.kinds.String(), Now: n.kinds.String()}
 			if cs.allowed(&c, nk&^wk) {
 				excused = append(excused, c)
 			} else {
@@ -424,7 +535,7 @@ func CompareWith(was, now *Shape, cs Contracts) (out, excused []Change) {
 			}
 		}
 		if wk != 0 && w.kinds&kNull == 0 && n.kinds&kNull != 0 {
-			c := Change{Level: Breaking, Kind: ChangeNull, Path: path, Was: w.kinds.String(), Now: n.kinds.String()}
+			c := Change{Level: Breaking, Kind: ChangeNull, Path: w.path(), Was: w.kinds.String(), Now: n.kinds.String()}
 			if cs.allowed(&c, kNull) {
 				excused = append(excused, c)
 			} else {
@@ -432,13 +543,46 @@ func CompareWith(was, now *Shape, cs Contracts) (out, excused []Change) {
 			}
 		}
 	}
-	for _, path := range now.order {
-		if was.nodes[path] != nil || !comparable(now, was, path) {
+	for _, n := range now.order {
+		if nm[n] != nil || !comparable(n, nm) {
 			continue
 		}
-		out = append(out, Change{Level: Info, Kind: ChangeAdded, Path: path, Now: now.nodes[path].kinds.String()})
+		out = append(out, Change{Level: Info, Kind: ChangeAdded, Path: n.path(), Now: n.kinds.String()})
 	}
 	return out, excused
+}
+
+// counterparts maps each node of s to the node of o at the same path,
+// when o has one: a node's is its parent's child by the same step.
+func counterparts(s, o *Shape) map[*node]*node {
+	m := make(map[*node]*node, len(s.order))
+	m[s.root] = o.root
+	for _, n := range s.order[1:] {
+		if p := m[n.parent]; p != nil {
+			if c := p.child(n.step, n.key); c != nil {
+				m[n] = c
+			}
+		}
+	}
+	return m
+}
+
+// comparable reports whether n, a node of one shape, can be compared
+// with the other (m its counterparts there): the body always; a field
+// where both hold objects at its parent, an item or a dict's member where
+// both hold some at its parent.
+func comparable(n *node, m map[*node]*node) bool {
+	if n.parent == nil {
+		return true
+	}
+	a, b := n.parent, m[n.parent]
+	if b == nil {
+		return false
+	}
+	if n.step != stepField {
+		return a.items > 0 && b.items > 0
+	}
+	return a.objects > 0 && b.objects > 0
 }
 
 // allowed reports whether the recorded contract allows the kinds k new
@@ -503,11 +647,112 @@ const maxDictSchemas = 10_000
 // back empty: their items could not be compared.
 func emptied(was, now *Shape) []string {
 	var out []string
-	for _, path := range was.order {
-		w, n := was.nodes[path], now.nodes[path]
-		if n != nil && w.items > 0 && n.kinds&kArray != 0 && n.items == 0 {
-			out = append(out, path)
+	m := counterparts(was, now)
+	for _, w := range was.order {
+		if n := m[w]; n != nil && w.items > 0 && n.kinds&kArray != 0 && n.items == 0 {
+			out = append(out, w.path())
 		}
 	}
 	return out
+}
+
+// dictNode is the dicts' paths as a tree, walked beside a body's.
+type dictNode struct {
+	dict   bool
+	fields map[string]*dictNode
+	item   *dictNode
+	member *dictNode
+}
+
+func (d *dictNode) child(st step, key string) *dictNode {
+	switch st {
+	case stepItem:
+		return d.item
+	case stepMember:
+		return d.member
+	}
+	return d.fields[key]
+}
+
+// dictTree is the tree of the paths of dicts (as Dicts writes them); nil
+// for none. A path that does not read as one is left out.
+func dictTree(dicts map[string]bool) *dictNode {
+	if len(dicts) == 0 {
+		return nil
+	}
+	root := &dictNode{}
+	for path, ok := range dicts {
+		if !ok {
+			continue
+		}
+		d := root
+		for rest := path; rest != "" && d != nil; {
+			var st step
+			var key string
+			st, key, rest = nextStep(rest, d == root && rest == path)
+			d = d.grow(st, key)
+		}
+		if d != nil {
+			d.dict = true
+		}
+	}
+	return root
+}
+
+// grow is d's child by st and key, made when new; nil for no step.
+func (d *dictNode) grow(st step, key string) *dictNode {
+	var slot **dictNode
+	switch st {
+	case stepBody:
+		return nil
+	case stepItem:
+		slot = &d.item
+	case stepMember:
+		slot = &d.member
+	default:
+		if d.fields == nil {
+			d.fields = map[string]*dictNode{}
+		}
+		if c := d.fields[key]; c != nil {
+			return c
+		}
+		c := &dictNode{}
+		d.fields[key] = c
+		return c
+	}
+	if *slot == nil {
+		*slot = &dictNode{}
+	}
+	return *slot
+}
+
+// nextStep reads the first step of a path as fieldPath writes it ([],
+// {}, ["quoted"], .name, or name at the start); stepBody when it reads as
+// none.
+func nextStep(path string, first bool) (st step, key, rest string) {
+	switch {
+	case strings.HasPrefix(path, "[]"):
+		return stepItem, "", path[2:]
+	case strings.HasPrefix(path, "{}"):
+		return stepMember, "", path[2:]
+	case strings.HasPrefix(path, "[\""):
+		q, err := strconv.QuotedPrefix(path[1:])
+		if err != nil || !strings.HasPrefix(path[1+len(q):], "]") {
+			return stepBody, "", ""
+		}
+		key, _ := strconv.Unquote(q)
+		return stepField, key, path[2+len(q):]
+	case strings.HasPrefix(path, "."):
+		path = path[1:]
+	case !first:
+		return stepBody, "", ""
+	}
+	end := strings.IndexAny(path, ".[{")
+	if end < 0 {
+		end = len(path)
+	}
+	if end == 0 {
+		return stepBody, "", ""
+	}
+	return stepField, path[:end], path[end:]
 }

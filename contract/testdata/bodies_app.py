@@ -1,7 +1,7 @@
 """The FastAPI app behind bodies_openapi.json: request bodies that are not
 pydantic models, and bodies FastAPI does not read (openapi_extra).
 
-    PYTHONPATH=../../../shared/fastapi-stack python3 bodies_app.py > bodies_openapi.json
+    PYTHONPATH=../../testdata/fastapi-stack python3 bodies_app.py > bodies_openapi.json
 
 (from contract/testdata; FastAPI 0.141.1, pydantic 2.13.4).
 """

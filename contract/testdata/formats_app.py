@@ -1,6 +1,8 @@
 """The FastAPI app whose document is formats_openapi.json:
 
-    PYTHONPATH=SHARED/fastapi-stack python3 -c "import json, formats_app; print(json.dumps(formats_app.app.openapi()))"
+    PYTHONPATH=../../testdata/fastapi-stack python3 -c "import json, formats_app; print(json.dumps(formats_app.app.openapi()))"
+
+(from contract/testdata)
 """
 from datetime import date, datetime, time, timedelta
 from typing import Optional

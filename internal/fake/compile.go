@@ -75,6 +75,7 @@ type facts struct {
 	patterns    []string
 	rawPatterns []string // the patterns as written, for the ECMA-262 engine
 	examples    []string // the string examples the schemas declare
+	own         []any    // the examples of the value's own (inline) schemas, with Examples
 	minLen      int
 	maxLen      int
 	lo, hi      float64
@@ -120,6 +121,12 @@ func (g *Generator) gather(refs []*openapi3.SchemaRef) *facts {
 		f.schemas = append(f.schemas, r.Value)
 		f.nullable = f.nullable && g.nullOK(r.Value)
 		g.add(f, r, 0)
+		if g.examples && r.Value != nil && g.componentName(r) == "" {
+			if r.Value.Example != nil {
+				f.own = append(f.own, r.Value.Example)
+			}
+			f.own = append(f.own, r.Value.Examples...)
+		}
 	}
 	// An object is known, for counting recursion, by the component it (or
 	// the first allOf member that has one) is: a nullable allOf wrapper of
@@ -369,6 +376,7 @@ func (f *facts) clone() *facts {
 	c.patterns = slices.Clip(f.patterns)
 	c.rawPatterns = slices.Clip(f.rawPatterns)
 	c.examples = slices.Clip(f.examples)
+	c.own = slices.Clip(f.own)
 	c.mult = slices.Clip(f.mult)
 	c.items = slices.Clip(f.items)
 	c.contains = slices.Clip(f.contains)
@@ -412,6 +420,7 @@ func (g *Generator) build(n *node, f *facts, name, ctx string, required bool) {
 	if f.hasDef {
 		n.def = g.literal(f.def, f)
 	}
+	n.examples = g.ownExamples(f)
 	if f.hasEnum {
 		g.buildEnum(n, f)
 		return
@@ -780,6 +789,33 @@ func (g *Generator) literal(v any, f *facts) []byte {
 		return nil
 	}
 	return b
+}
+
+// ownExamples are the examples of f's own schemas (Examples) rendered,
+// each once, those its schemas accept and that hold no object.
+func (g *Generator) ownExamples(f *facts) [][]byte {
+	var out [][]byte
+	for _, v := range f.own {
+		if v == nil || holdsObject(v) {
+			continue
+		}
+		if b := g.literal(v, f); b != nil && !slices.ContainsFunc(out, func(o []byte) bool { return bytes.Equal(o, b) }) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// holdsObject reports whether the example v is an object or a list
+// holding one.
+func holdsObject(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return true
+	case []any:
+		return slices.ContainsFunc(x, holdsObject)
+	}
+	return false
 }
 
 // validRendered reports whether the JSON text b validates against every

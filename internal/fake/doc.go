@@ -20,6 +20,9 @@
 //     property, one in ten for a required one (a name may say otherwise: a
 //     death day is mostly null);
 //   - the default, one value in ten, when it validates;
+//   - with Examples, the examples of the value's own schema (a property's
+//     example or examples, not a component's it names), one value in two,
+//     one of them, where the schema accepts it and it holds no object;
 //   - enum and const: a member (that validates against the rest of the
 //     schema);
 //   - anyOf and oneOf: a branch (the discriminator's value forced into it:

@@ -31,6 +31,7 @@ type Generator struct {
 	notes []string // what the plans cannot honour (Notes)
 
 	dateTime func(time.Time) string // how a date-time is written
+	examples bool                   // a property's own examples are its values (Examples)
 }
 
 // Option changes how a Generator writes values.
@@ -44,6 +45,16 @@ func DateTimes(format func(time.Time) string) Option {
 			g.dateTime = format
 		}
 	}
+}
+
+// Examples makes a property's own example or examples (those written on
+// the property's schema, not on a component it names) its values, drawn
+// among them, in place of generated ones: a hand-written document's
+// examples are what its authors want to see. Only examples the schema
+// accepts are taken, and not objects (nor lists of them), whose members
+// would come out of the document's order, writeOnly ones included.
+func Examples() Option {
+	return func(g *Generator) { g.examples = true }
 }
 
 // memoKey names one compiled plan: the same schemas reached under the same

@@ -15,6 +15,10 @@ import (
 const (
 	// defaultPct is how often a value with a default is the default.
 	defaultPct = 10
+	// examplePct is how often a value with examples of its own is one of
+	// them: often enough that the data reads as the document shows it,
+	// not so often that twenty pets are all called doggie.
+	examplePct = 50
 	// maxRepeat is how many times one object schema may nest in itself
 	// before the rest of the value is made minimal: null where nullable,
 	// empty arrays, only the required properties.
@@ -77,6 +81,9 @@ func (st *state) gen(dst []byte, n *node, allowNull, minimal bool, ov *override)
 	}
 	if n.def != nil && (minimal || st.chance(defaultPct)) {
 		return append(dst, n.def...)
+	}
+	if len(n.examples) > 0 && (minimal || st.chance(examplePct)) {
+		return append(dst, n.examples[st.f.IntN(len(n.examples))]...)
 	}
 	if len(n.nots) == 0 {
 		return st.value(dst, n, minimal, ov)

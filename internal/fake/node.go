@@ -26,9 +26,10 @@ const (
 // node is the compiled plan for one value.
 type node struct {
 	kind     kind
-	nullPct  int    // how often a value is null, in percent; 0 when null is invalid
-	def      []byte // the default, rendered and checked valid; nil when none
-	truePct  int    // kBool
+	nullPct  int      // how often a value is null, in percent; 0 when null is invalid
+	def      []byte   // the default, rendered and checked valid; nil when none
+	examples [][]byte // the value's own examples, rendered and checked valid
+	truePct  int      // kBool
 	enum     [][]byte
 	str      *strPlan
 	num      *numPlan
@@ -145,7 +146,7 @@ const (
 // even in a minimal value, others are left out (which ends recursion through
 // optional properties).
 func (n *node) computeCheap() bool {
-	if n.nullPct > 0 || n.def != nil {
+	if n.nullPct > 0 || n.def != nil || len(n.examples) > 0 {
 		return true
 	}
 	switch n.kind {
@@ -172,7 +173,7 @@ func (n *node) computeCheap() bool {
 // computeTerminal reports whether a minimal value of n ends without
 // recursion, given what is known of its children so far.
 func (n *node) computeTerminal() bool {
-	if n.nullPct > 0 || n.def != nil {
+	if n.nullPct > 0 || n.def != nil || len(n.examples) > 0 {
 		return true
 	}
 	switch n.kind {

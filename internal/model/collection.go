@@ -102,8 +102,9 @@ type Field struct {
 	// Owner marks author_id, user_id and owner_id: a create fills it from
 	// the bearer token's user when the body does not.
 	Owner bool
-	// Stamp is "created" or "updated" for created_at and updated_at: the
-	// store sets them.
+	// Stamp is "created" or "updated" for a field that says when its
+	// record was created or last changed (created_at, createdAt,
+	// updatedAt, modified…: stampOf): the store sets them.
 	Stamp string
 }
 
@@ -407,12 +408,7 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 		case f.Nullable && !c.Sparse:
 			f.Default = []byte("null")
 		}
-		switch prop {
-		case "created_at", "createdAt":
-			f.Stamp = "created"
-		case "updated_at", "updatedAt":
-			f.Stamp = "updated"
-		}
+		f.Stamp = stampOf(f)
 		f.Owner = isOwner(prop)
 		c.Fields = append(c.Fields, f)
 		c.byName[prop] = f
@@ -726,4 +722,46 @@ func (m *Model) findFlags() {
 			}
 		}
 	}
+}
+
+// Timestamp names, as stampOf compares them: lower case, without the
+// separators of any naming style (created_at, createdAt, CreatedAt and
+// created-at are all createdat).
+var (
+	createdStamps = []string{"createdat", "createdon", "createddate", "createdtime", "createddatetime",
+		"creationdate", "creationtime", "datecreated", "timecreated", "insertedat", "created"}
+	updatedStamps = []string{"updatedat", "updatedon", "updateddate", "updatedtime", "updateddatetime",
+		"modifiedat", "modifiedon", "modifieddate", "modifiedtime", "lastmodified", "lastmodifiedat",
+		"lastmodifieddate", "lastupdated", "lastupdatedat", "dateupdated", "datemodified",
+		"timeupdated", "timemodified", "updated", "modified"}
+)
+
+// stampOf is "created" or "updated" when f is a timestamp its record's
+// store sets: a string of format date-time named for the record's
+// creation or last change in any naming style (created_at, createdAt,
+// CreatedAt, creationDate, dateModified, lastModified…), or such a name
+// ending in "at" with no format (created_at: str); else "". A name alone
+// is not enough: an integer created (a Unix time) or a date creationDate
+// is left to the generator.
+func stampOf(f *Field) string {
+	if f.Type != "string" || f.Format != "date-time" && f.Format != "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(f.Name) {
+		if r != '_' && r != '-' && r != ' ' && r != '.' {
+			b.WriteRune(r)
+		}
+	}
+	name := b.String()
+	if f.Format == "" && !strings.HasSuffix(name, "at") {
+		return ""
+	}
+	switch {
+	case slices.Contains(createdStamps, name):
+		return "created"
+	case slices.Contains(updatedStamps, name):
+		return "updated"
+	}
+	return ""
 }

@@ -20,8 +20,9 @@
 // files, CORS and test routes from the environment), app/jwt_hs256.py the
 // part of PyJWT they use.
 //
-// It is test-support code, for tests only. A machine without the stack
-// (python3 with pydantic 2 and PyYAML, and ../shared/fastapi-stack or
-// $MOVIEMOCK_FASTAPI_STACK) skips those tests, saying what is missing;
-// with MOVIEMOCK_REQUIRE_REFERENCE=1, as in CI, they fail instead.
+// It is test-support code, for tests only. The FastAPI stack is vendored
+// (StackDir, testdata/fastapi-stack, or $MOVIEMOCK_FASTAPI_STACK); python3
+// needs pydantic 2, PyYAML and click beside it (PipInstall). A machine
+// without them skips those tests, saying what is missing; with
+// MOVIEMOCK_REQUIRE_REFERENCE=1, as in CI, they fail instead.
 package reference

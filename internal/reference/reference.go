@@ -30,13 +30,25 @@ var appFiles embed.FS
 
 // Environment variables the package reads.
 const (
-	// EnvStack names the directory of the vendored FastAPI stack; the
-	// default is ../shared/fastapi-stack beside the module root.
+	// EnvStack names the directory of a FastAPI stack to run instead of
+	// the vendored one, testdata/fastapi-stack under the module root.
 	EnvStack = "MOVIEMOCK_FASTAPI_STACK"
 	// EnvRequire, set to 1, makes a missing stack a test failure rather
 	// than a skip. CI sets it.
 	EnvRequire = "MOVIEMOCK_REQUIRE_REFERENCE"
 )
+
+// PipInstall is the one command a machine with python3 (3.10 or later)
+// runs to give it what the vendored FastAPI stack does not hold: pydantic 2
+// and PyYAML, and click, which uvicorn imports, at the versions the
+// committed answers were made with. The README and docs/development.md
+// quote it, and a test that finds one missing skips saying it.
+const PipInstall = "python3 -m pip install 'pydantic==2.13.4' 'PyYAML==6.0.3' 'click==8.4.0'"
+
+// StackDir is the vendored FastAPI stack, from the module root: FastAPI,
+// Starlette, uvicorn, h11, anyio, python-multipart and annotated-doc, pure
+// Python and unchanged (its README.md, VERSIONS.txt and licenses/).
+const StackDir = "testdata/fastapi-stack"
 
 // DefaultSecret is the HS256 secret the backend signs with unless Options
 // says otherwise: the mock's public development secret.
@@ -159,6 +171,7 @@ def attempt(key, fn):
         out[key + "_error"] = "%s: %s" % (type(e).__name__, e)
 attempt("pydantic", lambda: __import__("pydantic").VERSION)
 attempt("yaml", lambda: __import__("yaml").__version__)
+attempt("click", lambda: __import__("click").__name__)
 attempt("fastapi", lambda: __import__("fastapi").__version__)
 attempt("starlette", lambda: __import__("starlette").__version__)
 attempt("uvicorn", lambda: __import__("uvicorn").__version__)
@@ -169,14 +182,14 @@ print(json.dumps(out))
 func runProbe() probe {
 	python, err := exec.LookPath("python3")
 	if err != nil {
-		return probe{reason: "python3 is not on PATH: install Python 3.10 or later (e.g. apt-get install python3) with pydantic 2 and PyYAML (pip install 'pydantic>=2' pyyaml)"}
+		return probe{reason: "python3 is not on PATH: install Python 3.10 or later (e.g. apt-get install python3), then " + PipInstall}
 	}
 	stack, err := stackDir()
 	if err != nil {
 		return probe{reason: err.Error()}
 	}
 	cmd := exec.Command(python, "-c", probeScript)
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+stack)
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+stack, "PYTHONDONTWRITEBYTECODE=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -192,11 +205,13 @@ func runProbe() probe {
 	case got["ok310"] != true:
 		return probe{reason: fmt.Sprintf("python3 (%s) is Python %s; FastAPI and the reference app need 3.10 or later", python, str("version"))}
 	case str("pydantic") == "":
-		return probe{reason: fmt.Sprintf("python3 (%s) cannot import pydantic (%s): pip install 'pydantic>=2'", python, str("pydantic_error"))}
+		return probe{reason: fmt.Sprintf("python3 (%s) cannot import pydantic (%s): %s", python, str("pydantic_error"), PipInstall)}
 	case !strings.HasPrefix(str("pydantic"), "2."):
-		return probe{reason: fmt.Sprintf("python3 (%s) has pydantic %s; FastAPI's current answers need pydantic 2: pip install 'pydantic>=2'", python, str("pydantic"))}
+		return probe{reason: fmt.Sprintf("python3 (%s) has pydantic %s; FastAPI's current answers need pydantic 2: %s", python, str("pydantic"), PipInstall)}
 	case str("yaml") == "":
-		return probe{reason: fmt.Sprintf("python3 (%s) cannot import yaml (%s): pip install pyyaml", python, str("yaml_error"))}
+		return probe{reason: fmt.Sprintf("python3 (%s) cannot import yaml (%s): %s", python, str("yaml_error"), PipInstall)}
+	case str("click") == "":
+		return probe{reason: fmt.Sprintf("python3 (%s) cannot import click, which uvicorn needs (%s): %s", python, str("click_error"), PipInstall)}
 	}
 	for _, pkg := range []string{"fastapi", "starlette", "uvicorn", "multipart"} {
 		if str(pkg) == "" {
@@ -214,6 +229,8 @@ func runProbe() probe {
 	}
 }
 
+// stackDir is $MOVIEMOCK_FASTAPI_STACK when set, else the vendored stack,
+// StackDir under the module root.
 func stackDir() (string, error) {
 	if dir := os.Getenv(EnvStack); dir != "" {
 		if !isDir(filepath.Join(dir, "fastapi")) {
@@ -225,9 +242,9 @@ func stackDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(filepath.Dir(root), "shared", "fastapi-stack")
+	dir := filepath.Join(root, filepath.FromSlash(StackDir))
 	if !isDir(filepath.Join(dir, "fastapi")) {
-		return "", fmt.Errorf("the vendored FastAPI stack is not at %s (a fresh clone has no ../shared): set %s to a directory holding fastapi, starlette, uvicorn, h11, anyio, python_multipart and annotated_doc", dir, EnvStack)
+		return "", fmt.Errorf("the vendored FastAPI stack is not at %s (it is part of the repository: is the checkout whole?); or set %s to a directory holding fastapi, starlette, uvicorn, h11, anyio, python_multipart and annotated_doc", dir, EnvStack)
 	}
 	return dir, nil
 }
@@ -289,6 +306,15 @@ func Require(t testing.TB) {
 		t.Fatalf("reference backend unavailable (%s=1): %s", EnvRequire, reason)
 	}
 	t.Skipf("reference backend unavailable: %s", reason)
+}
+
+// Stack returns the interpreter and the FastAPI stack's directory, for a
+// test that runs a FastAPI script of its own with PYTHONPATH=stack. It
+// skips or fails the test as Require does.
+func Stack(t testing.TB) (python, stack string) {
+	t.Helper()
+	Require(t)
+	return probeResult.python, probeResult.stack
 }
 
 // runningRe is the line uvicorn 0.51 logs once it listens; with --port 0 it

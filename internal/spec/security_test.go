@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/internal/golden"
+	"github.com/moviemock/moviemock/internal/reference"
 )
 
 func notLogin(op *openapi3.Operation) bool { return op.OperationID != "login" }
@@ -166,22 +166,18 @@ func TestWithSecurityPlacement(t *testing.T) {
 }
 
 // testdata/fastapi_require_auth.golden is what the FastAPI app in
-// testdata/fastapi_require_auth.py serves. With the FastAPI stack beside the
-// repository (../shared/fastapi-stack), this runs it and compares;
-// -update rewrites the golden file.
+// testdata/fastapi_require_auth.py serves. This runs it on the vendored
+// FastAPI stack (reference.Stack) and compares; -update rewrites the golden
+// file.
 func TestFastAPIRequireAuthGolden(t *testing.T) {
-	stack, err := filepath.Abs("../../../shared/fastapi-stack")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(stack, "fastapi")); err != nil {
-		t.Skip("no FastAPI stack at ../shared/fastapi-stack (a fresh clone has none): the golden file stays as committed")
-	}
-	cmd := exec.Command("python3", "testdata/fastapi_require_auth.py")
-	cmd.Env = append(os.Environ(), "PYTHONPATH="+stack)
+	python, stack := reference.Stack(t)
+	cmd := exec.Command(python, "testdata/fastapi_require_auth.py")
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+stack, "PYTHONDONTWRITEBYTECODE=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Skipf("python3 cannot run the FastAPI app: %v", err)
+		t.Fatalf("testdata/fastapi_require_auth.py: %v\n%s", err, stderr.Bytes())
 	}
 	golden.Check(t, "fastapi_require_auth", out)
 }

@@ -84,7 +84,7 @@ func KeepAPIServers(src *Source, matched []Matched) []Matched {
 		c := *m.Call
 		if !api[c.Origin] {
 			src.Skipped = append(src.Skipped, Skip{Index: c.Index, Method: c.Method, URL: clipString(c.Origin+c.Path, 200),
-				Reason: "another server than the API's (" + clipString(c.Origin, 100) + "): the API's is the one most calls matching the contract went to"})
+				Reason: otherServerReason + " (" + clipString(c.Origin, 100) + "): the API's is the one most calls matching the contract went to", origin: clipString(c.Origin, 100)})
 			continue
 		}
 		calls = append(calls, c)
@@ -94,6 +94,14 @@ func KeepAPIServers(src *Source, matched []Matched) []Matched {
 	src.Calls = calls
 	slices.SortStableFunc(src.Skipped, func(a, b Skip) int { return cmp.Compare(a.Index, b.Index) })
 	return kept
+}
+
+const otherServerReason = "another server than the API's"
+
+// OtherServer is the server of a call KeepAPIServers took out, as its
+// Skip names it; ok false for a Skip of another reason.
+func OtherServer(s Skip) (origin string, ok bool) {
+	return s.origin, s.origin != ""
 }
 
 // MatchSpec is Match on a document that is only loaded, not compiled (as

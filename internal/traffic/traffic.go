@@ -64,6 +64,7 @@ type Skip struct {
 	Method string // "" when the entry does not say
 	URL    string // the path (journal) or URL (HAR), cut to 200 bytes
 	Reason string
+	origin string // the server, for a call to another than the API's
 }
 
 // Source is what a recording holds: its calls in order, and the entries

@@ -1,7 +1,7 @@
 """Ground truth for the mock's list parameters, files and form models: run
 the real FastAPI on a table of requests and record exactly what it answers.
 
-    PYTHONPATH=../../../../shared/fastapi-stack python3 params_cases.py
+    PYTHONPATH=../../testdata/fastapi-stack python3 params_cases.py
 
 (from mock/testdata; the stack is FastAPI 0.141.1, Starlette 1.3.1,
 pydantic 2.13.4 on Python 3.11). It writes params_openapi.json, the

@@ -1,7 +1,7 @@
 """Ground truth for fastapi.JSONBody: run the real FastAPI on a table of
 request bodies and record exactly what it answers.
 
-    PYTHONPATH=../../../../shared/fastapi-stack python3 jsonbody_cases.py
+    PYTHONPATH=../../../testdata/fastapi-stack python3 jsonbody_cases.py
 
 (from internal/fastapi/testdata; the stack is FastAPI 0.141.1, Starlette
 1.3.1, pydantic 2.13.4 on Python 3.11). EmailStr needs email-validator 2.x

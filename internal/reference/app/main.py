@@ -16,7 +16,7 @@ and the CORS and test-route settings harness.py reads.
 
 Run it with:
 
-  PYTHONPATH=../shared/fastapi-stack python3 -m uvicorn main:app \
+  PYTHONPATH=testdata/fastapi-stack python3 -m uvicorn main:app \
       --app-dir internal/reference/app --host 127.0.0.1 --port 8000
 """
 

@@ -31,7 +31,7 @@ restores the loaded records.
 
 Run it from the module root with:
 
-  PYTHONPATH=../shared/fastapi-stack python3 -m uvicorn movies2:app \\
+  PYTHONPATH=testdata/fastapi-stack python3 -m uvicorn movies2:app \\
       --app-dir internal/reference/app --host 127.0.0.1 --port 8000
 """
 

@@ -10,7 +10,7 @@ for pydantic's EmailStr) at the end of its path; if that works, apps.json says
 which modules it requires. Run from this directory with the FastAPI stack on
 the path:
 
-    PYTHONPATH=../../../../shared/fastapi-stack:. python3 refresh.py
+    PYTHONPATH=../../fastapi-stack:. python3 refresh.py
 """
 
 import glob
