@@ -1,9 +1,12 @@
 package mock
 
 import (
+	"cmp"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -18,6 +21,7 @@ import (
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/scenarios"
 )
 
@@ -94,6 +98,28 @@ func (s *Server) authenticate(r *http.Request, st *state) (*fixtures.Record, str
 	return user, "", true
 }
 
+// tokenUser is the user a token of the mock's in the Authorization header
+// names, with a scheme (Bearer, Token) or bare, as an API key in that
+// header carries it; nil when it names none. Outside FastAPI documents an
+// operation that does not demand a token still serves the user who sends
+// one their own flags (flags.go) and fills them in as author.
+func (s *Server) tokenUser(r *http.Request, st *state) *fixtures.Record {
+	if user, _, ok := s.authenticate(r, st); ok {
+		return user
+	}
+	name, mine, ok := s.tokens.mine(strings.Trim(r.Header.Get("Authorization"), fastapi.Latin1Space))
+	if !mine || !ok {
+		return nil
+	}
+	st.mu.RLock()
+	user, found := view{base: st.base, ov: st.ov}.user(name)
+	st.mu.RUnlock()
+	if !found {
+		return s.accounts[name]
+	}
+	return user
+}
+
 // authorize is the security dependency in front of the scenario engine's
 // scripted answers (scenarios.Options.Authorize): a request to an operation
 // that demands a token gets the 401 it would get from the operation itself.
@@ -137,7 +163,16 @@ func (s *Server) writeUnauthorized(w http.ResponseWriter, o *operation, detail s
 }
 
 // Account is a username and password login accepts.
-type Account struct{ Username, Password string }
+type Account struct {
+	Username, Password string
+	// Fields set fields of the account's record in the login collection
+	// (is_superuser=true), each value read by its field's schema type.
+	Fields []AccountField
+}
+
+// AccountField is one field an Account sets: its name in the login
+// collection's schema and its value as written (true, 7, Ada, ["a"]).
+type AccountField struct{ Name, Value string }
 
 // DefaultAccount is the account login accepts when the contract has no
 // login collection and Config.Accounts is nil: the johndoe of FastAPI's
@@ -178,8 +213,14 @@ func (s *Server) openAccounts(accounts []Account) error {
 			return errors.New("an account with an empty username")
 		}
 		if c == nil {
+			if len(a.Fields) > 0 {
+				return fmt.Errorf("account %s: fields %s: the contract has no schema of users to set them on", a.Username, a.Fields[0].Name)
+			}
 			s.accounts[a.Username] = &fixtures.Record{Secret: a.Password}
 			continue
+		}
+		if _, inData := s.cfg.Data.Table(c).ByUsername(a.Username); inData && len(a.Fields) > 0 {
+			return fmt.Errorf("account %s: a user of the data (%s) has that %s, and login answers its record: set field %s in the data instead", a.Username, c.File, c.UserKey.Name, a.Fields[0].Name)
 		}
 		vals := make([][]byte, len(c.Fields))
 		for _, f := range c.Fields {
@@ -197,10 +238,86 @@ func (s *Server) openAccounts(accounts []Account) error {
 				vals[f.Index] = s.fakeValue(f)
 			}
 		}
+		for _, af := range a.Fields {
+			f := c.Field(af.Name)
+			if f == nil || f == c.UserKey || f.Embed != nil {
+				return fmt.Errorf("account %s: %s is no field of %s an account can set (its fields: %s)", a.Username, af.Name, c.Name, settable(c))
+			}
+			v, err := s.accountValue(c, f, af.Value)
+			if err != nil {
+				return fmt.Errorf("account %s: field %s: %w", a.Username, af.Name, err)
+			}
+			vals[f.Index] = v
+		}
 		rec := fixtures.Build(c, vals, nil, a.Password, nil)
 		s.accounts[a.Username] = &rec
 	}
 	return nil
+}
+
+// settable lists the fields of the login collection c an Account sets:
+// all but its user key (the account's name) and joined records.
+func settable(c *model.Collection) string {
+	var names []string
+	for _, f := range c.Fields {
+		if f != c.UserKey && f.Embed == nil {
+			names = append(names, f.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// accountValue is text, an AccountField's value, as the record of c holds
+// field f: read by the field's schema type (a boolean, a number, a string
+// as it stands, JSON for an array or object; null where the field may be
+// null), and held to the field's schema.
+func (s *Server) accountValue(c *model.Collection, f *model.Field, text string) ([]byte, error) {
+	var raw []byte
+	switch {
+	case text == "null" && f.Nullable:
+		raw = []byte("null")
+	case f.Type == "boolean":
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a boolean (true or false)", text)
+		}
+		raw = strconv.AppendBool(nil, b)
+	case f.Type == "integer":
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an integer", text)
+		}
+		raw = strconv.AppendInt(nil, n, 10)
+	case f.Type == "number":
+		x, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, fmt.Errorf("%q is not a number", text)
+		}
+		raw = strconv.AppendFloat(nil, x, 'g', -1, 64)
+	case f.Type == "string":
+		raw = fastapi.AppendString(nil, text)
+	default:
+		if !json.Valid([]byte(text)) {
+			return nil, fmt.Errorf("%q is not JSON, as a value of type %s is written", text, cmp.Or(f.Type, "any"))
+		}
+		raw = []byte(text)
+	}
+	out, err := fixtures.CanonFor(c, s.spec, nil, f.Ref, raw)
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", text, err)
+	}
+	var x any
+	if err := json.Unmarshal(out, &x); err != nil {
+		return nil, fmt.Errorf("%q: %w", text, err)
+	}
+	if err := s.spec.Validate(f.Ref.Value, x, false); err != nil {
+		var why []string
+		for _, v := range spec.Violations(err) {
+			why = append(why, v.String())
+		}
+		return nil, fmt.Errorf("the value does not fit its schema: %s", strings.Join(why, "; "))
+	}
+	return out, nil
 }
 
 // loginRefusal is the status of a login with wrong credentials: 400 where

@@ -23,6 +23,7 @@ import (
 // token field ({"user": {…, "token"}}) carries a token of the
 // user's when one is issued for the answer.
 func (c *call) writeRecord(rec *fixtures.Record, token string) {
+	rec = c.personal(c.o.m.Coll, rec)
 	body := rec.JSON
 	if token != "" && c.s.model.Framework != framework.FastAPI {
 		if f := c.o.m.Coll.Field("token"); f != nil && c.o.m.Coll == c.s.model.Login {
@@ -360,6 +361,14 @@ func changeMe(c *call) {
 			vals[f.Index] = fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 		}
 	}
+	if status := c.s.meConflictStatus(c.o); status != 0 {
+		if f := takenBy(v, coll, old, vals); f != nil {
+			if !c.s.refuse(c.w, c.o, status, problem(f.Name+" is already taken")) {
+				fastapi.WriteDetail(c.w, status, coll.Title+" with this "+f.Name+" already exists")
+			}
+			return
+		}
+	}
 	secret := old.Secret
 	if s := c.bodySecret(coll); s != "" {
 		secret = s
@@ -369,6 +378,55 @@ func changeMe(c *call) {
 		return
 	}
 	c.writeRecord(&rec, c.bearer())
+}
+
+// meConflictStatus is the status an update of the current user answers
+// when it would take another account's name or e-mail: under the
+// plain-OpenAPI profile the status a create refuses a taken one with
+// (conflictStatus), where o declares it; under FastAPI's, 409 or else 400
+// where o declares it. 0 where o declares no such status: the update is
+// kept, as before (the document says nothing of a taken name).
+func (s *Server) meConflictStatus(o *operation) int {
+	declared := func(status int) bool {
+		return o.m.Op.Responses != nil && o.m.Op.Responses.Value(strconv.Itoa(status)) != nil
+	}
+	if s.oa != nil {
+		if status := s.conflictStatus(o); declared(status) {
+			return status
+		}
+		return 0
+	}
+	for _, status := range []int{http.StatusConflict, http.StatusBadRequest} {
+		if declared(status) {
+			return status
+		}
+	}
+	return 0
+}
+
+// takenBy is the field of the accounts that names one (the login's user
+// key, a username, an e-mail) to which vals, old's fields changed, give a
+// value another account of v holds; nil when none.
+func takenBy(v view, coll *model.Collection, old *fixtures.Record, vals [][]byte) *model.Field {
+	self := old.Key(coll)
+	for _, f := range coll.Fields {
+		if f.Type != "string" || !(f == coll.UserKey || f.Format == "email" || strings.EqualFold(f.Name, "email") || strings.EqualFold(f.Name, "username")) {
+			continue
+		}
+		want := vals[f.Index]
+		if want == nil || string(want) == "null" || bytes.Equal(want, old.Value(f)) {
+			continue
+		}
+		taken := false
+		v.each(coll, func(r *fixtures.Record) bool {
+			taken = r.Key(coll) != self && bytes.Equal(r.Value(f), want)
+			return !taken
+		})
+		if taken {
+			return f
+		}
+	}
+	return nil
 }
 
 // deleteMe is DeleteMe: the token's user removed.
@@ -481,8 +539,9 @@ func jsonLogin(c *call, by string) {
 // action is an Action: the record its path names, as it is; outside
 // FastAPI documents, a POST or DELETE on /things/{key}/verb whose record
 // has a flag of the verb (favorite → favorited, follow → following, like
-// → liked) sets it (POST) or clears it (DELETE), and moves the count of
-// the verb beside it (favoritesCount) with it.
+// → liked) sets it (POST) or clears it (DELETE) for the request's user
+// (see flags.go), and moves the count of the verb beside it
+// (favoritesCount) with it when that user's flag changed.
 func action(c *call) {
 	o := c.o.m
 	coll := o.Coll
@@ -519,10 +578,9 @@ func action(c *call) {
 		}
 		key = old.Key(coll)
 	}
-	set := o.Method == "POST"
-	was := string(old.Value(flag)) == "true"
+	set, who := o.Method == "POST", c.actor()
+	was := c.view().marked(coll, flag, key, who)
 	vals := old.Vals(coll)
-	vals[flag.Index] = []byte(strconv.FormatBool(set))
 	if count != nil && was != set {
 		n, _ := strconv.ParseInt(string(old.Value(count)), 10, 64)
 		if set {
@@ -537,6 +595,9 @@ func action(c *call) {
 	if !c.store(coll, key, &rec) {
 		return
 	}
+	if !c.s.cfg.ReadOnly {
+		c.st.setMark(coll, flag, key, who, set)
+	}
 	c.writeRecord(&rec, "")
 }
 
@@ -544,6 +605,7 @@ func action(c *call) {
 // it: the whole record, or the fields of Operation.Project.
 func (c *call) appendList(b []byte, recs []*fixtures.Record) []byte {
 	o := c.o.m
+	recs = c.personalAll(recs)
 	if o.Project == nil {
 		return appendRecords(b, recs)
 	}

@@ -11,6 +11,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -560,4 +562,175 @@ func TestServerBasePath(t *testing.T) {
 		{"GET", "/apiarticles", "", 404, nil, ""},
 		{"GET", "/api", "", 404, nil, ""},
 	})
+}
+
+// An action's flag is the account's that did it: on the corpus's RealWorld
+// document two accounts registered by its own POST /users favorite and
+// follow; each sees its own favorited and following (in the article, its
+// embedded author and the profile), an anonymous read sees neither,
+// favoritesCount counts the accounts, and ?favorited=NAME lists what that
+// account favorited.
+func TestActionFlagsPerUser(t *testing.T) {
+	t.Parallel()
+	srv := contractServer(t, "../testdata/corpus/documents/realworld/openapi.yml", nil, nil)
+	call := func(method, target, body, token string) map[string]any {
+		t.Helper()
+		r := httptest.NewRequest(method, target, strings.NewReader(body))
+		if body != "" {
+			r.Header.Set("Content-Type", "application/json")
+		}
+		if token != "" {
+			r.Header.Set("Authorization", "Token "+token)
+		}
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		if w.Code/100 != 2 {
+			t.Fatalf("%s %s: status %d: %s", method, target, w.Code, w.Body)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, target, err, w.Body)
+		}
+		return v
+	}
+	tokens := map[string]string{}
+	for _, name := range []string{"alice", "bob"} {
+		call("POST", "/users", `{"user":{"username":"`+name+`","email":"`+name+`@example.com","password":"secret123"}}`, "")
+		u := call("POST", "/users/login", `{"user":{"email":"`+name+`@example.com","password":"secret123"}}`, "")
+		tok, _ := pick(u, "user.token")
+		tokens[name], _ = tok.(string)
+	}
+	first := call("GET", "/articles", "", "")
+	slug0, _ := pick(first, "articles.0.slug")
+	slug1, _ := pick(first, "articles.1.slug")
+	author, _ := pick(first, "articles.0.author.username")
+	count0, _ := pick(first, "articles.0.favoritesCount")
+	base := int(count0.(float64))
+	a, b := tokens["alice"], tokens["bob"]
+	art, prof := "/articles/"+slug0.(string), "/profiles/"+author.(string)
+	for _, s := range []struct {
+		method, target, token string
+		want                  map[string]any
+	}{
+		{"POST", art + "/favorite", a, map[string]any{"article.favorited": true, "article.favoritesCount": base + 1}},
+		{"POST", art + "/favorite", a, map[string]any{"article.favorited": true, "article.favoritesCount": base + 1}},
+		{"GET", art, b, map[string]any{"article.favorited": false, "article.favoritesCount": base + 1}},
+		{"GET", art, "", map[string]any{"article.favorited": false, "article.favoritesCount": base + 1}},
+		{"GET", art, a, map[string]any{"article.favorited": true}},
+		{"POST", art + "/favorite", b, map[string]any{"article.favorited": true, "article.favoritesCount": base + 2}},
+		{"POST", "/articles/" + slug1.(string) + "/favorite", b, map[string]any{"article.favorited": true}},
+		{"GET", "/articles?favorited=alice", "", map[string]any{"articlesCount": 1, "articles.0.slug": slug0, "articles.0.favorited": false}},
+		{"GET", "/articles?favorited=alice", a, map[string]any{"articlesCount": 1, "articles.0.favorited": true}},
+		{"GET", "/articles?favorited=bob", a, map[string]any{"articlesCount": 2}},
+		{"GET", "/articles?favorited=nobody", "", map[string]any{"articlesCount": 0}},
+		{"DELETE", art + "/favorite", a, map[string]any{"article.favorited": false, "article.favoritesCount": base + 1}},
+		{"GET", art, b, map[string]any{"article.favorited": true, "article.favoritesCount": base + 1}},
+		{"GET", "/articles?favorited=alice", "", map[string]any{"articlesCount": 0}},
+		{"POST", prof + "/follow", a, map[string]any{"profile.following": true}},
+		{"GET", prof, a, map[string]any{"profile.following": true}},
+		{"GET", prof, b, map[string]any{"profile.following": false}},
+		{"GET", prof, "", map[string]any{"profile.following": false}},
+		{"GET", art, a, map[string]any{"article.author.following": true}},
+		{"GET", art, b, map[string]any{"article.author.following": false}},
+		{"GET", "/articles?limit=1", a, map[string]any{"articles.0.author.following": true, "articles.0.favorited": false}},
+		{"DELETE", prof + "/follow", a, map[string]any{"profile.following": false}},
+		{"GET", art, a, map[string]any{"article.author.following": false}},
+	} {
+		got := call(s.method, s.target, "", s.token)
+		for path, want := range s.want {
+			x, _ := pick(got, path)
+			if n, ok := want.(int); ok {
+				want = float64(n)
+			}
+			if x != want {
+				who := map[string]string{a: "alice", b: "bob", "": "anonymous"}[s.token]
+				t.Errorf("%s %s as %s: %s is %v, want %v", s.method, s.target, who, path, x, want)
+			}
+		}
+	}
+}
+
+// An update of the current user that would take another account's name
+// or e-mail is refused where the operation declares the status a create
+// refuses a taken name with: on the corpus's RealWorld document PUT /user
+// declares 422, answered in its {"errors": {"body": […]}}, and with a 409
+// added to the document (in memory) the 409; the full-stack template's
+// PATCH /users/me declares neither 409 nor 400 and keeps the update, as
+// before, while with a 409 added it answers FastAPI's detail. A value the
+// account already holds, or a free one, is kept.
+func TestUpdateMeTakenName(t *testing.T) {
+	t.Parallel()
+	const rw = "../testdata/corpus/documents/realworld/openapi.yml"
+	conflict := func(path, method string) func(*openapi3.T) {
+		return func(doc *openapi3.T) {
+			resp := openapi3.NewResponse().WithDescription("Conflict")
+			if like := doc.Paths.Find(path).GetOperation(method).Responses.Value("422"); like != nil && path == "/user" {
+				resp = like.Value // RealWorld's GenericError
+			}
+			doc.Paths.Find(path).GetOperation(method).Responses.Set("409", &openapi3.ResponseRef{Value: resp})
+		}
+	}
+	rwRegister := func(name string) step {
+		return step{"POST", "/users", `{"user":{"username":"` + name + `","email":"` + name + `@example.com","password":"secret123"}}`, 201, nil, ""}
+	}
+	rwLogin := step{"POST", "/users/login", `{"user":{"email":"alice@example.com","password":"secret123"}}`, 200, nil, "user.token"}
+	fsRegister := func(name string) step {
+		return step{"POST", "/api/v1/users/signup", `{"email":"` + name + `@example.com","password":"secret123"}`, 200, nil, ""}
+	}
+	fsLogin := step{"POST", "/api/v1/login/access-token", "username=alice%40example.com&password=secret123", 200, nil, "access_token"}
+	for _, tc := range []struct {
+		name, doc string
+		mutate    func(*openapi3.T)
+		scheme    string
+		steps     []step
+	}{
+		{"realworld declares 422", rw, nil, "Token", []step{
+			rwRegister("bob"), rwRegister("alice"), rwLogin,
+			{"PUT", "/user", `{"user":{"email":"bob@example.com"}}`, 422, map[string]string{"errors.body.#": "1"}, ""},
+			{"GET", "/user", "", 200, map[string]string{"user.email": `"alice@example.com"`, "user.username": `"alice"`}, ""},
+			{"PUT", "/user", `{"user":{"email":"alice@example.com","bio":"same e-mail"}}`, 200, map[string]string{"user.bio": `"same e-mail"`}, ""},
+			{"PUT", "/user", `{"user":{"email":"alice2@example.com"}}`, 200, map[string]string{"user.email": `"alice2@example.com"`}, ""},
+		}},
+		{"realworld with a 409", rw, conflict("/user", "PUT"), "Token", []step{
+			rwRegister("bob"), rwRegister("alice"), rwLogin,
+			{"PUT", "/user", `{"user":{"email":"bob@example.com"}}`, 409, map[string]string{"errors.body.0": `"email is already taken"`}, ""},
+		}},
+		{"template declares neither", fullstackDoc, nil, "Bearer", []step{
+			fsRegister("bob"), fsRegister("alice"), fsLogin,
+			{"PATCH", "/api/v1/users/me", `{"email":"bob@example.com"}`, 200, map[string]string{"email": `"bob@example.com"`}, ""},
+		}},
+		{"template with a 409", fullstackDoc, conflict("/api/v1/users/me", "PATCH"), "Bearer", []step{
+			fsRegister("bob"), fsRegister("alice"), fsLogin,
+			{"PATCH", "/api/v1/users/me", `{"email":"bob@example.com"}`, 409, map[string]string{"detail": `"UserPublic with this email already exists"`}, ""},
+			{"PATCH", "/api/v1/users/me", `{"full_name":"Alice"}`, 200, map[string]string{"full_name": `"Alice"`, "email": `"alice@example.com"`}, ""},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b, err := os.ReadFile(tc.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp, err := spec.Load(b, tc.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.mutate != nil {
+				tc.mutate(sp.Doc)
+			}
+			m, err := model.Compile(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Default: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := mock.New(mock.Config{Spec: sp, Model: m, Data: d, Now: func() time.Time { return shapesNow }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			converse(t, srv, tc.scheme, tc.steps)
+		})
+	}
 }

@@ -32,6 +32,9 @@ type state struct {
 type overlay struct {
 	colls []*collOverlay // by collection index; nil: unchanged
 	bytes int64          // the JSON bytes of every record it holds
+	// marks are the accounts that set each flag an action sets per user
+	// (flags.go).
+	marks map[mark]map[string]bool
 }
 
 // collOverlay is one collection's changes: records replaced or deleted

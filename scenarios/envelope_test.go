@@ -210,7 +210,7 @@ func TestPassthroughWhereBeforePaging(t *testing.T) {
 	set, err := scenarios.Load(sp, data, scenarios.Source{Name: "test", FS: fstest.MapFS{"w.yaml": {Data: []byte(`name: w
 description: one article past the first page, or every unfavorited one
 rules:
-  - match: {method: GET, path: /articles, query: {favorited: one}}
+  - match: {method: GET, path: /articles, query: {pick: one}}
     passthrough: {where: {slug: ` + last + `}}
   - match: {method: GET, path: /articles}
     passthrough: {where: {favorited: false}, offset: 1}
@@ -225,7 +225,7 @@ rules:
 		count, n int
 		first    int // index in all of the first article answered
 	}{
-		{"/articles?favorited=one", 1, 1, 23},
+		{"/articles?pick=one", 1, 1, 23},
 		{"/articles", 25, 19, 1},           // the default limit's page, less the rule's offset
 		{"/articles?offset=20", 25, 4, 21}, // 25 kept, from the 21st, less the rule's one
 		{"/articles?offset=2&limit=3", 25, 2, 3},

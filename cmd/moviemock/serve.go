@@ -89,6 +89,8 @@ Examples:
   moviemock serve --require-auth --token-lifetime 5m
   moviemock serve --spec openapi.json --account alice:wonderland
                                                    log in as alice as well
+  moviemock serve --spec openapi.json --account 'admin@example.com:changethis:is_superuser=true'
+                                                   an account with fields of its user set
   moviemock serve --cors-origin http://localhost:5173
   moviemock serve --scenario flaky-connection      every request by a scenario
   moviemock serve --scenarios ./scenarios          your own scenario files too
@@ -156,12 +158,12 @@ func serveFlags(name string, px *proxyFlags) (*flag.FlagSet, *serveOptions) {
 		o.lifetime, err = parseDuration(v)
 		return err
 	})
-	fs.Func("account", "`name:password` login accepts beside the contract's users (repeatable); without one, a contract with no schema of users logs in johndoe:secret", func(v string) error {
-		name, password, ok := strings.Cut(v, ":")
-		if !ok || name == "" || password == "" {
-			return fmt.Errorf("%q is not name:password", v)
+	fs.Func("account", "`name:password[:field=value,...]` login accepts beside the contract's users (repeatable), with fields of its user record set, e.g. admin@example.com:changethis:is_superuser=true; without one, a contract with no schema of users logs in johndoe:secret", func(v string) error {
+		a, err := parseAccount(v)
+		if err != nil {
+			return err
 		}
-		o.accounts = append(o.accounts, mock.Account{Username: name, Password: password})
+		o.accounts = append(o.accounts, a)
 		return nil
 	})
 	o.requireAuth = fs.Bool("require-auth", false, "demand a bearer token from login on every read")
@@ -726,4 +728,56 @@ func parseDurationOrZero(v string) (time.Duration, error) {
 		return 0, nil
 	}
 	return parseDuration(v)
+}
+
+// parseAccount reads --account's name:password[:field=value,...]. The
+// password runs to the first ":" followed by a field name and "=" (so it
+// may hold a ":" otherwise), and each field's value to the next ","
+// followed by a field name and "=" (so a value may hold commas and colons:
+// full_name=Doe, Jane or image=https://…).
+func parseAccount(v string) (mock.Account, error) {
+	name, rest, ok := strings.Cut(v, ":")
+	if !ok || name == "" || rest == "" {
+		return mock.Account{}, fmt.Errorf("%q is not name:password", v)
+	}
+	password, fields := rest, ""
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == ':' && fieldStart(rest[i+1:]) {
+			password, fields = rest[:i], rest[i+1:]
+			break
+		}
+	}
+	if password == "" {
+		return mock.Account{}, fmt.Errorf("%q is not name:password: the password is empty", v)
+	}
+	a := mock.Account{Username: name, Password: password}
+	for fields != "" {
+		end := len(fields)
+		for i := 0; i < len(fields); i++ {
+			if fields[i] == ',' && fieldStart(fields[i+1:]) {
+				end = i
+				break
+			}
+		}
+		fname, value, _ := strings.Cut(fields[:end], "=")
+		a.Fields = append(a.Fields, mock.AccountField{Name: fname, Value: value})
+		fields = strings.TrimPrefix(fields[end:], ",")
+	}
+	return a, nil
+}
+
+// fieldStart reports whether s starts with a field name and "=":
+// is_superuser=, fullName=.
+func fieldStart(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '=':
+			return i > 0
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -55,6 +55,13 @@ type Collection struct {
 	// where they do not name it (a Comment under its Article: see
 	// Operation.Scoped); nil for others.
 	ScopedBy *Collection
+	// Flags are the boolean fields an action sets and clears per user
+	// (favorited, by POST and DELETE /articles/{slug}/favorite): each
+	// account sees its own, the count beside it counts them all.
+	// FlagEmbeds are the fields embedding a record of a collection with
+	// Flags (Article.author, a Profile, following), whose flags are the
+	// reader's too. Nil in FastAPI documents.
+	Flags, FlagEmbeds []*Field
 
 	byName map[string]*Field
 }
@@ -678,6 +685,41 @@ func (m *Model) findViews() {
 		}
 		if view {
 			c.ViewOf = l
+		}
+	}
+}
+
+// findFlags fills Collection.Flags and FlagEmbeds from the actions, and
+// Operation.ByActor of the lists whose query parameter names a flag.
+func (m *Model) findFlags() {
+	if m.Framework == framework.FastAPI {
+		return
+	}
+	for _, o := range m.Operations {
+		if flag, _ := o.VerbFields(); flag != nil && !slices.Contains(o.Coll.Flags, flag) {
+			o.Coll.Flags = append(o.Coll.Flags, flag)
+		}
+	}
+	for _, c := range m.Collections {
+		for _, f := range c.Fields {
+			if e := m.EmbeddedColl(f); e != nil && len(e.Flags) > 0 {
+				c.FlagEmbeds = append(c.FlagEmbeds, f)
+			}
+		}
+	}
+	for _, o := range m.Operations {
+		if (o.Kind != List && o.Kind != NestedList) || o.Coll == nil || len(o.Coll.Flags) == 0 {
+			continue
+		}
+		for _, p := range params(o, "query") {
+			if p.Schema == nil || p.Schema.Value == nil || !p.Schema.Value.Type.Is("string") || slices.Contains(o.Filters, p.Name) {
+				continue
+			}
+			for _, f := range o.Coll.Flags {
+				if f.Name == p.Name {
+					o.ByActor = append(o.ByActor, Loose{Param: p.Name, Field: f})
+				}
+			}
 		}
 	}
 }

@@ -113,6 +113,7 @@ func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
 		return nil, err
 	}
 	m.findViews()
+	m.findFlags()
 	m.byProp, m.projections = nil, nil
 	return m, nil
 }

@@ -121,6 +121,9 @@ type Operation struct {
 	// Loose are the query parameters that filter by a field they do not
 	// name exactly (?tag= on tagList, ?author= on an embedded author).
 	Loose []Loose
+	// ByActor are the query parameters naming a flag an action sets per
+	// user (?favorited=jake): the records that account set it on.
+	ByActor []Loose
 	// Example is the declared example of the success response, compact, or
 	// nil.
 	Example []byte

@@ -139,6 +139,24 @@ func TestRealDocumentsKeysAndFilters(t *testing.T) {
 	if len(list.Filters) != 0 {
 		t.Errorf("filters %v: ?favorited= names a user, not the boolean favorited", list.Filters)
 	}
+	if len(list.ByActor) != 1 || list.ByActor[0].Param != "favorited" || list.ByActor[0].Field.Name != "favorited" {
+		t.Errorf("by actor %v, want ?favorited= on the flag favorited", list.ByActor)
+	}
+	flags := func(c *model.Collection) (names []string) {
+		for _, f := range c.Flags {
+			names = append(names, f.Name)
+		}
+		for _, f := range c.FlagEmbeds {
+			names = append(names, "embeds "+f.Name)
+		}
+		return names
+	}
+	if got := flags(m.Collection("Article")); !slices.Equal(got, []string{"favorited", "embeds author"}) {
+		t.Errorf("Article's per-user flags %v", got)
+	}
+	if got := flags(m.Collection("Profile")); !slices.Equal(got, []string{"following"}) {
+		t.Errorf("Profile's per-user flags %v", got)
+	}
 	if list.Paging.Skip != "offset" || list.Paging.Limit != "limit" {
 		t.Errorf("paging %+v", list.Paging)
 	}

@@ -1,0 +1,167 @@
+package mock
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+
+	"github.com/moviemock/moviemock/fixtures"
+	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+// Flags an action sets per user (model.Collection.Flags): favorited is
+// the favorite of whoever reads, as a backend computes it from its
+// favorites table for the current user. The state keeps, per record and
+// flag, the accounts that set it; a record is served with the reader's
+// own flags, its count (favoritesCount) the number of accounts.
+
+// mark names one flag of one record.
+type mark struct {
+	coll, field int
+	key         string
+}
+
+// marked reports whether who set flag f on the record of c with key.
+func (v view) marked(c *model.Collection, f *model.Field, key, who string) bool {
+	return v.ov != nil && v.ov.marks[mark{c.Index, f.Index, key}][who]
+}
+
+// setMark records that who set (on) or cleared flag f on the record of c
+// with key. The caller holds the state's lock.
+func (s *state) setMark(c *model.Collection, f *model.Field, key, who string, on bool) {
+	if s.ov == nil {
+		s.ov = &overlay{colls: make([]*collOverlay, len(s.base.Model.Collections))}
+	}
+	k := mark{c.Index, f.Index, key}
+	if !on {
+		delete(s.ov.marks[k], who)
+		return
+	}
+	if s.ov.marks == nil {
+		s.ov.marks = map[mark]map[string]bool{}
+	}
+	if s.ov.marks[k] == nil {
+		s.ov.marks[k] = map[string]bool{}
+	}
+	if !s.ov.marks[k][who] {
+		s.ov.marks[k][who] = true
+		s.ov.bytes += int64(len(key) + len(who))
+	}
+}
+
+// actor is the name an action is kept under: the account the request's
+// token names (its user key, as the token's subject), "" for a request
+// naming none, whose flags only other such requests see.
+func (c *call) actor() string {
+	if c.user == nil {
+		return ""
+	}
+	if l := c.s.model.Login; l != nil && l.UserKey != nil && c.user.JSON != nil {
+		return c.user.Str(l.UserKey)
+	}
+	for name, rec := range c.s.accounts {
+		if rec == c.user {
+			return name
+		}
+	}
+	return ""
+}
+
+// personal is rec, a record of coll, as the request's user sees it: each
+// flag an action sets per user (its own and those of the records it
+// embeds) true where this user set it. rec itself when coll has none. The
+// caller holds the state's lock.
+func (c *call) personal(coll *model.Collection, rec *fixtures.Record) *fixtures.Record {
+	if coll == nil || (len(coll.Flags) == 0 && len(coll.FlagEmbeds) == 0) {
+		return rec
+	}
+	v, who := c.view(), c.actor()
+	vals := rec.Vals(coll)
+	key := rec.Key(coll)
+	for _, f := range coll.Flags {
+		if rec.Has(f) || !coll.Sparse {
+			vals[f.Index] = strconv.AppendBool(nil, v.marked(coll, f, key, who))
+		}
+	}
+	for _, f := range coll.FlagEmbeds {
+		if e := c.s.model.EmbeddedColl(f); e != nil && rec.Has(f) {
+			vals[f.Index] = personalEmbed(v, e, rec.Value(f), who)
+		}
+	}
+	out := fixtures.Build(coll, vals, nil, rec.Secret, nil)
+	out.Parent = rec.Parent
+	return &out
+}
+
+// personalEmbed is raw, an embedded record of e (an article's author),
+// with e's flags as who set them; raw unchanged when it is no object.
+func personalEmbed(v view, e *model.Collection, raw []byte, who string) []byte {
+	if len(raw) == 0 || raw[0] != '{' {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return raw
+	}
+	type member struct {
+		name string
+		val  json.RawMessage
+	}
+	var members []member
+	var key []byte
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return raw
+		}
+		name, _ := tok.(string)
+		var val json.RawMessage
+		if dec.Decode(&val) != nil {
+			return raw
+		}
+		if name == e.ID.Name {
+			key = val
+		}
+		members = append(members, member{name, val})
+	}
+	if key == nil {
+		return raw
+	}
+	out := []byte{'{'}
+	for i, m := range members {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = fastapi.AppendString(out, m.name)
+		out = append(out, ':')
+		val := []byte(m.val)
+		if f := e.Field(m.name); f != nil && slices.Contains(e.Flags, f) {
+			val = strconv.AppendBool(nil, v.marked(e, f, string(key), who))
+		}
+		out = append(out, val...)
+	}
+	return append(out, '}')
+}
+
+// actedBy is the test of a ByActor filter: the records the account the
+// parameter names set the flag on (?favorited=jake).
+func (c *call) actedBy(l model.Loose) func(r *fixtures.Record) bool {
+	v, coll, who := c.view(), c.o.m.Coll, c.args.get(l.Param).Str
+	return func(r *fixtures.Record) bool { return v.marked(coll, l.Field, r.Key(coll), who) }
+}
+
+// personalAll is recs of the operation's collection, each personal.
+func (c *call) personalAll(recs []*fixtures.Record) []*fixtures.Record {
+	coll := c.o.m.Coll
+	if coll == nil || (len(coll.Flags) == 0 && len(coll.FlagEmbeds) == 0) {
+		return recs
+	}
+	out := make([]*fixtures.Record, len(recs))
+	for i, r := range recs {
+		out[i] = c.personal(coll, r)
+	}
+	return out
+}
