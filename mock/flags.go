@@ -15,7 +15,10 @@ import (
 // the favorite of whoever reads, as a backend computes it from its
 // favorites table for the current user. The state keeps, per record and
 // flag, the accounts that set it; a record is served with the reader's
-// own flags, its count (favoritesCount) the number of accounts.
+// own flags, its count (favoritesCount) the number of accounts. A reader
+// that never acted on a record sees the value the record holds (false
+// where the mock generated it, what a fixture file wrote), so a fixture's
+// favorited: true is kept until that reader undoes it.
 
 // mark names one flag of one record.
 type mark struct {
@@ -23,9 +26,30 @@ type mark struct {
 	key         string
 }
 
-// marked reports whether who set flag f on the record of c with key.
+// marked reports whether who set flag f on the record of c with key by
+// an action (not what the record holds).
 func (v view) marked(c *model.Collection, f *model.Field, key, who string) bool {
-	return v.ov != nil && v.ov.marks[mark{c.Index, f.Index, key}][who]
+	on, acted := v.acted(c, f, key, who)
+	return acted && on
+}
+
+// acted is what who's last action on flag f of the record of c with key
+// left it at; acted is false when who never acted on it.
+func (v view) acted(c *model.Collection, f *model.Field, key, who string) (on, acted bool) {
+	if v.ov == nil {
+		return false, false
+	}
+	on, acted = v.ov.marks[mark{c.Index, f.Index, key}][who]
+	return on, acted
+}
+
+// flag is flag f of the record of c with key as who sees it: its last
+// action's, else stored, the value the record holds ("true" or not).
+func (v view) flag(c *model.Collection, f *model.Field, key, who string, stored []byte) bool {
+	if on, acted := v.acted(c, f, key, who); acted {
+		return on
+	}
+	return string(stored) == "true"
 }
 
 // setMark records that who set (on) or cleared flag f on the record of c
@@ -35,20 +59,17 @@ func (s *state) setMark(c *model.Collection, f *model.Field, key, who string, on
 		s.ov = &overlay{colls: make([]*collOverlay, len(s.base.Model.Collections))}
 	}
 	k := mark{c.Index, f.Index, key}
-	if !on {
-		delete(s.ov.marks[k], who)
-		return
-	}
 	if s.ov.marks == nil {
 		s.ov.marks = map[mark]map[string]bool{}
 	}
 	if s.ov.marks[k] == nil {
 		s.ov.marks[k] = map[string]bool{}
 	}
-	if !s.ov.marks[k][who] {
-		s.ov.marks[k][who] = true
+	if _, seen := s.ov.marks[k][who]; !seen {
 		s.ov.bytes += int64(len(key) + len(who))
 	}
+	// An undo is kept too (false): it hides what the record holds.
+	s.ov.marks[k][who] = on
 }
 
 // actor is the name an action is kept under: the account the request's
@@ -82,7 +103,7 @@ func (c *call) personal(coll *model.Collection, rec *fixtures.Record) *fixtures.
 	key := rec.Key(coll)
 	for _, f := range coll.Flags {
 		if rec.Has(f) || !coll.Sparse {
-			vals[f.Index] = strconv.AppendBool(nil, v.marked(coll, f, key, who))
+			vals[f.Index] = strconv.AppendBool(nil, v.flag(coll, f, key, who, rec.Value(f)))
 		}
 	}
 	for _, f := range coll.FlagEmbeds {
@@ -139,7 +160,7 @@ func personalEmbed(v view, e *model.Collection, raw []byte, who string) []byte {
 		out = append(out, ':')
 		val := []byte(m.val)
 		if f := e.Field(m.name); f != nil && slices.Contains(e.Flags, f) {
-			val = strconv.AppendBool(nil, v.marked(e, f, string(key), who))
+			val = strconv.AppendBool(nil, v.flag(e, f, string(key), who, val))
 		}
 		out = append(out, val...)
 	}

@@ -579,7 +579,7 @@ func action(c *call) {
 		key = old.Key(coll)
 	}
 	set, who := o.Method == "POST", c.actor()
-	was := c.view().marked(coll, flag, key, who)
+	was := c.view().flag(coll, flag, key, who, old.Value(flag))
 	vals := old.Vals(coll)
 	if count != nil && was != set {
 		n, _ := strconv.ParseInt(string(old.Value(count)), 10, 64)
