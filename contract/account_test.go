@@ -227,6 +227,13 @@ func TestFollowThrowaway(t *testing.T) {
 	if !strings.Contains(strings.Join(report.Notes, "\n"), "the throwaway account \"") {
 		t.Errorf("no note names the throwaway account left behind (RealWorld cannot delete an account): %q", report.Notes)
 	}
+	for _, c := range report.Coverage {
+		for _, n := range report.Notes {
+			if c.Positive > 0 && strings.HasPrefix(n, c.Operation+": no positive case") {
+				t.Errorf("%s ran %d valid requests, but a note says %q", c.Operation, c.Positive, n)
+			}
+		}
+	}
 	notStored := changeAnswer(func(r *http.Request) bool {
 		return r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/follow")
 	}, func(r *http.Request) {
