@@ -295,10 +295,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	out := jsonReport{
 		Old: r.Old, New: r.New, Engine: Engine, FailOn: r.failOn(), Failed: r.Failed(),
-		Summary:     jsonSummary{Breaking: r.Count(Breaking), Warning: r.Count(Warning), Info: r.Count(Info), Operations: n, Dropped: r.Dropped, Stopped: r.Stopped, MaxChanges: r.MaxChanges},
+		Summary:     jsonSummary{Breaking: r.Count(Breaking), Warning: r.Count(Warning), Info: r.Count(Info), Operations: n, Dropped: r.Dropped, Stopped: r.Stopped},
 		SummaryLine: r.SummaryLine(),
 		Changes:     r.Changes,
 		Traffic:     r.Traffic,
+	}
+	if r.Stopped {
+		out.Summary.MaxChanges = r.MaxChanges
 	}
 	if r.Traffic != nil {
 		b, w, i := r.Used(Breaking), r.Used(Warning), r.Used(Info)
