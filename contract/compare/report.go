@@ -99,7 +99,7 @@ func (r *Report) SummaryLine() string {
 
 // stoppedNote says the comparison stopped collecting, and how to move it.
 func (r *Report) stoppedNote() string {
-	return fmt.Sprintf("PARTIAL: stopped collecting past %d changes (--max-changes %d); the verdict is of those seen, raise --max-changes for all", r.MaxChanges, r.MaxChanges)
+	return fmt.Sprintf("PARTIAL: stopped collecting past %d %s (--max-changes %d); the verdict is of those seen, raise --max-changes for all", r.MaxChanges, plural(r.MaxChanges, "change", "changes"), r.MaxChanges)
 }
 
 // maxUnmatchedShown bounds the calls matching no operation the text and
