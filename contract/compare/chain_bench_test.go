@@ -179,15 +179,17 @@ func TestDiffChainOfOperationsReport(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("report bytes, 40 then 80 models: %v, %v", size[40], size[80])
 	for _, f := range []string{"text", "html"} {
 		if ratio := float64(size[80][f]) / float64(size[40][f]); ratio > 2.5 {
 			t.Errorf("%s report: twice the chain wrote %.1f times the bytes (%d, then %d)", f, ratio, size[40][f], size[80][f])
 		}
 	}
 	// The JSON and JUnit reports tell each finding: their bytes grow with
-	// the findings (4 times), not with the findings times their length.
+	// the findings (4 times), not with the findings times their length
+	// (before: 5.1 and 5.5 times).
 	for _, f := range []string{"json", "junit"} {
-		if ratio := float64(size[80][f]) / float64(size[40][f]); ratio > 5 {
+		if ratio := float64(size[80][f]) / float64(size[40][f]); ratio > 4.5 {
 			t.Errorf("%s report: twice the chain (4 times the findings) wrote %.1f times the bytes (%d, then %d)", f, ratio, size[40][f], size[80][f])
 		}
 	}
