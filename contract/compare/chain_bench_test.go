@@ -3,6 +3,8 @@ package compare_test
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -229,5 +231,51 @@ func TestDiffMaxChanges(t *testing.T) {
 	}
 	if all, err := compare.CompareSpecsMax(old, new, 0); err != nil || all.Stopped || len(all.Changes) != 60*61/2 {
 		t.Errorf("without a budget: %d changes, stopped %v, err %v", len(all.Changes), all.Stopped, err)
+	}
+}
+
+// Collected path by path (under a budget), the changes are those oasdiff
+// finds in one call over the whole document (no budget): on every pair of
+// testdata/changes, and on the movies contract and its second version.
+func TestDiffByPathIsOneCall(t *testing.T) {
+	var pairs [][2]string
+	for _, app := range []string{"movies", "tasks"} {
+		news, err := filepath.Glob("../../testdata/changes/" + app + "/*.json")
+		if err != nil || len(news) == 0 {
+			t.Fatalf("%s: no changed documents (%v)", app, err)
+		}
+		for _, n := range news {
+			if filepath.Base(n) != "expected.json" {
+				pairs = append(pairs, [2]string{"../../testdata/contracts/" + app + "/openapi.json", n})
+			}
+		}
+	}
+	pairs = append(pairs, [2]string{"../../testdata/contracts/movies/openapi.json", "../../testdata/contracts/movies2/openapi.json"})
+	for _, p := range pairs {
+		var docs [2]*spec.Spec
+		for i, name := range p {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if docs[i], err = spec.LoadLimited(b, name, spec.Limits{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		byPath, err := compare.CompareSpecsMax(docs[0], docs[1], compare.DefaultMaxChanges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		once, err := compare.CompareSpecsMax(docs[0], docs[1], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b strings.Builder
+		byPath.MaxChanges, once.MaxChanges = 0, 0
+		byPath.WriteJSON(&a)
+		once.WriteJSON(&b)
+		if a.String() != b.String() {
+			t.Errorf("%s → %s: path by path, %d changes, %d dropped; in one call, %d changes, %d dropped", p[0], p[1], len(byPath.Changes), byPath.Dropped, len(once.Changes), once.Dropped)
+		}
 	}
 }
