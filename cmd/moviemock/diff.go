@@ -42,6 +42,10 @@ on the breaking changes a recorded call hits.
 The report ends with one line a CI log can grep: "moviemock diff: PASSED …"
 or "moviemock diff: FAILED …".
 
+A comparison collects at most --max-changes of oasdiff's findings (a
+schema changed below many operations is a finding in each): past it, the
+report says it is partial and its verdict is of the changes seen.
+
 Exit code: 0 no change at or above --fail-on, 1 such a change, 2 bad usage
 or a document that cannot be read (the message says whether OLD or NEW).
 
@@ -74,6 +78,7 @@ type diffOptions struct {
 	format, output, failOn *string
 	traffic, trafficPrefix *string
 	maxSpecBytes           int64
+	maxChanges             *int
 	timeout                time.Duration
 }
 
@@ -94,6 +99,7 @@ func diffFlags() (*flag.FlagSet, *diffOptions) {
 		o.maxSpecBytes, err = parseSize(v)
 		return err
 	})
+	o.maxChanges = fs.Int("max-changes", compare.DefaultMaxChanges, "stop collecting changes past this `number` (0: no limit); the report then says it is partial, its verdict of the changes seen")
 	fs.Func("timeout", "time limit of fetching a document named by URL (default 30s)", func(v string) (err error) {
 		o.timeout, err = parseDuration(v)
 		return err
@@ -113,6 +119,9 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	}
 	if len(docs) != 2 {
 		return usagef("diff: give two documents, OLD and NEW (see 'moviemock diff --help')")
+	}
+	if *o.maxChanges < 0 {
+		return usagef("diff: --max-changes %d: give 0 (no limit) or more", *o.maxChanges)
 	}
 	if !reportFormat(*o.format) {
 		return usagef("diff: --format %q: use text, json, junit or html", *o.format)
@@ -166,7 +175,7 @@ func diff(ctx context.Context, o *diffOptions, docs []string, failOn compare.Fai
 			fmt.Fprintf(stderr, "moviemock: diff: warning: %s %s: %s\n", []string{"OLD", "NEW"}[i], docs[i], w)
 		}
 	}
-	report, err := compare.CompareSpecs(old, new)
+	report, err := compare.CompareSpecsMax(old, new, *o.maxChanges)
 	if err != nil {
 		return nil, usagef("diff: %v", err)
 	}

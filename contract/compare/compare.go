@@ -20,6 +20,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -128,6 +129,12 @@ type Report struct {
 	// FailOn is the level the reports' verdict is judged at (Verdict);
 	// "" is FailOnBreaking.
 	FailOn FailOn
+	// MaxChanges is the number of oasdiff's findings the comparison
+	// collects at most (0: no limit); Stopped, that it stopped there, so
+	// the changes are those of the first operations only and the verdict
+	// is of what was seen.
+	MaxChanges int
+	Stopped    bool
 	// Traffic is what MarkTraffic knows of the recorded calls; nil
 	// without.
 	Traffic *Traffic
@@ -252,8 +259,20 @@ func Load(old, new []byte, oldName, newName string, opts Options) (*spec.Spec, *
 	return so, sn, nil
 }
 
-// CompareSpecs compares two loaded documents. It does not change them.
-func CompareSpecs(old, new *spec.Spec) (r *Report, err error) {
+// DefaultMaxChanges is how many of oasdiff's findings a comparison
+// collects by default (diff --max-changes).
+const DefaultMaxChanges = 10000
+
+// CompareSpecs compares two loaded documents, collecting at most
+// DefaultMaxChanges findings. It does not change them.
+func CompareSpecs(old, new *spec.Spec) (*Report, error) {
+	return CompareSpecsMax(old, new, DefaultMaxChanges)
+}
+
+// CompareSpecsMax compares two loaded documents, collecting oasdiff's
+// findings until maxChanges are found (0: no limit): then Report.Stopped
+// says the report holds only those. It does not change the documents.
+func CompareSpecsMax(old, new *spec.Spec, maxChanges int) (r *Report, err error) {
 	if old == nil || new == nil {
 		return nil, errors.New("compare: a document is missing")
 	}
@@ -272,11 +291,72 @@ func CompareSpecs(old, new *spec.Spec) (r *Report, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("compare %s and %s: %w", old.Source(), new.Source(), err)
 	}
-	found := checker.CheckBackwardCompatibilityUntilLevel(checker.NewConfig(checker.GetAllChecks()), d, sources, checker.INFO)
-	r = &Report{Old: contract.Safe(old.Source()), New: contract.Safe(new.Source())}
+	found, stopped := check(d, sources, maxChanges)
+	r = &Report{Old: contract.Safe(old.Source()), New: contract.Safe(new.Source()), MaxChanges: maxChanges, Stopped: stopped}
 	r.Changes, r.Dropped = read(found, old, new)
 	sortChanges(r.Changes)
 	return r, nil
+}
+
+// check is oasdiff's findings of every level on d, operation path by
+// path, until max are found (0: no limit); stopped says it ended there.
+//
+// oasdiff tells a change below a schema once for every operation that
+// reaches it, with its whole place: a chain of n models each referring
+// to the next, changed in each, and answered by an operation each, is n²/2
+// findings whose places are n long, and walking them costs n³. Checked a
+// path at a time, the cost stops with the findings: the document-wide
+// checks first, then each changed path in order.
+func check(d *diff.Diff, sources *diff.OperationsSourcesMap, max int) (checker.Changes, bool) {
+	config := checker.NewConfig(checker.GetAllChecks())
+	if max <= 0 || d == nil || d.PathsDiff == nil || len(d.PathsDiff.Modified) == 0 {
+		found := checker.CheckBackwardCompatibilityUntilLevel(config, d, sources, checker.INFO)
+		return found, max > 0 && len(found) > max
+	}
+	// The document without its changed paths (their added and removed
+	// ones stay), then each changed path alone, with the context the
+	// checks read (the documents' info, versions, security, paths).
+	rest := *d
+	paths := *d.PathsDiff
+	paths.Modified = nil
+	rest.PathsDiff = &paths
+	found := checker.CheckBackwardCompatibilityUntilLevel(config, &rest, sources, checker.INFO)
+	// A finding two calls both make (the document's security, seen from
+	// the document and from each operation's context) is told once, as
+	// the versioning policy's, judged again on each path.
+	type key struct{ id, method, path, text string }
+	loc := checker.NewDefaultLocalizer()
+	keyOf := func(f checker.Change) key {
+		if slices.Contains(versionPolicy, f.GetId()) {
+			return key{id: f.GetId()}
+		}
+		return key{f.GetId(), f.GetOperation(), f.GetPath(), f.GetUncolorizedText(loc)}
+	}
+	seen := map[key]bool{}
+	for _, f := range found {
+		seen[keyOf(f)] = true
+	}
+	for _, p := range slices.Sorted(maps.Keys(d.PathsDiff.Modified)) {
+		if len(found) >= max {
+			return found, true
+		}
+		one := diff.Diff{
+			InfoDiff:        d.InfoDiff,
+			PathsDiff:       &diff.PathsDiff{Modified: diff.ModifiedPaths{p: d.PathsDiff.Modified[p]}, Base: d.PathsDiff.Base, Revision: d.PathsDiff.Revision},
+			BaseInfo:        d.BaseInfo,
+			RevisionInfo:    d.RevisionInfo,
+			BaseOpenAPI:     d.BaseOpenAPI,
+			RevisionOpenAPI: d.RevisionOpenAPI,
+			SecurityContext: d.SecurityContext,
+		}
+		for _, f := range checker.CheckBackwardCompatibilityUntilLevel(config, &one, sources, checker.INFO) {
+			if k := keyOf(f); !seen[k] {
+				seen[k] = true
+				found = append(found, f)
+			}
+		}
+	}
+	return found, len(found) > max
 }
 
 // notSeen are the parts of a document oasdiff need not compare: no client

@@ -56,7 +56,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		}
 		sec := htmlLevel{Name: l.String(), Title: strings.ToUpper(l.String()[:1]) + l.String()[1:], Count: r.Count(l)}
 		for _, g := range gs {
-			hc := htmlChange{Change: g.first, Op: opName(&g.first), Also: strings.Join(g.ops[1:], ", "), GroupHits: g.hitCount}
+			hc := htmlChange{Change: g.first, Op: opName(&g.first), Also: g.also(), GroupHits: g.hitCount}
 			if g.hitCount > 0 {
 				hc.HitsLine = hitsLine(g.hitCount, g.hits)
 			}

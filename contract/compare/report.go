@@ -65,6 +65,15 @@ func opName(c *Change) string {
 	return document
 }
 
+// operationCount is the number of operations with a change.
+func (r *Report) operationCount() int {
+	ops := r.Operations()
+	if slices.Contains(ops, document) {
+		return len(ops) - 1
+	}
+	return len(ops)
+}
+
 // SummaryLine is the comparison in one line a CI log can grep:
 //
 //	moviemock diff: FAILED 2 breaking, 1 warning, 4 info (--fail-on breaking) · 3 operations changed
@@ -79,10 +88,18 @@ func (r *Report) SummaryLine() string {
 		n--
 	}
 	line := fmt.Sprintf("moviemock diff: %s %s (--fail-on %s) · %d %s changed", verdict, r.counts(), r.failOn(), n, plural(n, "operation", "operations"))
+	if r.Stopped {
+		line += " · " + r.stoppedNote()
+	}
 	if r.Traffic != nil {
 		line += fmt.Sprintf(" · %d breaking used · %d of %d recorded calls hit a change", r.Used(Breaking), r.Traffic.Hit, r.Traffic.Calls)
 	}
 	return line
+}
+
+// stoppedNote says the comparison stopped collecting, and how to move it.
+func (r *Report) stoppedNote() string {
+	return fmt.Sprintf("PARTIAL: stopped collecting past %d %s (--max-changes %d); the verdict is of those seen, raise --max-changes for all", r.MaxChanges, plural(r.MaxChanges, "change", "changes"), r.MaxChanges)
 }
 
 // maxUnmatchedShown bounds the calls matching no operation the text and
@@ -106,6 +123,7 @@ type group struct {
 	// own place when it differs from the first's ("POST /items (response
 	// 201 body: title)").
 	ops      []string
+	opCount  int   // the operations, ops holding the first maxAlsoShown+1
 	hits     []Hit // of every change in the group, in the recording's order
 	hitCount int
 }
@@ -142,7 +160,9 @@ func (r *Report) groups(l Level) []*group {
 		} else if c.Where != g.first.Where {
 			op += " (" + c.Where + ")"
 		}
-		g.ops = append(g.ops, op)
+		if g.opCount++; len(g.ops) <= maxAlsoShown {
+			g.ops = append(g.ops, op)
+		}
 		g.hits = append(g.hits, c.Hits...)
 		g.hitCount += c.HitCount
 	}
@@ -150,6 +170,20 @@ func (r *Report) groups(l Level) []*group {
 		slices.SortStableFunc(g.hits, func(a, b Hit) int { return a.Index - b.Index })
 	}
 	return gs
+}
+
+// maxAlsoShown bounds the other operations the text and HTML reports name
+// for a change told once for several (a schema they share); the rest are
+// counted. The JSON and JUnit reports list each change in each operation.
+const maxAlsoShown = 5
+
+// also is the other operations of a group: "GET /a, GET /b and 7 more".
+func (g *group) also() string {
+	s := strings.Join(g.ops[1:], ", ")
+	if more := g.opCount - len(g.ops); more > 0 {
+		s += fmt.Sprintf(" and %d more %s", more, plural(more, "place", "places"))
+	}
+	return s
 }
 
 // WriteText writes the report for a reader: breaking changes first, then
@@ -180,8 +214,8 @@ func (r *Report) WriteText(w io.Writer) error {
 				ew.printf("  %s", c.Where)
 			}
 			ew.printf("\n      %s\n      why: %s\n", c.Text, c.Why)
-			if len(g.ops) > 1 {
-				ew.printf("      also in: %s\n", strings.Join(g.ops[1:], ", "))
+			if g.opCount > 1 {
+				ew.printf("      also in: %s\n", g.also())
 			}
 			if g.hitCount > 0 {
 				ew.printf("      hits %s\n", hitsLine(g.hitCount, g.hits))
@@ -200,6 +234,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, n := range t.Notes {
 			ew.printf("  note: %s\n", n)
 		}
+	}
+	if r.Stopped {
+		ew.printf("\n%s: the changed operations after the %d above were not compared\n", r.stoppedNote(), r.operationCount())
 	}
 	if r.Dropped > 0 {
 		ew.printf("\n(%d of oasdiff's findings left out: about info.version, which no client sees)\n", r.Dropped)
@@ -239,6 +276,10 @@ type jsonSummary struct {
 	Info       int `json:"info"`
 	Operations int `json:"operations"`
 	Dropped    int `json:"dropped"`
+	// Stopped: the comparison stopped at MaxChanges of oasdiff's
+	// findings (diff --max-changes), so the changes are partial.
+	Stopped    bool `json:"stopped,omitempty"`
+	MaxChanges int  `json:"max_changes,omitempty"`
 	// Of the changes, those that hit a recorded call (with --traffic).
 	BreakingUsed *int `json:"breaking_used,omitempty"`
 	WarningUsed  *int `json:"warning_used,omitempty"`
@@ -254,10 +295,13 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	out := jsonReport{
 		Old: r.Old, New: r.New, Engine: Engine, FailOn: r.failOn(), Failed: r.Failed(),
-		Summary:     jsonSummary{Breaking: r.Count(Breaking), Warning: r.Count(Warning), Info: r.Count(Info), Operations: n, Dropped: r.Dropped},
+		Summary:     jsonSummary{Breaking: r.Count(Breaking), Warning: r.Count(Warning), Info: r.Count(Info), Operations: n, Dropped: r.Dropped, Stopped: r.Stopped},
 		SummaryLine: r.SummaryLine(),
 		Changes:     r.Changes,
 		Traffic:     r.Traffic,
+	}
+	if r.Stopped {
+		out.Summary.MaxChanges = r.MaxChanges
 	}
 	if r.Traffic != nil {
 		b, w, i := r.Used(Breaking), r.Used(Warning), r.Used(Info)
@@ -359,6 +403,10 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			tc.SystemOut += "\nnote: " + n
 		}
 		suite.Cases = append(suite.Cases, tc)
+	}
+	if r.Stopped {
+		// Never a failure: the changes above are those seen.
+		suite.Cases = append(suite.Cases, junitCase{Name: "comparison stopped", Classname: "moviemock.diff", SystemOut: r.stoppedNote()})
 	}
 	suite.Tests = len(suite.Cases)
 	out := junitSuites{Name: "moviemock diff", Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}

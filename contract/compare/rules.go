@@ -130,6 +130,9 @@ func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 		for _, s := range []*string{&c.ID, &c.Method, &c.Path, &c.Where, &c.Why, &c.Text} {
 			*s = contract.Safe(*s)
 		}
+		// A place deep in a chain of schemas is told in a bounded length:
+		// its repeated names counted (c.at keeps it whole, for the calls).
+		c.Where, c.Text = squeeze(c.Where), squeeze(c.Text)
 		out = append(out, c)
 	}
 	return out, dropped
