@@ -1,8 +1,6 @@
 package mock_test
 
 import (
-	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -33,33 +31,7 @@ func TestActionFlagFromFixtureKept(t *testing.T) {
 		slug = tab.Recs[0].Str(arts.Field("slug"))
 		return d
 	}, nil)
-	call := func(method, target, body, token string) map[string]any {
-		t.Helper()
-		r := httptest.NewRequest(method, target, strings.NewReader(body))
-		if body != "" {
-			r.Header.Set("Content-Type", "application/json")
-		}
-		if token != "" {
-			r.Header.Set("Authorization", "Token "+token)
-		}
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, r)
-		if w.Code/100 != 2 {
-			t.Fatalf("%s %s: status %d: %s", method, target, w.Code, w.Body)
-		}
-		var v map[string]any
-		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, target, err, w.Body)
-		}
-		return v
-	}
-	tokens := map[string]string{}
-	for _, name := range []string{"alice", "bob"} {
-		call("POST", "/users", `{"user":{"username":"`+name+`","email":"`+name+`@example.com","password":"secret123"}}`, "")
-		u := call("POST", "/users/login", `{"user":{"email":"`+name+`@example.com","password":"secret123"}}`, "")
-		tok, _ := pick(u, "user.token")
-		tokens[name], _ = tok.(string)
-	}
+	call, tokens := realWorldUsers(t, srv)
 	art := "/articles/" + slug
 	for _, s := range []struct {
 		method, target, token string

@@ -573,33 +573,7 @@ func TestServerBasePath(t *testing.T) {
 func TestActionFlagsPerUser(t *testing.T) {
 	t.Parallel()
 	srv := contractServer(t, "../testdata/corpus/documents/realworld/openapi.yml", nil, nil)
-	call := func(method, target, body, token string) map[string]any {
-		t.Helper()
-		r := httptest.NewRequest(method, target, strings.NewReader(body))
-		if body != "" {
-			r.Header.Set("Content-Type", "application/json")
-		}
-		if token != "" {
-			r.Header.Set("Authorization", "Token "+token)
-		}
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, r)
-		if w.Code/100 != 2 {
-			t.Fatalf("%s %s: status %d: %s", method, target, w.Code, w.Body)
-		}
-		var v map[string]any
-		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
-			t.Fatalf("%s %s: %v: %s", method, target, err, w.Body)
-		}
-		return v
-	}
-	tokens := map[string]string{}
-	for _, name := range []string{"alice", "bob"} {
-		call("POST", "/users", `{"user":{"username":"`+name+`","email":"`+name+`@example.com","password":"secret123"}}`, "")
-		u := call("POST", "/users/login", `{"user":{"email":"`+name+`@example.com","password":"secret123"}}`, "")
-		tok, _ := pick(u, "user.token")
-		tokens[name], _ = tok.(string)
-	}
+	call, tokens := realWorldUsers(t, srv)
 	first := call("GET", "/articles", "", "")
 	slug0, _ := pick(first, "articles.0.slug")
 	slug1, _ := pick(first, "articles.1.slug")
@@ -733,4 +707,41 @@ func TestUpdateMeTakenName(t *testing.T) {
 			converse(t, srv, tc.scheme, tc.steps)
 		})
 	}
+}
+
+// realWorldUsers registers alice and bob on srv, a mock of the RealWorld
+// document, and logs them in: call sends a request (a JSON body, an
+// Authorization "Token" when token is not empty), fails the test on a
+// status other than 2xx and returns the answer decoded; tokens are the
+// accounts' by name.
+func realWorldUsers(t *testing.T, srv http.Handler) (call func(method, target, body, token string) map[string]any, tokens map[string]string) {
+	t.Helper()
+	call = func(method, target, body, token string) map[string]any {
+		t.Helper()
+		r := httptest.NewRequest(method, target, strings.NewReader(body))
+		if body != "" {
+			r.Header.Set("Content-Type", "application/json")
+		}
+		if token != "" {
+			r.Header.Set("Authorization", "Token "+token)
+		}
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		if w.Code/100 != 2 {
+			t.Fatalf("%s %s: status %d: %s", method, target, w.Code, w.Body)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, target, err, w.Body)
+		}
+		return v
+	}
+	tokens = map[string]string{}
+	for _, name := range []string{"alice", "bob"} {
+		call("POST", "/users", `{"user":{"username":"`+name+`","email":"`+name+`@example.com","password":"secret123"}}`, "")
+		u := call("POST", "/users/login", `{"user":{"email":"`+name+`@example.com","password":"secret123"}}`, "")
+		tok, _ := pick(u, "user.token")
+		tokens[name], _ = tok.(string)
+	}
+	return call, tokens
 }
