@@ -350,9 +350,9 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	var inner http.Handler = router
+	var inner http.Handler = newRouteCache(router)
 	if cfg.Dispatch != nil {
-		inner = cfg.Dispatch(router)
+		inner = cfg.Dispatch(inner)
 	}
 	h := s.engine.Handler(inner)
 	if !cfg.DisableCORS {

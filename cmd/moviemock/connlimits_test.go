@@ -161,6 +161,57 @@ func TestStalledReaderDropped(t *testing.T) {
 	}
 }
 
+// The write deadline is kept per connection and renewed only as it runs
+// down, not for every answer: a client that reads a few answers on one
+// keep-alive connection and then stops reading the next is still dropped
+// after the body timeout, with no limit on connections set.
+func TestStalledReaderDroppedAfterKeepAlive(t *testing.T) {
+	files := &sources{gen: &generateOpts{}}
+	data, _, set, err := files.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mock.New(mock.Config{Data: data, Scenarios: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	limits := &connLimits{max: 10, body: 200 * time.Millisecond}
+	limits.apply(srv)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	conn := dial(t, ln.Addr().String())
+	conn.(*net.TCPConn).SetReadBuffer(4096)
+	br := bufio.NewReader(conn)
+	for i := range 3 {
+		conn.Write(loadgen.Request("GET", "/person/1", ""))
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("answer %d on the connection: %v", i+1, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("answer %d on the connection: %d", i+1, resp.StatusCode)
+		}
+	}
+	if limits.open.Load() != 1 {
+		t.Fatalf("%d connections open, want 1", limits.open.Load())
+	}
+	conn.Write(loadgen.Request("GET", "/reviews", "", "X-Mock-Scenario: huge-review-list"))
+	eventually(t, "the server let the connection go", func() bool { return limits.open.Load() == 0 })
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	n, _ := io.Copy(io.Discard, br)
+	if n > 7<<20 {
+		t.Errorf("%d bytes arrived: the whole answer", n)
+	}
+}
+
 // --watch-interval 0 stops watching, as --help says; from the environment
 // too. A negative interval is refused, naming the flag.
 func TestServeWatchIntervalZero(t *testing.T) {

@@ -66,12 +66,23 @@ const (
 	slotReleased        // closed
 )
 
-type slotKey struct{}
+// conn is what the limits keep of one connection, in its context.
+type conn struct {
+	slot *connSlot // its place in the limit; nil without one
+	// armed is when the write deadline was last set on it (Unix
+	// nanoseconds): one answer after another on a keep-alive connection
+	// renews it only as often as deadlineWriter.arm says.
+	armed atomic.Int64
+}
+
+type connKey struct{}
 
 // apply installs the limits on srv; its Handler must already be set.
 func (l *connLimits) apply(srv *http.Server) {
-	if l.max > 0 {
+	if l.max > 0 || l.body > 0 {
 		srv.ConnContext = l.connContext
+	}
+	if l.max > 0 {
 		srv.ConnState = l.connState
 	}
 	if l.max > 0 || l.body > 0 || l.rate > 0 {
@@ -82,10 +93,13 @@ func (l *connLimits) apply(srv *http.Server) {
 // connContext admits a new connection if the limit allows: it is called
 // once per connection, as the server accepts it.
 func (l *connLimits) connContext(ctx context.Context, c net.Conn) context.Context {
-	s := &connSlot{}
-	l.conns.Store(c, s)
-	l.admit(s)
-	return context.WithValue(ctx, slotKey{}, s)
+	info := &conn{}
+	if l.max > 0 {
+		info.slot = &connSlot{}
+		l.conns.Store(c, info.slot)
+		l.admit(info.slot)
+	}
+	return context.WithValue(ctx, connKey{}, info)
 }
 
 func (l *connLimits) connState(c net.Conn, st http.ConnState) {
@@ -128,11 +142,10 @@ func (l *connLimits) admit(s *connSlot) bool {
 // and puts the timeouts on the request's body and answer.
 func (l *connLimits) handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if l.max > 0 {
-			if s, ok := r.Context().Value(slotKey{}).(*connSlot); ok && !l.admit(s) {
-				l.reject(w)
-				return
-			}
+		info, _ := r.Context().Value(connKey{}).(*conn)
+		if info != nil && info.slot != nil && !l.admit(info.slot) {
+			l.reject(w)
+			return
 		}
 		rc := http.NewResponseController(w)
 		if (l.body > 0 || l.rate > 0) && r.Body != nil && r.Body != http.NoBody {
@@ -146,6 +159,11 @@ func (l *connLimits) handler(next http.Handler) http.Handler {
 		}
 		if l.body > 0 {
 			dw := &deadlineWriter{ResponseWriter: w, rc: rc, timeout: l.body}
+			if info != nil {
+				dw.armed = &info.armed
+			} else {
+				dw.armed = new(atomic.Int64)
+			}
 			// The deadline stays on a keep-alive connection after a
 			// request: renew it before the server writes anything of this
 			// one (a 100 Continue), and after the handler, for what the
@@ -347,7 +365,7 @@ type deadlineWriter struct {
 	http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
-	armed   time.Time
+	armed   *atomic.Int64 // when the deadline was last set (Unix nanoseconds), kept per connection
 }
 
 func (w *deadlineWriter) Write(p []byte) (n int, err error) {
@@ -364,14 +382,15 @@ func (w *deadlineWriter) Write(p []byte) (n int, err error) {
 }
 
 // arm renews the write deadline. Within a sixteenth of the timeout of the
-// last renewal it is left as is, which saves resetting a timer on every
-// small write and still leaves a write at least 15/16 of the timeout.
+// last renewal on the connection (by this answer or one before it) it is
+// left as is, which saves resetting a timer on every small write and every
+// small answer, and still leaves a write at least 15/16 of the timeout.
 func (w *deadlineWriter) arm() {
 	now := time.Now()
-	if now.Sub(w.armed) < w.timeout/16 {
+	if last := w.armed.Load(); last != 0 && now.UnixNano()-last < int64(w.timeout/16) {
 		return
 	}
-	w.armed = now
+	w.armed.Store(now.UnixNano())
 	w.rc.SetWriteDeadline(now.Add(w.timeout))
 }
 
