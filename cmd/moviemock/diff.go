@@ -45,6 +45,8 @@ or "moviemock diff: FAILED …".
 A comparison collects at most --max-changes of oasdiff's findings (a
 schema changed below many operations is a finding in each): past it, the
 report says it is partial and its verdict is of the changes seen.
+A document whose schemas nest more than --max-depth deep (256) is
+refused: oasdiff's cost grows with the cube of the depth.
 
 Exit code: 0 no change at or above --fail-on, 1 such a change, 2 bad usage
 or a document that cannot be read (the message says whether OLD or NEW).
@@ -79,6 +81,7 @@ type diffOptions struct {
 	traffic, trafficPrefix *string
 	maxSpecBytes           int64
 	maxChanges             *int
+	maxDepth               *int
 	timeout                time.Duration
 }
 
@@ -99,6 +102,7 @@ func diffFlags() (*flag.FlagSet, *diffOptions) {
 		o.maxSpecBytes, err = parseSize(v)
 		return err
 	})
+	o.maxDepth = fs.Int("max-depth", compare.DefaultMaxDepth, "refuse a document whose schemas nest deeper than this `number` (0: no limit): comparing them costs the cube of the depth")
 	o.maxChanges = fs.Int("max-changes", compare.DefaultMaxChanges, "stop collecting changes past this `number` (0: no limit); the report then says it is partial, its verdict of the changes seen")
 	fs.Func("timeout", "time limit of fetching a document named by URL (default 30s)", func(v string) (err error) {
 		o.timeout, err = parseDuration(v)
@@ -123,6 +127,9 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	if *o.maxChanges < 0 {
 		return usagef("diff: --max-changes %d: give 0 (no limit) or more", *o.maxChanges)
 	}
+	if *o.maxDepth < 0 {
+		return usagef("diff: --max-depth %d: give 0 (no limit) or more", *o.maxDepth)
+	}
 	if !reportFormat(*o.format) {
 		return usagef("diff: --format %q: use text, json, junit or html", *o.format)
 	}
@@ -136,7 +143,7 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	if failOn == compare.FailOnBreakingUsed && *o.traffic == "" {
 		return usagef("diff: --fail-on breaking-used needs --traffic: the recorded calls that say which changes are used")
 	}
-	report, err := interruptible(ctx, "diff", func() (*compare.Report, error) { return diff(ctx, o, docs, failOn, stderr) })
+	report, err := interruptible(ctx, "diff", "no report written", func() (*compare.Report, error) { return diff(ctx, o, docs, failOn, stderr) })
 	if err != nil {
 		return err
 	}
@@ -166,7 +173,7 @@ func diff(ctx context.Context, o *diffOptions, docs []string, failOn compare.Fai
 			return nil, err
 		}
 	}
-	old, new, err := compare.Load(data[0], data[1], docs[0], docs[1], compare.Options{Limits: spec.Limits{MaxBytes: o.maxSpecBytes}})
+	old, new, err := compare.Load(data[0], data[1], docs[0], docs[1], compare.Options{Limits: spec.Limits{MaxBytes: o.maxSpecBytes}, MaxDepth: *o.maxDepth})
 	if err != nil {
 		return nil, usagef("diff: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -235,5 +236,64 @@ func TestSignalStopsDiffAndReplay(t *testing.T) {
 			<-exited
 			t.Errorf("%s: still running %v after SIGTERM", tc.name, hangBound)
 		}
+	}
+}
+
+// SIGTERM stops serve while it is still loading its document, not only
+// once it serves: here a chain of 4,000 models each holding the next,
+// which kin-openapi v0.152.0's validation takes minutes over (it walks
+// every model's chain afresh). Should loading get fast, serve is serving
+// by the signal, and stops as it does then.
+func TestSignalStopsServeWhileLoading(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc strings.Builder
+	doc.WriteString(`{"openapi":"3.1.0","info":{"title":"chain","version":"1"},"paths":{"/m":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/M0"}}}}}}}},"components":{"schemas":{`)
+	const n = 4000
+	for i := range n {
+		if i > 0 {
+			doc.WriteByte(',')
+		}
+		fmt.Fprintf(&doc, `"M%d":{"type":"object","properties":{"id":{"type":"integer"}`, i)
+		if i+1 < n {
+			fmt.Fprintf(&doc, `,"next":{"$ref":"#/components/schemas/M%d"}`, i+1)
+		}
+		doc.WriteString(`}}`)
+	}
+	doc.WriteString(`}}}`)
+	path := filepath.Join(t.TempDir(), "chain.json")
+	if err := os.WriteFile(path, []byte(doc.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "serve", "--spec", path, "--addr", "127.0.0.1:0", "--quiet")
+	cmd.Env = append(os.Environ(), asCommand+"=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	time.Sleep(500 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		want := "moviemock: serve: stopped before it finished (terminated signal received); nothing served"
+		switch {
+		case strings.Contains(stdout.String(), "serving"):
+			t.Logf("serving before the signal (%v): loading got fast; the test no longer reaches the load", err)
+		case !errors.As(err, &ee) || ee.ExitCode() != exitUsage || !strings.Contains(stderr.String(), want):
+			t.Errorf("%v, stderr %q\nwant exit 2 and %q", err, stderr.String(), want)
+		}
+	case <-time.After(hangBound):
+		cmd.Process.Kill()
+		<-exited
+		t.Errorf("still running %v after SIGTERM", hangBound)
 	}
 }

@@ -125,7 +125,7 @@ func runReplay(ctx context.Context, args []string, _ func(string) string, stdout
 	if u, err := url.Parse(*o.baseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usagef("replay: --base-url %q: give an http(s) URL with a host, e.g. http://127.0.0.1:8000", *o.baseURL)
 	}
-	report, err := interruptible(ctx, "replay", func() (*replay.Report, error) { return replayRun(ctx, o, pos[0], failOn, stderr) })
+	report, err := interruptible(ctx, "replay", "no report written", func() (*replay.Report, error) { return replayRun(ctx, o, pos[0], failOn, stderr) })
 	if err != nil {
 		return err
 	}

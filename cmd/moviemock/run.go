@@ -484,7 +484,7 @@ func parseDuration(v string) (time.Duration, error) {
 // two large documents, a read of a file that never ends, is left to run
 // on: the process is about to exit. What is written to a file is not done
 // in work, so that no half-written file is left behind.
-func interruptible[T any](ctx context.Context, command string, work func() (T, error)) (T, error) {
+func interruptible[T any](ctx context.Context, command, left string, work func() (T, error)) (T, error) {
 	type result struct {
 		v   T
 		err error
@@ -496,7 +496,7 @@ func interruptible[T any](ctx context.Context, command string, work func() (T, e
 	}()
 	stopped := func() (T, error) {
 		var zero T
-		return zero, usagef("%s: stopped before it finished (%v); no report written", command, context.Cause(ctx))
+		return zero, usagef("%s: stopped before it finished (%v); %s", command, context.Cause(ctx), left)
 	}
 	select {
 	case r := <-done:
@@ -516,7 +516,7 @@ func emitReportUnlessStopped(ctx context.Context, command string, r report, form
 	if output != "" && output != "-" {
 		return emitReport(command, r, format, output, stdout, stderr)
 	}
-	_, err := interruptible(ctx, command, func() (struct{}, error) {
+	_, err := interruptible(ctx, command, "no report written", func() (struct{}, error) {
 		return struct{}{}, emitReport(command, r, format, output, stdout, stderr)
 	})
 	return err

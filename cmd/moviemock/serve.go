@@ -303,7 +303,11 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	if *o.specFlag == "" && *o.dir == "" && !o.gen.enabled && *o.explain == "" {
 		fixtures.PrepareDefault() // on the other core, while the contract loads
 	}
-	m, err := loadModel(ctx, name, *o.specFlag, *o.maxSpecBytes, stderr, modelOpts...)
+	// Loading a large or hostile document takes a while: a signal stops
+	// it there, not only once serving.
+	m, err := interruptible(ctx, name, "nothing served", func() (*model.Model, error) {
+		return loadModel(ctx, name, *o.specFlag, *o.maxSpecBytes, stderr, modelOpts...)
+	})
 	if err != nil {
 		return err
 	}
@@ -316,10 +320,19 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	if watching {
 		loaded = files.stamp() // before the load: an edit from now on is seen
 	}
-	data, source, set, err := files.load()
+	type loaded3 struct {
+		data   *fixtures.Dataset
+		source string
+		set    *scenarios.Set
+	}
+	l, err := interruptible(ctx, name, "nothing served", func() (loaded3, error) {
+		data, source, set, err := files.load()
+		return loaded3{data, source, set}, err
+	})
 	if err != nil {
 		return err
 	}
+	data, source, set := l.data, l.source, l.set
 	if *o.scenario != "" {
 		if _, ok := set.Get(*o.scenario); !ok {
 			return usagef("%s: --scenario %q: no such scenario (known: %s)", name, *o.scenario, strings.Join(set.Names(), ", "))

@@ -205,6 +205,9 @@ type Options struct {
 	// Limits are the loader's budgets for each document (the size: diff
 	// --max-spec-bytes).
 	Limits spec.Limits
+	// MaxDepth refuses a document whose schemas nest deeper (diff
+	// --max-depth; 0: no limit): see DefaultMaxDepth.
+	MaxDepth int
 }
 
 // LoadError is a document that could not be read: Side is "OLD" or "NEW".
@@ -254,6 +257,10 @@ func Load(old, new []byte, oldName, newName string, opts Options) (*spec.Spec, *
 	}{{"OLD", oldName, so}, {"NEW", newName, sn}} {
 		if where := nullMediaType(d.s.Doc); where != "" {
 			return nil, nil, &LoadError{Side: d.side, Name: d.name, Err: fmt.Errorf("%s: %s", contract.Safe(d.name), contract.Safe(where))}
+		}
+		if e := tooDeep(d.s.Doc, opts.MaxDepth); e != nil {
+			e.Where = contract.Safe(e.Where)
+			return nil, nil, &LoadError{Side: d.side, Name: d.name, Err: fmt.Errorf("%s: %w", contract.Safe(d.name), e)}
 		}
 	}
 	return so, sn, nil

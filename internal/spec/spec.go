@@ -38,7 +38,9 @@ type Spec struct {
 
 	warnings []string
 
-	modes sync.Map // *openapi3.Schema -> validationMode
+	modes  sync.Map // *openapi3.Schema -> validationMode
+	usesMu sync.Mutex
+	uses   map[*openapi3.Schema]bool // uses2020's verdicts
 
 	// members indexes the keys of the large mappings of the document as
 	// written (*yaml.Node -> map[string]*yaml.Node), built when first
@@ -739,7 +741,7 @@ func (s *Spec) mode(schema *openapi3.Schema) validationMode {
 		return m.(validationMode)
 	}
 	m := modeVisitor
-	if s.Doc.IsOpenAPI31OrLater() && uses2020Keywords(schema) {
+	if s.Doc.IsOpenAPI31OrLater() && s.uses2020(schema) {
 		m = mode2020
 	}
 	s.modes.Store(schema, m)
@@ -816,25 +818,82 @@ func Nullable(schema *openapi3.Schema) bool {
 	return false
 }
 
-var errFound = errors.New("found")
+// uses2020 reports whether schema, or a schema below it, has a keyword of
+// JSON Schema 2020-12 that kin-openapi's built-in validator lacks. Each
+// schema is looked at once per document (a chain of n models referring to
+// the next costs n, where walking each one's subtree afresh cost n³).
+// uses2020Looks counts the schemas uses2020 looked at, for its tests
+// (under usesMu of some Spec; read only by tests that share none).
+var uses2020Looks int
 
-func uses2020Keywords(schema *openapi3.Schema) bool {
-	err := openapi3.NewSchemaRef("", schema).WalkSubtree(func(_ string, ref *openapi3.SchemaRef) error {
-		v := ref.Value
-		if v == nil {
-			return nil
+func (s *Spec) uses2020(schema *openapi3.Schema) bool {
+	s.usesMu.Lock()
+	defer s.usesMu.Unlock()
+	if s.uses == nil {
+		s.uses = map[*openapi3.Schema]bool{}
+	}
+	found, _ := uses2020Keywords(schema, s.uses, map[*openapi3.Schema]bool{})
+	return found
+}
+
+// uses2020Keywords is uses2020's walk. memo holds what is settled; open
+// the schemas on the way down. A schema met again below itself answers
+// false for now, and a verdict that rested on such an answer (cut) is not
+// kept: reached another way, the schema may still lead to the keyword.
+func uses2020Keywords(v *openapi3.Schema, memo, open map[*openapi3.Schema]bool) (found, cut bool) {
+	if v == nil {
+		return false, false
+	}
+	if f, ok := memo[v]; ok {
+		return f, false
+	}
+	if open[v] {
+		return false, true
+	}
+	uses2020Looks++
+	if v.Const != nil || len(v.PrefixItems) != 0 || v.Contains != nil ||
+		len(v.PatternProperties) != 0 || len(v.DependentSchemas) != 0 || v.PropertyNames != nil ||
+		v.UnevaluatedItems.Has != nil || v.UnevaluatedItems.Schema != nil ||
+		v.UnevaluatedProperties.Has != nil || v.UnevaluatedProperties.Schema != nil ||
+		v.If != nil || v.Then != nil || v.Else != nil ||
+		len(v.DependentRequired) != 0 || len(v.Defs) != 0 || v.ContentSchema != nil {
+		memo[v] = true
+		return true, false
+	}
+	open[v] = true
+	defer delete(open, v)
+	below := func(r *openapi3.SchemaRef) bool {
+		if r == nil {
+			return false
 		}
-		if v.Const != nil || len(v.PrefixItems) != 0 || v.Contains != nil ||
-			len(v.PatternProperties) != 0 || len(v.DependentSchemas) != 0 || v.PropertyNames != nil ||
-			v.UnevaluatedItems.Has != nil || v.UnevaluatedItems.Schema != nil ||
-			v.UnevaluatedProperties.Has != nil || v.UnevaluatedProperties.Schema != nil ||
-			v.If != nil || v.Then != nil || v.Else != nil ||
-			len(v.DependentRequired) != 0 || len(v.Defs) != 0 || v.ContentSchema != nil {
-			return errFound
+		f, c := uses2020Keywords(r.Value, memo, open)
+		cut = cut || c
+		return f
+	}
+	for _, list := range []openapi3.SchemaRefs{v.AllOf, v.AnyOf, v.OneOf} {
+		for _, r := range list {
+			if below(r) {
+				memo[v] = true
+				return true, false
+			}
 		}
-		return nil
-	})
-	return errors.Is(err, errFound)
+	}
+	for _, r := range v.Properties {
+		if below(r) {
+			memo[v] = true
+			return true, false
+		}
+	}
+	for _, r := range []*openapi3.SchemaRef{v.Items, v.AdditionalProperties.Schema, v.Not} {
+		if below(r) {
+			memo[v] = true
+			return true, false
+		}
+	}
+	if !cut {
+		memo[v] = false
+	}
+	return false, cut
 }
 
 var formatValidators = openapi3.WithStringFormatValidators(map[string]openapi3.StringFormatValidator{
