@@ -57,8 +57,12 @@ type docParam struct {
 	required bool
 	schema   string // the location of its schema
 	example  any    // the parameter's own example, nil for none
-	style    string
+	style    string // form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject; json: content
 	explode  bool
+	// delim joins the items of an array that is not exploded: "," but
+	// for spaceDelimited, pipeDelimited and Swagger 2.0's ssv, tsv and
+	// pipes.
+	delim string
 }
 
 type docBody struct {
@@ -486,16 +490,21 @@ func (d *document) param(ptr string, m map[string]any) *docParam {
 	if e, ok := m["explode"].(bool); ok {
 		p.explode = e
 	}
+	p.delim = map[string]string{"spaceDelimited": " ", "pipeDelimited": "|"}[p.style]
 	switch {
 	case in == "body":
 		p.schema = ptr + "/schema"
 	case d.swagger2:
 		p.schema = d.synthesise(paramSchema(m))
-		if cf, _ := m["collectionFormat"].(string); cf == "multi" {
-			p.explode = true
-		} else {
-			p.explode = false
+		p.style = "form"
+		if in == "path" || in == "header" {
+			p.style = "simple"
 		}
+		// Swagger 2.0's collectionFormat: csv (the default) ssv, tsv
+		// and pipes join the items; multi repeats the query key.
+		cf, _ := m["collectionFormat"].(string)
+		p.explode = cf == "multi"
+		p.delim = map[string]string{"ssv": " ", "tsv": "\t", "pipes": "|"}[cf]
 	case m["schema"] != nil:
 		p.schema = ptr + "/schema"
 	case m["content"] != nil:
