@@ -54,6 +54,19 @@ type Input struct {
 	KeepEmpty bool
 	// Default is the schema's default as JSON (nil: none, or null).
 	Default RawJSON
+	// Style and Explode are how the document serializes a parameter,
+	// where it is read as OpenAPI says (a document not FastAPI's; see
+	// StyledList): its style and explode, or their defaults for its
+	// location. Style is "" where FastAPI's habits apply.
+	Style   string
+	Explode bool
+	// Object is the schema of a parameter read whole (CheckObject): an
+	// object, or (Content) a value described by content, sent as JSON.
+	Object  *openapi3.SchemaRef
+	Content bool
+	// others are the operation's other query parameters, which an
+	// exploded form object does not take as its members.
+	others []string
 	// Format is the string format pydantic validates for this input
 	// (date, date-time, time, duration, uri, email; uuid is Kind UUID), whose
 	// validator node is; "" for a plain string.
@@ -135,7 +148,11 @@ func CompileInputsLax(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.
 	return ins, notes, err
 }
 
-func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, notes *Degradations, validateAll bool) (Inputs, error) {
+// compileInputs compiles op's inputs; plain is a document not FastAPI's:
+// its every JSON body is validated, and its parameters are read as their
+// style says (Input.Style) and held to the document's enums by value.
+func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, notes *Degradations, plain bool) (Inputs, error) {
+	validateAll := plain
 	var ins Inputs
 	params := slices.Clone(pathItem.Parameters)
 	for _, p := range op.Parameters {
@@ -149,6 +166,18 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 	})
 	for _, ref := range params {
 		p := ref.Value
+		if plain && p.Schema == nil && len(p.Content) > 0 {
+			in, err := compileContent(p, notes)
+			if err != nil {
+				return ins, err
+			}
+			if in != nil {
+				ins.HasQuery = ins.HasQuery || p.In == "query"
+				ins.HasCookie = ins.HasCookie || p.In == "cookie"
+				ins.List = append(ins.List, *in)
+				continue
+			}
+		}
 		if p.Schema == nil || p.Schema.Value == nil {
 			if notes == nil {
 				return ins, fmt.Errorf("parameter %q in %s: no schema", p.Name, p.In)
@@ -159,13 +188,30 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			ins.List = append(ins.List, Input{In: p.In, Name: p.Name, Loc: []any{p.In, p.Name}, Required: p.Required, Schema: &openapi3.Schema{}})
 			continue
 		}
-		in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema, notes)
+		var in Input
+		var err error
+		if plain {
+			in, err = compileStyled(sp, p, notes)
+		} else {
+			in, err = compileValue(sp, p.In, p.Name, p.Required, p.Schema, notes, false)
+		}
 		if err != nil {
 			return ins, fmt.Errorf("parameter %q in %s: %w", p.Name, p.In, err)
 		}
 		ins.HasQuery = ins.HasQuery || p.In == "query"
 		ins.HasCookie = ins.HasCookie || p.In == "cookie"
 		ins.List = append(ins.List, in)
+	}
+	if plain {
+		var query []string
+		for _, ref := range params {
+			if ref.Value.In == "query" {
+				query = append(query, ref.Value.Name)
+			}
+		}
+		for i := range ins.List {
+			ins.List[i].others = query
+		}
 	}
 	if headerModel(params) {
 		// pydantic validates the model's fields under their own names:
@@ -256,7 +302,7 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			}
 			field = openapi3.NewSchemaRef("", &openapi3.Schema{})
 		}
-		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field, notes)
+		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field, notes, plain)
 		if err != nil {
 			return ins, fmt.Errorf("form field %q: %w", name, err)
 		}
@@ -351,9 +397,45 @@ func bodyPath(sp *spec.Spec, op *openapi3.Operation) []string {
 	return nil
 }
 
+// compileStyled compiles a parameter of a document not FastAPI's: as
+// compileValue does, with the parameter's serialization (Style, Explode),
+// an array in the path read as a list, and an object read whole
+// (Object).
+func compileStyled(sp *spec.Spec, p *openapi3.Parameter, notes *Degradations) (Input, error) {
+	sm, err := p.SerializationMethod()
+	if err != nil {
+		return Input{}, err
+	}
+	if isObject(p.Schema) {
+		return Input{In: p.In, Name: p.Name, Loc: []any{p.In, p.Name}, Required: p.Required, Schema: &openapi3.Schema{},
+			Object: p.Schema, Style: sm.Style, Explode: sm.Explode}, nil
+	}
+	in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema, notes, true)
+	in.Style, in.Explode = sm.Style, sm.Explode
+	return in, err
+}
+
+// compileContent compiles a parameter described by content (JSON) of a
+// document not FastAPI's; nil, noted, where it is not JSON (a lax
+// compile then takes any string).
+func compileContent(p *openapi3.Parameter, notes *Degradations) (*Input, error) {
+	schema, _, err := contentSchema(p)
+	if err != nil {
+		if notes == nil {
+			return nil, fmt.Errorf("parameter %q in %s: %w", p.Name, p.In, err)
+		}
+		return nil, nil
+	}
+	return &Input{In: p.In, Name: p.Name, Loc: []any{p.In, p.Name}, Required: p.Required, Schema: &openapi3.Schema{},
+		Object: schema, Content: true}, nil
+}
+
 // compileValue compiles one parameter or form field; with notes (a lax
-// compile) what it cannot enforce is noted there and left out.
-func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.SchemaRef, notes *Degradations) (Input, error) {
+// compile) what it cannot enforce is noted there and left out. plain is a
+// document not FastAPI's: an enum holds a value by what it is (2 is "2"),
+// not by its text as a FastAPI Literal does, and a list may be in the
+// path.
+func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.SchemaRef, notes *Degradations, plain bool) (Input, error) {
 	where := fmt.Sprintf("parameter %q in %s", name, in)
 	if in == "body" {
 		where = fmt.Sprintf("form field %q", name)
@@ -387,9 +469,9 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 	// with "enum" and "literal_error".
 	switch viaRef := valueRef != nil && valueRef.Ref != ""; {
 	case len(value.Enum) > 0:
-		v.enum = enumNode(value.Enum, viaRef)
+		v.enum = enumNode(value.Enum, viaRef || plain)
 	case value.Const != nil: // Literal[x] of one value
-		v.enum = enumNode([]any{value.Const}, viaRef)
+		v.enum = enumNode([]any{value.Const}, viaRef || plain)
 	}
 	v.Binary = value.Format == "binary" || value.ContentMediaType == "application/octet-stream"
 	if v.Binary && in != "body" {
@@ -399,7 +481,7 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 		notes.add(where, "format binary", "a file outside a form: its value is taken as a string")
 		v.Binary = false
 	}
-	if v.List && in == "path" {
+	if v.List && in == "path" && !plain {
 		if notes == nil {
 			return v, fmt.Errorf("a list in the path: not implemented")
 		}
@@ -562,7 +644,7 @@ func (in *Input) checkList(sp *spec.Spec, raws []string, files []*UploadFile) (V
 		}
 		return Value{}, nil
 	}
-	if in.In == "cookie" {
+	if in.In == "cookie" && in.Style == "" {
 		return Value{}, []ErrorItem{{Type: "list_type", Loc: in.Loc, Msg: "Input should be a valid list", Input: raws[len(raws)-1]}}
 	}
 	input := func() any {

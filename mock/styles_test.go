@@ -1,0 +1,69 @@
+package mock_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/mock"
+)
+
+// A document not FastAPI's has its parameters read as OpenAPI serializes
+// them: each style and explode, arrays and objects in every location,
+// content parameters as JSON, and integer enums compared by value.
+func TestOpenAPIParameterStyles(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "styles.yaml", mock.Config{Seed: 1})
+	for _, tc := range []struct {
+		name   string
+		target string
+		header http.Header
+		status int
+		detail string // a part of the refusal's detail
+	}{
+		{"form exploded", "/arrays?exploded=album&exploded=track", nil, 200, ""},
+		{"form exploded refuses an item", "/arrays?exploded=album&exploded=song", nil, 400, "query parameter exploded.1: must be one of"},
+		{"form not exploded", "/arrays?exploded=album&csv=album,track", nil, 200, ""},
+		{"form not exploded refuses an item", "/arrays?exploded=album&csv=album,song", nil, 400, "query parameter csv.1: must be one of"},
+		{"spaceDelimited", "/arrays?exploded=album&spaced=1%202", nil, 200, ""},
+		{"pipeDelimited", "/arrays?exploded=album&piped=1|2", nil, 200, ""},
+		{"pipeDelimited refuses an item", "/arrays?exploded=album&piped=1|x", nil, 400, "query parameter piped.1: expected integer"},
+		{"header split at commas", "/arrays?exploded=album", http.Header{"X-Ids": {"3fa85f64-5717-4562-b3fc-2c963f66afa6, 3fa85f64-5717-4562-b3fc-2c963f66afa7"}}, 200, ""},
+		{"header refuses an item", "/arrays?exploded=album", http.Header{"X-Ids": {"3fa85f64-5717-4562-b3fc-2c963f66afa6,x"}}, 400, "header parameter X-Ids.1: expected UUID"},
+		{"cookie split at commas", "/arrays?exploded=album", http.Header{"Cookie": {"flavours=a,b"}}, 200, ""},
+		{"cookie refuses an item", "/arrays?exploded=album", http.Header{"Cookie": {"flavours=a,c"}}, 400, "cookie parameter flavours.1: must be one of"},
+		{"simple path array", "/simple/1,2,3", nil, 200, ""},
+		{"simple path array refuses an item", "/simple/1,x", nil, 400, "path parameter ids.1: expected integer"},
+		{"label path array", "/label/.1.2", nil, 200, ""},
+		{"label path array refuses an item", "/label/.1.x", nil, 400, "path parameter ids.1: expected integer"},
+		{"matrix path scalar", "/matrix/;id=5", nil, 200, ""},
+		{"matrix path scalar refuses", "/matrix/;id=x", nil, 400, "path parameter id: expected integer"},
+		{"integer enum by value", "/enums?category=2", nil, 200, ""},
+		{"integer enum refuses", "/enums?category=4", nil, 400, "query parameter category: must be one of 1, 2 or 3"},
+		{"form exploded object", "/objects?name=rex&age=3&page=1", nil, 200, ""},
+		{"form exploded object refuses a member", "/objects?name=rex&age=-1", nil, 400, "query parameter filter.age: must be at least 0"},
+		{"form exploded object missing a member", "/objects?age=1", nil, 400, "query parameter filter.name is required"},
+		{"form exploded object absent", "/objects?page=1", nil, 400, "query parameter filter is required"},
+		{"deepObject", "/deep?search[city]=abc&search[zip]=123", nil, 200, ""},
+		{"deepObject refuses a member", "/deep?search[city]=abcd", nil, 400, "query parameter search.city: must have at most 3 characters"},
+		{"deepObject absent", "/deep?city=abc", nil, 400, "query parameter search is required"},
+		{"form object not exploded", "/inline?color=R,100,G,200", nil, 200, ""},
+		{"form object not exploded refuses", "/inline?color=R,100,G,x", nil, 400, "query parameter color.G: expected integer"},
+		{"header object exploded", "/inline?color=R,1", http.Header{"X-Point": {"x=1,y=2"}}, 200, ""},
+		{"header object exploded missing a member", "/inline?color=R,1", http.Header{"X-Point": {"x=1"}}, 400, "header parameter X-Point.y is required"},
+		{"content JSON", `/content?where={"lat":1.5}&label="north"`, nil, 200, ""},
+		{"content bare string", `/content?where={"lat":1.5}&label=north`, nil, 200, ""},
+		{"content JSON refuses", `/content?where={"lat":"x"}`, nil, 400, "query parameter where.lat: expected number"},
+		{"content JSON malformed", `/content?where={lat`, nil, 400, "query parameter where: expected JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			target := strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(tc.target, `"`, "%22"), "{", "%7B"), "}", "%7D")
+			target = strings.ReplaceAll(strings.ReplaceAll(target, "[", "%5B"), "]", "%5D")
+			rec := serve(srv, request{target: target, header: tc.header})
+			if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.detail) {
+				t.Errorf("GET %s: %d %s, want %d with %q", tc.target, rec.Code, rec.Body, tc.status, tc.detail)
+			}
+		})
+	}
+}
