@@ -166,7 +166,9 @@ func draft4Schemas(v any, swagger2 bool) {
 		for _, x := range v {
 			draft4Schemas(x, swagger2)
 		}
-		if t, ok := v["type"].(string); ok && t == "file" {
+		// A formData parameter keeps its type file, which says its part
+		// is a file (formBody); it is no schema, and paramSchema drops it.
+		if _, param := v["in"].(string); !param && v["type"] == "file" {
 			delete(v, "type")
 		}
 		key := "nullable"
