@@ -59,6 +59,9 @@ type docParam struct {
 	example  any    // the parameter's own example, nil for none
 	style    string // form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject; json: content
 	explode  bool
+	// also are the other declarations of the same parameter in the same
+	// list, after this one.
+	also []*docParam
 	// delim joins the items of an array that is not exploded: "," but
 	// for spaceDelimited, pipeDelimited and Swagger 2.0's ssv, tsv and
 	// pipes.
@@ -343,6 +346,10 @@ func (d *document) readOperations() {
 			op := &docOperation{method: strings.ToUpper(m), path: p, responses: map[string]*docResponse{}}
 			// Parameters: the path item's, replaced by the operation's of the same name and place.
 			seen := map[string]int{}
+			// A parameter listed twice in one list (an invalid document,
+			// NestJS writes some) keeps both declarations: the request
+			// must satisfy each, whichever a server reads.
+			fromItem := map[string]bool{}
 			var form []*docParam
 			for _, base := range []string{itemPtr, opPtr} {
 				list, _ := d.at(base + "/parameters").([]any)
@@ -368,10 +375,16 @@ func (d *document) readOperations() {
 					}
 					key := prm.in + " " + prm.name
 					if j, dup := seen[key]; dup {
+						if base == opPtr && !fromItem[key] {
+							op.params[j].also = append(op.params[j].also, prm)
+							continue
+						}
 						op.params[j] = prm
+						fromItem[key] = false
 						continue
 					}
 					seen[key] = len(op.params)
+					fromItem[key] = base == itemPtr
 					op.params = append(op.params, prm)
 				}
 			}

@@ -454,17 +454,19 @@ func (d *document) request(op *docOperation, brk breaking) (*docRequest, error) 
 	r := &docRequest{method: op.method, path: op.path, query: url.Values{}, header: http.Header{}}
 	cookies := []string{}
 	for _, p := range op.params {
-		if !p.required && p != brk.param {
+		decls := append([]*docParam{p}, p.also...)
+		if !slices.ContainsFunc(decls, func(q *docParam) bool { return q.required }) && p != brk.param {
 			continue
 		}
-		v, _ := d.validValue(p.schema, p.example)
-		if f := d.filled(d.schemaAt(p.schema), v, 0); d.check(p.schema, f) == nil {
-			v = f
-		}
+		v := d.paramValue(decls)
 		if p == brk.param {
 			v = "not-a-number"
-		} else if err := d.check(p.schema, v); err != nil {
-			r.invalidValues = append(r.invalidValues, fmt.Sprintf("%s parameter %s: %v", p.in, p.name, err))
+		} else {
+			for _, q := range decls {
+				if err := d.checkParam(q, v); err != nil {
+					r.invalidValues = append(r.invalidValues, fmt.Sprintf("%s parameter %s: %v", p.in, p.name, err))
+				}
+			}
 		}
 		switch p.in {
 		case "path":
@@ -599,6 +601,42 @@ func (d *document) wrongTypeParam(op *docOperation) *docParam {
 		}
 	}
 	return nil
+}
+
+// paramValue is a valid value of a parameter, one every declaration of
+// it accepts where it is declared more than once.
+func (d *document) paramValue(decls []*docParam) any {
+	var first any
+	for i, q := range decls {
+		v, _ := d.validValue(q.schema, q.example)
+		if f := d.filled(d.schemaAt(q.schema), v, 0); d.check(q.schema, f) == nil {
+			v = f
+		}
+		if i == 0 {
+			first = v
+		}
+		if !slices.ContainsFunc(decls, func(o *docParam) bool { return d.checkParam(o, v) != nil }) {
+			return v
+		}
+	}
+	return first
+}
+
+// checkParam is check for a parameter's value, which travels as text: a
+// scalar is valid where its text is (3 is a valid string "3").
+func (d *document) checkParam(p *docParam, v any) error {
+	err := d.check(p.schema, v)
+	if err == nil || p.style == "json" {
+		return err
+	}
+	switch v.(type) {
+	case []any, map[string]any, string, nil:
+		return err
+	}
+	if d.check(p.schema, itemText(v)) == nil {
+		return nil
+	}
+	return err
 }
 
 // filled is v with every empty array given one item and every empty
