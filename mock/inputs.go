@@ -38,13 +38,13 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 			if vars == nil {
 				vars = mux.Vars(r)
 			}
-			src = &fastapi.Source{Query: query, Header: r.Header, Path: vars, Cookies: cookies}
+			src = &fastapi.Source{Query: query, Header: r.Header, Path: vars, Cookies: cookies, Form: form.Fields}
 		}
 		return *src
 	}
 	for i := range ins.List {
 		in := &ins.List[i]
-		if in.Object != nil {
+		if in.Object != nil && !in.List {
 			v, objItems := in.CheckObject(s.spec, styled())
 			items = append(items, objItems...)
 			vals[i] = v
@@ -61,7 +61,7 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 			var v fastapi.Value
 			var listItems []fastapi.ErrorItem
 			if in.In == "body" {
-				v, listItems = in.CheckFormList(s.spec, form.Values(in.Name))
+				v, listItems = in.CheckFormList(s.spec, in.FormList(form.Values(in.Name)))
 			} else {
 				v, listItems = in.CheckList(s.spec, listValues(r, query, cookies, in))
 			}

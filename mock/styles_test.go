@@ -1,7 +1,9 @@
 package mock_test
 
 import (
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"strings"
 	"testing"
 
@@ -63,6 +65,61 @@ func TestOpenAPIParameterStyles(t *testing.T) {
 			rec := serve(srv, request{target: target, header: tc.header})
 			if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.detail) {
 				t.Errorf("GET %s: %d %s, want %d with %q", tc.target, rec.Code, rec.Body, tc.status, tc.detail)
+			}
+		})
+	}
+}
+
+// A form of a document not FastAPI's is read as its encoding says: an
+// array repeated or (explode false) split, an object and each object item
+// as JSON, a binary field of a urlencoded form as text, files as parts.
+func TestOpenAPIFormFields(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "styles.yaml", mock.Config{Seed: 1})
+	form := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+	multipartBody := func(parts ...[3]string) (string, http.Header) {
+		var b strings.Builder
+		w := multipart.NewWriter(&b)
+		for _, p := range parts {
+			h := textproto.MIMEHeader{}
+			if p[2] != "" {
+				h.Set("Content-Disposition", `form-data; name="`+p[0]+`"; filename="`+p[2]+`"`)
+			} else {
+				h.Set("Content-Disposition", `form-data; name="`+p[0]+`"`)
+			}
+			pw, _ := w.CreatePart(h)
+			pw.Write([]byte(p[1]))
+		}
+		w.Close()
+		return b.String(), http.Header{"Content-Type": {w.FormDataContentType()}}
+	}
+	goodUpload, goodUploadHeader := multipartBody([3]string{"meta", `{"a":1}`, ""}, [3]string{"files", "one", "a.txt"}, [3]string{"files", "two", "b.txt"})
+	textUpload, textUploadHeader := multipartBody([3]string{"meta", `{"a":1}`, ""}, [3]string{"files", "one", ""})
+	badMeta, badMetaHeader := multipartBody([3]string{"meta", `{}`, ""}, [3]string{"files", "one", "a.txt"})
+	for _, tc := range []struct {
+		name   string
+		target string
+		header http.Header
+		body   string
+		status int
+		detail string
+	}{
+		{"urlencoded", "/forms", form, `ids=1,2&tags=a&tags=b&meta={"a":1}&file=hello&items={"name":"x"}&items={"name":"y"}&category=2`, 200, ""},
+		{"array not exploded refuses an item", "/forms", form, `ids=1,x&meta={}`, 400, "ids.1: expected integer"},
+		{"object member refused", "/forms", form, `meta={"a":"x"}`, 400, "meta.a: expected integer"},
+		{"object not JSON", "/forms", form, `meta=a`, 400, "meta: expected JSON"},
+		{"object absent", "/forms", form, `ids=1`, 400, "meta is required"},
+		{"object item refused", "/forms", form, `meta={}&items={"nope":1}`, 400, "items.0.name is required"},
+		{"integer enum by value", "/forms", form, `meta={}&category=3`, 400, "category: must be one of 1 or 2"},
+		{"multipart", "/uploads", goodUploadHeader, goodUpload, 200, ""},
+		{"multipart text for a file", "/uploads", textUploadHeader, textUpload, 400, "files.0"},
+		{"multipart JSON part refused", "/uploads", badMetaHeader, badMeta, 400, "meta.a is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rec := serve(srv, request{method: "POST", target: tc.target, header: tc.header, body: tc.body})
+			if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.detail) {
+				t.Errorf("POST %s %s: %d %s, want %d with %q", tc.target, tc.body, rec.Code, rec.Body, tc.status, tc.detail)
 			}
 		})
 	}

@@ -302,9 +302,21 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			}
 			field = openapi3.NewSchemaRef("", &openapi3.Schema{})
 		}
-		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field, notes, plain)
+		required := slices.Contains(schema.Required, name)
+		if plain && isObject(field) {
+			// An object in a form is a JSON part (multipart's default
+			// for an object) or a JSON value (as clients send it in a
+			// urlencoded form).
+			ins.List = append(ins.List, Input{In: "body", Name: name, Loc: []any{"body", name}, Required: required,
+				Schema: &openapi3.Schema{}, Object: field, Content: true, KeepEmpty: ins.FormModel})
+			continue
+		}
+		in, err := compileValue(sp, "body", name, required, field, notes, plain)
 		if err != nil {
 			return ins, fmt.Errorf("form field %q: %w", name, err)
+		}
+		if plain {
+			in.formField(field, media, textOnly(body.Content))
 		}
 		in.KeepEmpty = ins.FormModel
 		ins.List = append(ins.List, in)
@@ -490,6 +502,10 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 		value = &openapi3.Schema{}
 	}
 	types := slices.DeleteFunc(slices.Clone(value.Type.Slice()), func(t string) bool { return t == "null" })
+	if plain && in == "body" && v.List && isObject(valueRef) {
+		// Each item is JSON, held to the item schema (formField).
+		types, value, v.enum = nil, &openapi3.Schema{}, nil
+	}
 	if notes != nil && len(types) > 1 || len(types) == 1 && (types[0] == "object" || types[0] == "array") && notes != nil {
 		notes.add(where, fmt.Sprintf("type %v", types), "not a scalar: its value is taken as a string")
 		types, value, v.enum = nil, &openapi3.Schema{}, nil
@@ -560,6 +576,13 @@ func nonNull(s *openapi3.Schema) *openapi3.Schema {
 // A List reads raw as its one item (CheckList reads several); a Binary
 // input reads raw as a text field, which UploadFile refuses.
 func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorItem) {
+	if in.Object != nil && !in.List {
+		v, items := in.CheckObject(sp, in.alone(raw, present))
+		if len(items) > 0 {
+			return v, &items[0]
+		}
+		return v, nil
+	}
 	if in.List {
 		var raws []string
 		if present {
@@ -701,6 +724,10 @@ func listLength(typ, bound string, limit, n int, input any, loc []any) ErrorItem
 // to the schema's constraints; loc is where an error is reported.
 func (in *Input) coerce(sp *spec.Spec, raw string, loc []any) (Value, *ErrorItem) {
 	v := Value{Set: true, Str: raw}
+	if in.Object != nil && in.List {
+		// An item of an array of objects (a document not FastAPI's).
+		return v, in.checkJSON(sp, raw, loc)
+	}
 	if in.enum != nil {
 		// A Literal looks the string itself up: Literal[1] refuses "1".
 		// An int Enum reads it as a lax int first, a str Enum as is.

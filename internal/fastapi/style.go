@@ -28,6 +28,7 @@ type Source struct {
 	Header  http.Header
 	Path    map[string]string
 	Cookies map[string]string
+	Form    map[string]string // a form's text fields, the last value of each
 }
 
 // styleDelim is what joins the items of a query array that is not
@@ -151,13 +152,14 @@ func (in *Input) CheckObject(sp *spec.Spec, src Source) (Value, []ErrorItem) {
 	raw, present := "", false
 	if in.Content {
 		raw, present = in.rawValue(src)
+		if in.In == "body" && raw == "" && !in.KeepEmpty {
+			present = false // an empty form value is absent
+		}
 		if present {
-			if err := json.Unmarshal([]byte(raw), &value); err != nil {
-				if slices.ContainsFunc(in.Object.Value.Type.Slice(), func(t string) bool { return t == "object" || t == "array" }) {
-					return Value{}, []ErrorItem{{Type: "json_type", Loc: in.Loc, Msg: "Input should be valid JSON", Input: raw}}
-				}
-				value = raw // a string sent bare, as clients do
+			if item := in.checkJSON(sp, raw, in.Loc); item != nil {
+				return Value{}, []ErrorItem{*item}
 			}
+			return Value{Set: true, Str: raw}, nil
 		}
 	} else {
 		var members map[string][]string
@@ -195,6 +197,9 @@ func (in *Input) rawValue(src Source) (string, bool) {
 	case "cookie":
 		v, ok := src.Cookies[in.Name]
 		return Latin1(v), ok
+	case "body":
+		v, ok := src.Form[in.Name]
+		return v, ok
 	}
 	return "", false
 }
@@ -501,4 +506,99 @@ func contentSchema(p *openapi3.Parameter) (*openapi3.SchemaRef, string, error) {
 		}
 	}
 	return nil, "", fmt.Errorf("content %v: only a JSON parameter is read", keysOf(p.Content))
+}
+
+// formField reads a form field of a document not FastAPI's as its media
+// type's encoding says: an array not exploded (encoding style form,
+// spaceDelimited or pipeDelimited, explode false) is one value split at
+// its delimiter, an array of objects holds a JSON value per item, and a
+// binary field of a form that is only urlencoded takes text, the only
+// value such a form carries.
+func (in *Input) formField(field *openapi3.SchemaRef, media *openapi3.MediaType, textOnly bool) {
+	if in.List && field.Value.Items != nil && isObject(field.Value.Items) {
+		in.Object, in.Content = field.Value.Items, true
+	}
+	if in.Binary && textOnly {
+		in.Binary = false
+	}
+	if enc := media.Encoding[in.Name]; enc != nil && in.List {
+		in.Style, in.Explode = enc.Style, enc.Style != "spaceDelimited" && enc.Style != "pipeDelimited"
+		if in.Style == "" {
+			in.Style = "form"
+		}
+		if enc.Explode != nil {
+			in.Explode = *enc.Explode
+		}
+	}
+}
+
+// textOnly reports whether a body's form media types are all
+// urlencoded: no part of it can be a file.
+func textOnly(content openapi3.Content) bool {
+	for name := range content {
+		if base, _, _ := strings.Cut(name, ";"); strings.EqualFold(strings.TrimSpace(base), "multipart/form-data") {
+			return false
+		}
+	}
+	return true
+}
+
+// FormList is the items of a form field List with a Style (its
+// encoding's) that is not exploded: its last value split at the style's
+// delimiter. Any other list's values are its items as sent.
+func (in *Input) FormList(entries []FormEntry) []FormEntry {
+	if in.Style == "" || in.Explode || len(entries) == 0 || entries[len(entries)-1].File != nil {
+		return entries
+	}
+	delim := styleDelim[in.Style]
+	if delim == "" {
+		delim = ","
+	}
+	var out []FormEntry
+	for _, item := range splitItems(entries[len(entries)-1].Value, delim) {
+		out = append(out, FormEntry{Value: item})
+	}
+	return out
+}
+
+// checkJSON reads one text of an Object input (a content parameter, a
+// JSON form field or item) as JSON and holds it to the schema; a text
+// that is not JSON is itself the value where the schema is not an
+// object's or array's (a string sent bare, as clients do).
+func (in *Input) checkJSON(sp *spec.Spec, raw string, loc []any) *ErrorItem {
+	var value any
+	if err := json.Unmarshal([]byte(raw), &value); err != nil {
+		if slices.ContainsFunc(in.Object.Value.Type.Slice(), func(t string) bool { return t == "object" || t == "array" }) || isObject(in.Object) {
+			return &ErrorItem{Type: "json_type", Loc: loc, Msg: "Input should be valid JSON", Input: raw}
+		}
+		value = raw
+	}
+	if err := sp.Validate(in.Object.Value, value, false); err != nil {
+		item := objectItem(err, loc, value)
+		return &item
+	}
+	return nil
+}
+
+// alone is a request that carries raw for in alone, where in's location
+// says (nothing when present is false): what Check reads an Object input
+// from, as the mock reads it from a whole request.
+func (in *Input) alone(raw string, present bool) Source {
+	var src Source
+	if !present {
+		return src
+	}
+	switch in.In {
+	case "query":
+		src.Query = url.Values{in.Name: {raw}}
+	case "header":
+		src.Header = http.Header{http.CanonicalHeaderKey(in.Name): {raw}}
+	case "path":
+		src.Path = map[string]string{in.Name: raw}
+	case "cookie":
+		src.Cookies = map[string]string{in.Name: raw}
+	case "body":
+		src.Form = map[string]string{in.Name: raw}
+	}
+	return src
 }
