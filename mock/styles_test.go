@@ -3,10 +3,14 @@ package mock_test
 import (
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/textproto"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 )
 
@@ -123,4 +127,51 @@ func TestOpenAPIFormFields(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzStyles sends any query, header and body to the operations of a
+// document whose parameters and forms take every style: the mock reads
+// them without a 5xx.
+func FuzzStyles(f *testing.F) {
+	for _, seed := range []struct{ method, target, headers, body string }{
+		{"GET", "/arrays?exploded=album&csv=album,track&spaced=1%202&piped=1|2", "X-Ids: a, b\nCookie: flavours=a,b", ""},
+		{"GET", "/label/.1.2", "", ""},
+		{"GET", "/matrix/;id=5", "", ""},
+		{"GET", "/simple/1,,2", "", ""},
+		{"GET", "/objects?name=rex&age=3&page=1", "", ""},
+		{"GET", "/deep?search[city][x]=abc&search[]=1&search[zip=2", "", ""},
+		{"GET", "/inline?color=R,100,G", "X-Point: x=1,y,=", ""},
+		{"GET", `/content?where={"lat":[1]}&label=`, "", ""},
+		{"POST", "/forms", "Content-Type: application/x-www-form-urlencoded", `ids=1,,2&meta={"a":1e999}&items=[]&items=`},
+		{"POST", "/uploads", "Content-Type: multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n{\"a\":1}\r\n--b--\r\n"},
+	} {
+		f.Add(seed.method, seed.target, seed.headers, seed.body)
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "openapi", "styles.yaml"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	sp, err := spec.Load(raw, "styles.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv := newServer(f, mock.Config{Spec: sp, Seed: 1})
+	f.Fuzz(func(t *testing.T, method, target, headers, body string) {
+		req, err := http.NewRequest(method, "http://127.0.0.1:8000/", strings.NewReader(body))
+		if err != nil || !strings.HasPrefix(target, "/") {
+			return // not a request net/http would hand to a handler
+		}
+		path, query, _ := strings.Cut(target, "?")
+		req.URL.Path, req.URL.RawQuery, req.RequestURI = path, query, target
+		for _, line := range strings.Split(headers, "\n") {
+			if name, value, ok := strings.Cut(line, ":"); ok && validHeader(name, value) {
+				req.Header.Add(name, strings.TrimSpace(value))
+			}
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("%s %q %q: %d %s", method, target, body, rec.Code, rec.Body)
+		}
+	})
 }
