@@ -175,3 +175,42 @@ func FuzzStyles(f *testing.F) {
 		}
 	})
 }
+
+// A Swagger 2.0 array is read as its collectionFormat says, csv when it
+// says none: in the query and in a form.
+func TestSwagger2CollectionFormats(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(`swagger: "2.0"
+info: {title: collections, version: "1"}
+paths:
+  /items:
+    post:
+      consumes: [application/x-www-form-urlencoded]
+      parameters:
+        - {name: ids, in: query, required: true, type: array, items: {type: integer}}
+        - {name: tags, in: query, type: array, items: {type: integer}, collectionFormat: multi}
+        - {name: codes, in: formData, required: true, type: array, items: {type: integer}, collectionFormat: pipes}
+      responses:
+        "200": {description: ok}
+`), "collections.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Seed: 1})
+	form := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+	for _, tc := range []struct {
+		target, body string
+		status       int
+		detail       string
+	}{
+		{"/items?ids=1,2&tags=3&tags=4", "codes=1|2", 200, ""},
+		{"/items?ids=1,x", "codes=1", 400, "query parameter ids.1: expected integer"},
+		{"/items?ids=1&tags=3,4", "codes=1", 400, "query parameter tags.0: expected integer"},
+		{"/items?ids=1", "codes=1|x", 400, "codes.1: expected integer"},
+	} {
+		rec := serve(srv, request{method: "POST", target: tc.target, header: form, body: tc.body})
+		if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.detail) {
+			t.Errorf("POST %s %s: %d %s, want %d with %q", tc.target, tc.body, rec.Code, rec.Body, tc.status, tc.detail)
+		}
+	}
+}

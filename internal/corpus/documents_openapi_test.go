@@ -8,6 +8,7 @@ package corpus
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -78,6 +79,10 @@ type docMedia struct {
 	schema string // the location of its schema; "" for none
 	// fields are, for a Swagger 2.0 form, the parameters that make it.
 	files map[string]bool // form fields that are files
+	// joined are, for a Swagger 2.0 form, the array fields whose
+	// collectionFormat joins their items into one value, with the
+	// delimiter.
+	joined map[string]string
 }
 
 type docResponse struct {
@@ -550,15 +555,19 @@ func paramSchema(m map[string]any) map[string]any {
 // formBody makes a Swagger 2.0 operation's formData parameters one object
 // body, of each media type it consumes.
 func (d *document) formBody(op map[string]any, form []*docParam) *docBody {
-	props, files := map[string]any{}, map[string]bool{}
+	props, files, joined := map[string]any{}, map[string]bool{}, map[string]string{}
 	var required []any
 	for _, p := range form {
 		props[p.name] = map[string]any{"$ref": d.refTo(p.schema)}
 		if p.required {
 			required = append(required, p.name)
 		}
-		if m, _ := d.paramObject(op, p.name); m != nil && m["type"] == "file" {
+		m, _ := d.paramObject(op, p.name)
+		if m != nil && m["type"] == "file" {
 			files[p.name] = true
+		}
+		if m != nil && m["type"] == "array" && !p.explode {
+			joined[p.name] = cmp.Or(p.delim, ",")
 		}
 	}
 	s := map[string]any{"type": "object", "properties": props}
@@ -573,7 +582,7 @@ func (d *document) formBody(op map[string]any, form []*docParam) *docBody {
 	}
 	for _, mt := range consumes {
 		if isForm(mt) {
-			b.media = append(b.media, docMedia{name: mt, schema: ptr, files: files})
+			b.media = append(b.media, docMedia{name: mt, schema: ptr, files: files, joined: joined})
 		}
 	}
 	return b

@@ -870,6 +870,10 @@ func encodeBody(md docMedia, v any, s map[string]any) ([]byte, string, error) {
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			switch x := obj[k].(type) {
 			case []any:
+				if delim, ok := md.joined[k]; ok {
+					form.Add(k, joinItems(x, delim))
+					continue
+				}
 				for _, e := range x {
 					form.Add(k, formText(e))
 				}
@@ -886,10 +890,16 @@ func encodeBody(md docMedia, v any, s map[string]any) ([]byte, string, error) {
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ps, _ := props[k].(map[string]any)
 			values, isArray := obj[k].([]any)
-			if !isArray {
+			delim, joined := md.joined[k]
+			switch {
+			case isArray && joined:
+				values = []any{joinItems(values, delim)}
+			case isArray:
+				if items, _ := ps["items"].(map[string]any); items != nil {
+					ps = items
+				}
+			default:
 				values = []any{obj[k]}
-			} else if items, _ := ps["items"].(map[string]any); items != nil {
-				ps = items
 			}
 			// An array is one part per item, each part as its item's
 			// schema says: a file (format binary, contentMediaType), an
@@ -911,6 +921,16 @@ func encodeBody(md docMedia, v any, s map[string]any) ([]byte, string, error) {
 		return data, "application/json", err
 	}
 	return []byte(formText(v)), md.name, nil
+}
+
+// joinItems is an array's items in one value, as Swagger 2.0's
+// collectionFormat csv, ssv, tsv or pipes writes them.
+func joinItems(items []any, delim string) string {
+	parts := make([]string, len(items))
+	for i, e := range items {
+		parts[i] = itemText(e)
+	}
+	return strings.Join(parts, delim)
 }
 
 // binarySchema reports whether a form field's schema is a file's.

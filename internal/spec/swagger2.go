@@ -73,7 +73,7 @@ func convertSwagger2(top *yaml.Node, back map[*yaml.Node]*yaml.Node) (conv *yaml
 	if err != nil {
 		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3.0: %w", err)
 	}
-	queryStyles(&doc2, doc3)
+	collectionFormats(&doc2, doc3)
 	// openapi2conv always sets components.schemas; an empty one is noise.
 	if doc3.Components != nil && len(doc3.Components.Schemas) == 0 {
 		doc3.Components.Schemas = nil
@@ -105,11 +105,14 @@ func plainStyle(n *yaml.Node) {
 	}
 }
 
-// queryStyles gives each query array of doc3 the style and explode of
-// its Swagger 2.0 collectionFormat. kin-openapi v0.152.0's openapi2conv
-// leaves a parameter without one at OpenAPI 3's default (form, exploded:
-// a=1&a=2), while Swagger 2.0's default is csv (a=1,2).
-func queryStyles(doc2 *openapi2.T, doc3 *openapi3.T) {
+// collectionFormats gives each query and form array of doc3 the style
+// and explode of its Swagger 2.0 collectionFormat. kin-openapi v0.152.0's
+// openapi2conv leaves a query parameter without one at OpenAPI 3's
+// default (form, exploded: a=1&a=2), while Swagger 2.0's default is csv
+// (a=1,2), and drops a formData parameter's altogether; a form field's
+// becomes its media types' encoding. tsv has no OpenAPI 3 counterpart
+// and stays exploded.
+func collectionFormats(doc2 *openapi2.T, doc3 *openapi3.T) {
 	fix := func(p2 *openapi2.Parameter, ref *openapi3.ParameterRef) {
 		if p2 == nil || ref == nil || ref.Ref != "" || ref.Value == nil {
 			return
@@ -145,9 +148,46 @@ func queryStyles(doc2 *openapi2.T, doc3 *openapi3.T) {
 		}
 		fixAll(item2.Parameters, item3.Parameters)
 		for method, op2 := range item2.Operations() {
-			if op3 := item3.GetOperation(method); op2 != nil && op3 != nil {
-				fixAll(op2.Parameters, op3.Parameters)
+			op3 := item3.GetOperation(method)
+			if op2 == nil || op3 == nil {
+				continue
 			}
+			fixAll(op2.Parameters, op3.Parameters)
+			formEncodings(doc2, append(slices.Clone(item2.Parameters), op2.Parameters...), op3)
+		}
+	}
+}
+
+// formStyles are the encodings of Swagger 2.0's collectionFormats that
+// join a form array's items into one field.
+var formStyles = map[string]string{"": openapi3.SerializationForm, "csv": openapi3.SerializationForm,
+	"ssv": openapi3.SerializationSpaceDelimited, "pipes": openapi3.SerializationPipeDelimited}
+
+// formEncodings writes the collectionFormat of each formData array of
+// params as the encoding of op3's form media types.
+func formEncodings(doc2 *openapi2.T, params openapi2.Parameters, op3 *openapi3.Operation) {
+	if op3.RequestBody == nil || op3.RequestBody.Value == nil {
+		return
+	}
+	for _, p := range params {
+		if p != nil && p.Ref != "" {
+			p = doc2.Parameters[p.Ref[strings.LastIndexByte(p.Ref, '/')+1:]]
+		}
+		if p == nil || p.In != "formData" || p.Type == nil || !p.Type.Is("array") {
+			continue
+		}
+		style, ok := formStyles[p.CollectionFormat]
+		if !ok {
+			continue
+		}
+		for name, mt := range op3.RequestBody.Value.Content {
+			if mt == nil || !strings.HasPrefix(name, "application/x-www-form-urlencoded") && !strings.HasPrefix(name, "multipart/form-data") {
+				continue
+			}
+			if mt.Encoding == nil {
+				mt.Encoding = map[string]*openapi3.Encoding{}
+			}
+			mt.Encoding[p.Name] = &openapi3.Encoding{Style: style, Explode: openapi3.Ptr(false)}
 		}
 	}
 }

@@ -142,9 +142,9 @@ func TestLoadRefusesSwagger2(t *testing.T) {
 	}
 }
 
-// A Swagger 2.0 query array is read as its collectionFormat says, csv
-// when it says none: the items joined by commas, not the key repeated
-// as OpenAPI 3's default would have it.
+// A Swagger 2.0 query or form array is read as its collectionFormat
+// says, csv when it says none: the items joined by commas, not the key
+// repeated as OpenAPI 3's default would have it.
 func TestLoadSwagger2CollectionFormat(t *testing.T) {
 	t.Parallel()
 	doc := `swagger: "2.0"
@@ -164,6 +164,14 @@ paths:
         - {name: pipes, in: query, type: array, items: {type: string}, collectionFormat: pipes}
         - {name: multi, in: query, type: array, items: {type: string}, collectionFormat: multi}
         - {name: scalar, in: query, type: string}
+      responses:
+        "200": {description: ok}
+    post:
+      consumes: [application/x-www-form-urlencoded]
+      parameters:
+        - {name: csvField, in: formData, type: array, items: {type: integer}}
+        - {name: pipesField, in: formData, type: array, items: {type: integer}, collectionFormat: pipes}
+        - {name: multiField, in: formData, type: array, items: {type: integer}, collectionFormat: multi}
       responses:
         "200": {description: ok}
 `
@@ -189,5 +197,15 @@ paths:
 	}
 	if len(params) != len(want)+1 {
 		t.Errorf("%d parameters, want %d", len(params), len(want)+1)
+	}
+	form := item.Post.RequestBody.Value.Content.Get("application/x-www-form-urlencoded")
+	for field, want := range map[string]string{"csvField": "form false", "pipesField": "pipeDelimited false", "multiField": "form true"} {
+		sm := (&openapi3.Encoding{}).SerializationMethod()
+		if enc := form.Encoding[field]; enc != nil {
+			sm = enc.SerializationMethod()
+		}
+		if got := fmt.Sprintf("%s %v", sm.Style, sm.Explode); got != want {
+			t.Errorf("form field %s: style and explode %s, want %s", field, got, want)
+		}
 	}
 }
