@@ -32,13 +32,36 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 		cookies = fastapi.Cookies(r.Header)
 	}
 	var modelInput fastapi.RawJSON
+	var src *fastapi.Source
+	styled := func() fastapi.Source {
+		if src == nil {
+			if vars == nil {
+				vars = mux.Vars(r)
+			}
+			src = &fastapi.Source{Query: query, Header: r.Header, Path: vars, Cookies: cookies, Form: form.Fields}
+		}
+		return *src
+	}
 	for i := range ins.List {
 		in := &ins.List[i]
+		if in.Object != nil && !in.List {
+			v, objItems := in.CheckObject(s.spec, styled())
+			items = append(items, objItems...)
+			vals[i] = v
+			continue
+		}
+		if in.List && in.Style != "" && in.In != "body" {
+			raws, _ := in.StyledList(styled())
+			v, listItems := in.CheckList(s.spec, raws)
+			items = append(items, listItems...)
+			vals[i] = v
+			continue
+		}
 		if in.List && in.In != "path" {
 			var v fastapi.Value
 			var listItems []fastapi.ErrorItem
 			if in.In == "body" {
-				v, listItems = in.CheckFormList(s.spec, form.Values(in.Name))
+				v, listItems = in.CheckFormList(s.spec, in.FormList(form.Values(in.Name)))
 			} else {
 				v, listItems = in.CheckList(s.spec, listValues(r, query, cookies, in))
 			}
@@ -78,6 +101,9 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 				continue
 			}
 			raw, present = form.Fields[in.Name]
+		}
+		if in.Style != "" {
+			raw, present = in.StyledScalar(raw, present)
 		}
 		v, item := in.Check(s.spec, raw, present)
 		if item != nil {

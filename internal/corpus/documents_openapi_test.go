@@ -8,6 +8,7 @@ package corpus
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -57,8 +58,15 @@ type docParam struct {
 	required bool
 	schema   string // the location of its schema
 	example  any    // the parameter's own example, nil for none
-	style    string
+	style    string // form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject; json: content
 	explode  bool
+	// also are the other declarations of the same parameter in the same
+	// list, after this one.
+	also []*docParam
+	// delim joins the items of an array that is not exploded: "," but
+	// for spaceDelimited, pipeDelimited and Swagger 2.0's ssv, tsv and
+	// pipes.
+	delim string
 }
 
 type docBody struct {
@@ -71,6 +79,10 @@ type docMedia struct {
 	schema string // the location of its schema; "" for none
 	// fields are, for a Swagger 2.0 form, the parameters that make it.
 	files map[string]bool // form fields that are files
+	// joined are, for a Swagger 2.0 form, the array fields whose
+	// collectionFormat joins their items into one value, with the
+	// delimiter.
+	joined map[string]string
 }
 
 type docResponse struct {
@@ -162,7 +174,9 @@ func draft4Schemas(v any, swagger2 bool) {
 		for _, x := range v {
 			draft4Schemas(x, swagger2)
 		}
-		if t, ok := v["type"].(string); ok && t == "file" {
+		// A formData parameter keeps its type file, which says its part
+		// is a file (formBody); it is no schema, and paramSchema drops it.
+		if _, param := v["in"].(string); !param && v["type"] == "file" {
 			delete(v, "type")
 		}
 		key := "nullable"
@@ -337,6 +351,10 @@ func (d *document) readOperations() {
 			op := &docOperation{method: strings.ToUpper(m), path: p, responses: map[string]*docResponse{}}
 			// Parameters: the path item's, replaced by the operation's of the same name and place.
 			seen := map[string]int{}
+			// A parameter listed twice in one list (an invalid document,
+			// NestJS writes some) keeps both declarations: the request
+			// must satisfy each, whichever a server reads.
+			fromItem := map[string]bool{}
 			var form []*docParam
 			for _, base := range []string{itemPtr, opPtr} {
 				list, _ := d.at(base + "/parameters").([]any)
@@ -362,10 +380,16 @@ func (d *document) readOperations() {
 					}
 					key := prm.in + " " + prm.name
 					if j, dup := seen[key]; dup {
+						if base == opPtr && !fromItem[key] {
+							op.params[j].also = append(op.params[j].also, prm)
+							continue
+						}
 						op.params[j] = prm
+						fromItem[key] = false
 						continue
 					}
 					seen[key] = len(op.params)
+					fromItem[key] = base == itemPtr
 					op.params = append(op.params, prm)
 				}
 			}
@@ -486,16 +510,21 @@ func (d *document) param(ptr string, m map[string]any) *docParam {
 	if e, ok := m["explode"].(bool); ok {
 		p.explode = e
 	}
+	p.delim = map[string]string{"spaceDelimited": " ", "pipeDelimited": "|"}[p.style]
 	switch {
 	case in == "body":
 		p.schema = ptr + "/schema"
 	case d.swagger2:
 		p.schema = d.synthesise(paramSchema(m))
-		if cf, _ := m["collectionFormat"].(string); cf == "multi" {
-			p.explode = true
-		} else {
-			p.explode = false
+		p.style = "form"
+		if in == "path" || in == "header" {
+			p.style = "simple"
 		}
+		// Swagger 2.0's collectionFormat: csv (the default) ssv, tsv
+		// and pipes join the items; multi repeats the query key.
+		cf, _ := m["collectionFormat"].(string)
+		p.explode = cf == "multi"
+		p.delim = map[string]string{"ssv": " ", "tsv": "\t", "pipes": "|"}[cf]
 	case m["schema"] != nil:
 		p.schema = ptr + "/schema"
 	case m["content"] != nil:
@@ -526,15 +555,19 @@ func paramSchema(m map[string]any) map[string]any {
 // formBody makes a Swagger 2.0 operation's formData parameters one object
 // body, of each media type it consumes.
 func (d *document) formBody(op map[string]any, form []*docParam) *docBody {
-	props, files := map[string]any{}, map[string]bool{}
+	props, files, joined := map[string]any{}, map[string]bool{}, map[string]string{}
 	var required []any
 	for _, p := range form {
 		props[p.name] = map[string]any{"$ref": d.refTo(p.schema)}
 		if p.required {
 			required = append(required, p.name)
 		}
-		if m, _ := d.paramObject(op, p.name); m != nil && m["type"] == "file" {
+		m, _ := d.paramObject(op, p.name)
+		if m != nil && m["type"] == "file" {
 			files[p.name] = true
+		}
+		if m != nil && m["type"] == "array" && !p.explode {
+			joined[p.name] = cmp.Or(p.delim, ",")
 		}
 	}
 	s := map[string]any{"type": "object", "properties": props}
@@ -549,7 +582,7 @@ func (d *document) formBody(op map[string]any, form []*docParam) *docBody {
 	}
 	for _, mt := range consumes {
 		if isForm(mt) {
-			b.media = append(b.media, docMedia{name: mt, schema: ptr, files: files})
+			b.media = append(b.media, docMedia{name: mt, schema: ptr, files: files, joined: joined})
 		}
 	}
 	return b

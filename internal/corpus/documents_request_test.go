@@ -10,9 +10,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"maps"
 	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"regexp"
 	"regexp/syntax"
@@ -452,24 +454,29 @@ func (d *document) request(op *docOperation, brk breaking) (*docRequest, error) 
 	r := &docRequest{method: op.method, path: op.path, query: url.Values{}, header: http.Header{}}
 	cookies := []string{}
 	for _, p := range op.params {
-		if !p.required && p != brk.param {
+		decls := append([]*docParam{p}, p.also...)
+		if !slices.ContainsFunc(decls, func(q *docParam) bool { return q.required }) && p != brk.param {
 			continue
 		}
-		v, _ := d.validValue(p.schema, p.example)
+		v := d.paramValue(decls)
 		if p == brk.param {
 			v = "not-a-number"
-		} else if err := d.check(p.schema, v); err != nil {
-			r.invalidValues = append(r.invalidValues, fmt.Sprintf("%s parameter %s: %v", p.in, p.name, err))
+		} else {
+			for _, q := range decls {
+				if err := d.checkParam(q, v); err != nil {
+					r.invalidValues = append(r.invalidValues, fmt.Sprintf("%s parameter %s: %v", p.in, p.name, err))
+				}
+			}
 		}
 		switch p.in {
 		case "path":
-			r.path = strings.ReplaceAll(r.path, "{"+p.name+"}", url.PathEscape(paramText(v, p)))
+			r.path = strings.ReplaceAll(r.path, "{"+p.name+"}", paramText(v, p, url.PathEscape))
 		case "query":
 			addQuery(r.query, p, v)
 		case "header":
-			r.header.Set(p.name, paramText(v, p))
+			r.header.Set(p.name, paramText(v, p, noEscape))
 		case "cookie":
-			cookies = append(cookies, p.name+"="+url.QueryEscape(paramText(v, p)))
+			cookies = append(cookies, p.name+"="+paramText(v, p, url.QueryEscape))
 		}
 	}
 	if len(cookies) > 0 {
@@ -486,6 +493,15 @@ func (d *document) request(op *docOperation, brk breaking) (*docRequest, error) 
 	v := any(map[string]any{})
 	if md.schema != "" {
 		v, _ = d.validValue(md.schema, d.mediaExample(md))
+	}
+	if isForm(md.name) && md.schema != "" {
+		// A form has no way to send an empty array: a required one must
+		// have an item to be there at all. The form itself may be empty.
+		if obj, ok := v.(map[string]any); ok && len(obj) > 0 {
+			if f := d.filled(d.schemaAt(md.schema), v, 0); d.check(md.schema, f) == nil {
+				v = f
+			}
+		}
 	}
 	if brk.dropReq != "" {
 		obj, ok := v.(map[string]any)
@@ -587,43 +603,191 @@ func (d *document) wrongTypeParam(op *docOperation) *docParam {
 	return nil
 }
 
-// paramText writes a parameter's value as simple or form style does.
-func paramText(v any, p *docParam) string {
-	switch v := v.(type) {
+// paramValue is a valid value of a parameter, one every declaration of
+// it accepts where it is declared more than once.
+func (d *document) paramValue(decls []*docParam) any {
+	var first any
+	for i, q := range decls {
+		v, _ := d.validValue(q.schema, q.example)
+		if f := d.filled(d.schemaAt(q.schema), v, 0); d.check(q.schema, f) == nil {
+			v = f
+		}
+		if i == 0 {
+			first = v
+		}
+		if !slices.ContainsFunc(decls, func(o *docParam) bool { return d.checkParam(o, v) != nil }) {
+			return v
+		}
+	}
+	return first
+}
+
+// checkParam is check for a parameter's value, which travels as text: a
+// scalar is valid where its text is (3 is a valid string "3").
+func (d *document) checkParam(p *docParam, v any) error {
+	err := d.check(p.schema, v)
+	if err == nil || p.style == "json" {
+		return err
+	}
+	switch v.(type) {
+	case []any, map[string]any, string, nil:
+		return err
+	}
+	if d.check(p.schema, itemText(v)) == nil {
+		return nil
+	}
+	return err
+}
+
+// filled is v with every empty array given one item and every empty
+// object one member, at any depth: an empty array or object has no
+// serialization of its own in a parameter or a form (form style with
+// explode writes nothing for it), so a required one left empty is not
+// sent at all.
+func (d *document) filled(s map[string]any, v any, depth int) any {
+	s = d.resolve(s)
+	if s == nil || depth > maxDepth {
+		return v
+	}
+	for _, key := range []string{"allOf", "anyOf", "oneOf"} {
+		// The branch that describes v's members or items.
+		if alts, ok := s[key].([]any); ok {
+			for _, alt := range alts {
+				am, _ := alt.(map[string]any)
+				if am = d.resolve(am); am == nil {
+					continue
+				}
+				switch v.(type) {
+				case []any:
+					if am["items"] != nil {
+						return d.filled(am, v, depth+1)
+					}
+				case map[string]any:
+					if am["properties"] != nil || am["additionalProperties"] != nil {
+						v = d.filled(am, v, depth+1)
+					}
+				}
+			}
+		}
+	}
+	switch x := v.(type) {
+	case []any:
+		items, _ := s["items"].(map[string]any)
+		if len(x) == 0 {
+			return []any{d.filled(items, d.sample(items, depth+1, true), depth+1)}
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = d.filled(items, e, depth+1)
+		}
+		return out
+	case map[string]any:
+		props, _ := s["properties"].(map[string]any)
+		out := maps.Clone(x)
+		for k, e := range x {
+			if ps, ok := props[k].(map[string]any); ok {
+				out[k] = d.filled(ps, e, depth+1)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+		if names := slices.Sorted(maps.Keys(props)); len(names) > 0 {
+			ps, _ := props[names[0]].(map[string]any)
+			out[names[0]] = d.filled(ps, d.sample(ps, depth+1, true), depth+1)
+		} else if ap, ok := s["additionalProperties"].(map[string]any); ok {
+			out["a"] = d.filled(ap, d.sample(ap, depth+1, true), depth+1)
+		} else if s["additionalProperties"] != false {
+			out["a"] = "a"
+		}
+		return out
+	}
+	return v
+}
+
+// itemText writes one value inside a parameter (an item, a member's
+// value): a scalar as text; what OpenAPI's styles do not define (an
+// array or object nested in another) as JSON.
+func itemText(v any) string {
+	switch x := v.(type) {
 	case nil:
 		return ""
 	case string:
-		return v
-	case []any:
-		parts := make([]string, len(v))
-		for i, x := range v {
-			parts[i] = paramText(x, p)
-		}
-		return strings.Join(parts, ",")
-	case map[string]any:
-		if p.style == "json" {
-			data, _ := json.Marshal(v)
-			return string(data)
-		}
-		var parts []string
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if p.explode {
-				parts = append(parts, k+"="+paramText(v[k], p))
-			} else {
-				parts = append(parts, k, paramText(v[k], p))
-			}
-		}
-		return strings.Join(parts, ",")
+		return x
+	case map[string]any, []any:
+		data, _ := json.Marshal(x)
+		return string(data)
 	}
 	return fmt.Sprint(v)
 }
 
+// paramText writes a path, header or cookie parameter's value as its
+// style and explode say (OpenAPI 3's Style Values, RFC 6570): simple
+// "a,b" and "k,v" ("k=v" exploded), label ".a,b" (".a.b"), matrix
+// ";p=a,b" (";p=a;p=b"), form (a cookie) "a,b"; a parameter described
+// by content (style json) as JSON. esc escapes each item and member
+// (a path segment's escaping), not the delimiters.
+func paramText(v any, p *docParam, esc func(string) string) string {
+	if p.style == "json" {
+		data, _ := json.Marshal(v)
+		return esc(string(data))
+	}
+	prefix, sep := "", ","
+	switch p.style {
+	case "label":
+		prefix = "."
+		if p.explode {
+			sep = "."
+		}
+	case "matrix":
+		prefix = ";" + p.name + "="
+		if p.explode {
+			sep = ";" + p.name + "="
+		}
+	}
+	if p.delim != "" {
+		sep = p.delim
+	}
+	switch x := v.(type) {
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = esc(itemText(e))
+		}
+		return prefix + strings.Join(parts, sep)
+	case map[string]any:
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if p.explode {
+				parts = append(parts, esc(k)+"="+esc(itemText(x[k])))
+			} else {
+				parts = append(parts, esc(k), esc(itemText(x[k])))
+			}
+		}
+		if p.explode && p.style == "matrix" {
+			return ";" + strings.Join(parts, ";")
+		}
+		if p.explode && p.style == "label" {
+			return "." + strings.Join(parts, ".")
+		}
+		return prefix + strings.Join(parts, sep)
+	}
+	return prefix + esc(itemText(v))
+}
+
+func noEscape(s string) string { return s }
+
+// addQuery adds a query parameter as its style and explode say: form
+// repeats the key for each item (explode) or joins the items with
+// commas, spaceDelimited and pipeDelimited (and Swagger 2.0's ssv, tsv,
+// pipes) with their delimiter; an object is its members as keys (form,
+// explode), name[member] keys (deepObject) or "k,v" pairs.
 func addQuery(q url.Values, p *docParam, v any) {
 	switch x := v.(type) {
 	case []any:
-		if p.explode {
+		if p.explode && p.style != "json" {
 			for _, e := range x {
-				q.Add(p.name, paramText(e, p))
+				q.Add(p.name, itemText(e))
 			}
 			return
 		}
@@ -631,17 +795,23 @@ func addQuery(q url.Values, p *docParam, v any) {
 		switch {
 		case p.style == "deepObject":
 			for _, k := range slices.Sorted(maps.Keys(x)) {
-				q.Add(p.name+"["+k+"]", paramText(x[k], p))
+				q.Add(p.name+"["+k+"]", itemText(x[k]))
 			}
 			return
 		case p.style == "form" && p.explode:
 			for _, k := range slices.Sorted(maps.Keys(x)) {
-				q.Add(k, paramText(x[k], p))
+				if arr, ok := x[k].([]any); ok {
+					for _, e := range arr {
+						q.Add(k, itemText(e))
+					}
+					continue
+				}
+				q.Add(k, itemText(x[k]))
 			}
 			return
 		}
 	}
-	q.Add(p.name, paramText(v, p))
+	q.Add(p.name, paramText(v, p, noEscape))
 }
 
 // pickMedia takes the media type a client most likely sends: JSON, then a
@@ -700,6 +870,10 @@ func encodeBody(md docMedia, v any, s map[string]any) ([]byte, string, error) {
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			switch x := obj[k].(type) {
 			case []any:
+				if delim, ok := md.joined[k]; ok {
+					form.Add(k, joinItems(x, delim))
+					continue
+				}
 				for _, e := range x {
 					form.Add(k, formText(e))
 				}
@@ -715,16 +889,25 @@ func encodeBody(md docMedia, v any, s map[string]any) ([]byte, string, error) {
 		props, _ := s["properties"].(map[string]any)
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			ps, _ := props[k].(map[string]any)
-			if md.files[k] || (ps != nil && (ps["format"] == "binary" || ps["contentMediaType"] != nil)) {
-				fw, err := w.CreateFormFile(k, k+".txt")
-				if err != nil {
+			values, isArray := obj[k].([]any)
+			delim, joined := md.joined[k]
+			switch {
+			case isArray && joined:
+				values = []any{joinItems(values, delim)}
+			case isArray:
+				if items, _ := ps["items"].(map[string]any); items != nil {
+					ps = items
+				}
+			default:
+				values = []any{obj[k]}
+			}
+			// An array is one part per item, each part as its item's
+			// schema says: a file (format binary, contentMediaType), an
+			// object as JSON, a scalar as text.
+			for _, e := range values {
+				if err := writePart(w, k, e, md.files[k] || binarySchema(ps)); err != nil {
 					return nil, "", err
 				}
-				fmt.Fprint(fw, formText(obj[k]))
-				continue
-			}
-			if err := w.WriteField(k, formText(obj[k])); err != nil {
-				return nil, "", err
 			}
 		}
 		if err := w.Close(); err != nil {
@@ -738,6 +921,44 @@ func encodeBody(md docMedia, v any, s map[string]any) ([]byte, string, error) {
 		return data, "application/json", err
 	}
 	return []byte(formText(v)), md.name, nil
+}
+
+// joinItems is an array's items in one value, as Swagger 2.0's
+// collectionFormat csv, ssv, tsv or pipes writes them.
+func joinItems(items []any, delim string) string {
+	parts := make([]string, len(items))
+	for i, e := range items {
+		parts[i] = itemText(e)
+	}
+	return strings.Join(parts, delim)
+}
+
+// binarySchema reports whether a form field's schema is a file's.
+func binarySchema(s map[string]any) bool {
+	return s != nil && (s["format"] == "binary" || s["contentMediaType"] != nil)
+}
+
+// writePart writes one multipart part: a file, a JSON object or array
+// (under application/json), or text.
+func writePart(w *multipart.Writer, name string, v any, file bool) error {
+	h := textproto.MIMEHeader{}
+	switch {
+	case file:
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, name, name+".txt"))
+		h.Set("Content-Type", "application/octet-stream")
+	default:
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q`, name))
+		switch v.(type) {
+		case map[string]any, []any:
+			h.Set("Content-Type", "application/json")
+		}
+	}
+	pw, err := w.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(pw, formText(v))
+	return err
 }
 
 func formText(v any) string {

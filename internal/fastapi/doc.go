@@ -12,5 +12,9 @@
 // (pyrender.go). testdata/jsonbody_cases.py records the real FastAPI's
 // answers; the tests replay them.
 //
+// The same inputs, compiled for a document that is not FastAPI's, read
+// parameters and forms as OpenAPI serializes them (style.go) instead of
+// by FastAPI's habits.
+//
 // It knows nothing of any particular API; callers bring the schema.
 package fastapi

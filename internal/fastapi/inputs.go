@@ -54,6 +54,19 @@ type Input struct {
 	KeepEmpty bool
 	// Default is the schema's default as JSON (nil: none, or null).
 	Default RawJSON
+	// Style and Explode are how the document serializes a parameter,
+	// where it is read as OpenAPI says (a document not FastAPI's; see
+	// StyledList): its style and explode, or their defaults for its
+	// location. Style is "" where FastAPI's habits apply.
+	Style   string
+	Explode bool
+	// Object is the schema of a parameter read whole (CheckObject): an
+	// object, or (Content) a value described by content, sent as JSON.
+	Object  *openapi3.SchemaRef
+	Content bool
+	// others are the operation's other query parameters, which an
+	// exploded form object does not take as its members.
+	others []string
 	// Format is the string format pydantic validates for this input
 	// (date, date-time, time, duration, uri, email; uuid is Kind UUID), whose
 	// validator node is; "" for a plain string.
@@ -135,7 +148,11 @@ func CompileInputsLax(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.
 	return ins, notes, err
 }
 
-func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, notes *Degradations, validateAll bool) (Inputs, error) {
+// compileInputs compiles op's inputs; plain is a document not FastAPI's:
+// its every JSON body is validated, and its parameters are read as their
+// style says (Input.Style) and held to the document's enums by value.
+func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.PathItem, notes *Degradations, plain bool) (Inputs, error) {
+	validateAll := plain
 	var ins Inputs
 	params := slices.Clone(pathItem.Parameters)
 	for _, p := range op.Parameters {
@@ -149,6 +166,18 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 	})
 	for _, ref := range params {
 		p := ref.Value
+		if plain && p.Schema == nil && len(p.Content) > 0 {
+			in, err := compileContent(p, notes)
+			if err != nil {
+				return ins, err
+			}
+			if in != nil {
+				ins.HasQuery = ins.HasQuery || p.In == "query"
+				ins.HasCookie = ins.HasCookie || p.In == "cookie"
+				ins.List = append(ins.List, *in)
+				continue
+			}
+		}
 		if p.Schema == nil || p.Schema.Value == nil {
 			if notes == nil {
 				return ins, fmt.Errorf("parameter %q in %s: no schema", p.Name, p.In)
@@ -159,13 +188,30 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			ins.List = append(ins.List, Input{In: p.In, Name: p.Name, Loc: []any{p.In, p.Name}, Required: p.Required, Schema: &openapi3.Schema{}})
 			continue
 		}
-		in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema, notes)
+		var in Input
+		var err error
+		if plain {
+			in, err = compileStyled(sp, p, notes)
+		} else {
+			in, err = compileValue(sp, p.In, p.Name, p.Required, p.Schema, notes, false)
+		}
 		if err != nil {
 			return ins, fmt.Errorf("parameter %q in %s: %w", p.Name, p.In, err)
 		}
 		ins.HasQuery = ins.HasQuery || p.In == "query"
 		ins.HasCookie = ins.HasCookie || p.In == "cookie"
 		ins.List = append(ins.List, in)
+	}
+	if plain {
+		var query []string
+		for _, ref := range params {
+			if ref.Value.In == "query" {
+				query = append(query, ref.Value.Name)
+			}
+		}
+		for i := range ins.List {
+			ins.List[i].others = query
+		}
 	}
 	if headerModel(params) {
 		// pydantic validates the model's fields under their own names:
@@ -256,9 +302,21 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 			}
 			field = openapi3.NewSchemaRef("", &openapi3.Schema{})
 		}
-		in, err := compileValue(sp, "body", name, slices.Contains(schema.Required, name), field, notes)
+		required := slices.Contains(schema.Required, name)
+		if plain && isObject(field) {
+			// An object in a form is a JSON part (multipart's default
+			// for an object) or a JSON value (as clients send it in a
+			// urlencoded form).
+			ins.List = append(ins.List, Input{In: "body", Name: name, Loc: []any{"body", name}, Required: required,
+				Schema: &openapi3.Schema{}, Object: field, Content: true, KeepEmpty: ins.FormModel})
+			continue
+		}
+		in, err := compileValue(sp, "body", name, required, field, notes, plain)
 		if err != nil {
 			return ins, fmt.Errorf("form field %q: %w", name, err)
+		}
+		if plain {
+			in.formField(field, media, textOnly(body.Content))
 		}
 		in.KeepEmpty = ins.FormModel
 		ins.List = append(ins.List, in)
@@ -351,9 +409,45 @@ func bodyPath(sp *spec.Spec, op *openapi3.Operation) []string {
 	return nil
 }
 
+// compileStyled compiles a parameter of a document not FastAPI's: as
+// compileValue does, with the parameter's serialization (Style, Explode),
+// an array in the path read as a list, and an object read whole
+// (Object).
+func compileStyled(sp *spec.Spec, p *openapi3.Parameter, notes *Degradations) (Input, error) {
+	sm, err := p.SerializationMethod()
+	if err != nil {
+		return Input{}, err
+	}
+	if isObject(p.Schema) {
+		return Input{In: p.In, Name: p.Name, Loc: []any{p.In, p.Name}, Required: p.Required, Schema: &openapi3.Schema{},
+			Object: p.Schema, Style: sm.Style, Explode: sm.Explode}, nil
+	}
+	in, err := compileValue(sp, p.In, p.Name, p.Required, p.Schema, notes, true)
+	in.Style, in.Explode = sm.Style, sm.Explode
+	return in, err
+}
+
+// compileContent compiles a parameter described by content (JSON) of a
+// document not FastAPI's; nil, noted, where it is not JSON (a lax
+// compile then takes any string).
+func compileContent(p *openapi3.Parameter, notes *Degradations) (*Input, error) {
+	schema, _, err := contentSchema(p)
+	if err != nil {
+		if notes == nil {
+			return nil, fmt.Errorf("parameter %q in %s: %w", p.Name, p.In, err)
+		}
+		return nil, nil
+	}
+	return &Input{In: p.In, Name: p.Name, Loc: []any{p.In, p.Name}, Required: p.Required, Schema: &openapi3.Schema{},
+		Object: schema, Content: true}, nil
+}
+
 // compileValue compiles one parameter or form field; with notes (a lax
-// compile) what it cannot enforce is noted there and left out.
-func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.SchemaRef, notes *Degradations) (Input, error) {
+// compile) what it cannot enforce is noted there and left out. plain is a
+// document not FastAPI's: an enum holds a value by what it is (2 is "2"),
+// not by its text as a FastAPI Literal does, and a list may be in the
+// path.
+func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.SchemaRef, notes *Degradations, plain bool) (Input, error) {
 	where := fmt.Sprintf("parameter %q in %s", name, in)
 	if in == "body" {
 		where = fmt.Sprintf("form field %q", name)
@@ -387,9 +481,9 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 	// with "enum" and "literal_error".
 	switch viaRef := valueRef != nil && valueRef.Ref != ""; {
 	case len(value.Enum) > 0:
-		v.enum = enumNode(value.Enum, viaRef)
+		v.enum = enumNode(value.Enum, viaRef || plain)
 	case value.Const != nil: // Literal[x] of one value
-		v.enum = enumNode([]any{value.Const}, viaRef)
+		v.enum = enumNode([]any{value.Const}, viaRef || plain)
 	}
 	v.Binary = value.Format == "binary" || value.ContentMediaType == "application/octet-stream"
 	if v.Binary && in != "body" {
@@ -399,7 +493,7 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 		notes.add(where, "format binary", "a file outside a form: its value is taken as a string")
 		v.Binary = false
 	}
-	if v.List && in == "path" {
+	if v.List && in == "path" && !plain {
 		if notes == nil {
 			return v, fmt.Errorf("a list in the path: not implemented")
 		}
@@ -408,6 +502,10 @@ func compileValue(sp *spec.Spec, in, name string, required bool, sref *openapi3.
 		value = &openapi3.Schema{}
 	}
 	types := slices.DeleteFunc(slices.Clone(value.Type.Slice()), func(t string) bool { return t == "null" })
+	if plain && in == "body" && v.List && isObject(valueRef) {
+		// Each item is JSON, held to the item schema (formField).
+		types, value, v.enum = nil, &openapi3.Schema{}, nil
+	}
 	if notes != nil && len(types) > 1 || len(types) == 1 && (types[0] == "object" || types[0] == "array") && notes != nil {
 		notes.add(where, fmt.Sprintf("type %v", types), "not a scalar: its value is taken as a string")
 		types, value, v.enum = nil, &openapi3.Schema{}, nil
@@ -478,6 +576,13 @@ func nonNull(s *openapi3.Schema) *openapi3.Schema {
 // A List reads raw as its one item (CheckList reads several); a Binary
 // input reads raw as a text field, which UploadFile refuses.
 func (in *Input) Check(sp *spec.Spec, raw string, present bool) (Value, *ErrorItem) {
+	if in.Object != nil && !in.List {
+		v, items := in.CheckObject(sp, in.alone(raw, present))
+		if len(items) > 0 {
+			return v, &items[0]
+		}
+		return v, nil
+	}
 	if in.List {
 		var raws []string
 		if present {
@@ -562,7 +667,7 @@ func (in *Input) checkList(sp *spec.Spec, raws []string, files []*UploadFile) (V
 		}
 		return Value{}, nil
 	}
-	if in.In == "cookie" {
+	if in.In == "cookie" && in.Style == "" {
 		return Value{}, []ErrorItem{{Type: "list_type", Loc: in.Loc, Msg: "Input should be a valid list", Input: raws[len(raws)-1]}}
 	}
 	input := func() any {
@@ -619,6 +724,10 @@ func listLength(typ, bound string, limit, n int, input any, loc []any) ErrorItem
 // to the schema's constraints; loc is where an error is reported.
 func (in *Input) coerce(sp *spec.Spec, raw string, loc []any) (Value, *ErrorItem) {
 	v := Value{Set: true, Str: raw}
+	if in.Object != nil && in.List {
+		// An item of an array of objects (a document not FastAPI's).
+		return v, in.checkJSON(sp, raw, loc)
+	}
 	if in.enum != nil {
 		// A Literal looks the string itself up: Literal[1] refuses "1".
 		// An int Enum reads it as a lax int first, a str Enum as is.

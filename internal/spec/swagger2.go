@@ -73,6 +73,7 @@ func convertSwagger2(top *yaml.Node, back map[*yaml.Node]*yaml.Node) (conv *yaml
 	if err != nil {
 		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3.0: %w", err)
 	}
+	collectionFormats(&doc2, doc3)
 	// openapi2conv always sets components.schemas; an empty one is noise.
 	if doc3.Components != nil && len(doc3.Components.Schemas) == 0 {
 		doc3.Components.Schemas = nil
@@ -101,6 +102,93 @@ func plainStyle(n *yaml.Node) {
 	}
 	for _, c := range n.Content {
 		plainStyle(c)
+	}
+}
+
+// collectionFormats gives each query and form array of doc3 the style
+// and explode of its Swagger 2.0 collectionFormat. kin-openapi v0.152.0's
+// openapi2conv leaves a query parameter without one at OpenAPI 3's
+// default (form, exploded: a=1&a=2), while Swagger 2.0's default is csv
+// (a=1,2), and drops a formData parameter's altogether; a form field's
+// becomes its media types' encoding. tsv has no OpenAPI 3 counterpart
+// and stays exploded.
+func collectionFormats(doc2 *openapi2.T, doc3 *openapi3.T) {
+	fix := func(p2 *openapi2.Parameter, ref *openapi3.ParameterRef) {
+		if p2 == nil || ref == nil || ref.Ref != "" || ref.Value == nil {
+			return
+		}
+		p3 := ref.Value
+		if p2.In != "query" || p3.In != "query" || p3.Name != p2.Name || p2.Type == nil || !p2.Type.Is("array") {
+			return
+		}
+		switch p2.CollectionFormat {
+		case "", "csv":
+			p3.Style, p3.Explode = openapi3.SerializationForm, openapi3.Ptr(false)
+		}
+	}
+	if doc3.Components != nil {
+		for name, p2 := range doc2.Parameters {
+			fix(p2, doc3.Components.Parameters[name])
+		}
+	}
+	if doc3.Paths == nil {
+		return
+	}
+	for path, item2 := range doc2.Paths {
+		item3 := doc3.Paths.Value(path)
+		if item2 == nil || item3 == nil {
+			continue
+		}
+		fixAll := func(list2 openapi2.Parameters, list3 openapi3.Parameters) {
+			for _, p2 := range list2 {
+				for _, ref := range list3 {
+					fix(p2, ref)
+				}
+			}
+		}
+		fixAll(item2.Parameters, item3.Parameters)
+		for method, op2 := range item2.Operations() {
+			op3 := item3.GetOperation(method)
+			if op2 == nil || op3 == nil {
+				continue
+			}
+			fixAll(op2.Parameters, op3.Parameters)
+			formEncodings(doc2, append(slices.Clone(item2.Parameters), op2.Parameters...), op3)
+		}
+	}
+}
+
+// formStyles are the encodings of Swagger 2.0's collectionFormats that
+// join a form array's items into one field.
+var formStyles = map[string]string{"": openapi3.SerializationForm, "csv": openapi3.SerializationForm,
+	"ssv": openapi3.SerializationSpaceDelimited, "pipes": openapi3.SerializationPipeDelimited}
+
+// formEncodings writes the collectionFormat of each formData array of
+// params as the encoding of op3's form media types.
+func formEncodings(doc2 *openapi2.T, params openapi2.Parameters, op3 *openapi3.Operation) {
+	if op3.RequestBody == nil || op3.RequestBody.Value == nil {
+		return
+	}
+	for _, p := range params {
+		if p != nil && p.Ref != "" {
+			p = doc2.Parameters[p.Ref[strings.LastIndexByte(p.Ref, '/')+1:]]
+		}
+		if p == nil || p.In != "formData" || p.Type == nil || !p.Type.Is("array") {
+			continue
+		}
+		style, ok := formStyles[p.CollectionFormat]
+		if !ok {
+			continue
+		}
+		for name, mt := range op3.RequestBody.Value.Content {
+			if mt == nil || !strings.HasPrefix(name, "application/x-www-form-urlencoded") && !strings.HasPrefix(name, "multipart/form-data") {
+				continue
+			}
+			if mt.Encoding == nil {
+				mt.Encoding = map[string]*openapi3.Encoding{}
+			}
+			mt.Encoding[p.Name] = &openapi3.Encoding{Style: style, Explode: openapi3.Ptr(false)}
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
 )
 
@@ -138,5 +139,73 @@ func TestLoadRefusesSwagger2(t *testing.T) {
 				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A Swagger 2.0 query or form array is read as its collectionFormat
+// says, csv when it says none: the items joined by commas, not the key
+// repeated as OpenAPI 3's default would have it.
+func TestLoadSwagger2CollectionFormat(t *testing.T) {
+	t.Parallel()
+	doc := `swagger: "2.0"
+info: {title: t, version: "1"}
+parameters:
+  shared: {name: shared, in: query, type: array, items: {type: string}}
+paths:
+  /items:
+    parameters:
+      - {name: onItem, in: query, type: array, items: {type: string}, collectionFormat: multi}
+    get:
+      parameters:
+        - $ref: "#/parameters/shared"
+        - {name: plain, in: query, type: array, items: {type: string}}
+        - {name: csv, in: query, type: array, items: {type: string}, collectionFormat: csv}
+        - {name: ssv, in: query, type: array, items: {type: string}, collectionFormat: ssv}
+        - {name: pipes, in: query, type: array, items: {type: string}, collectionFormat: pipes}
+        - {name: multi, in: query, type: array, items: {type: string}, collectionFormat: multi}
+        - {name: scalar, in: query, type: string}
+      responses:
+        "200": {description: ok}
+    post:
+      consumes: [application/x-www-form-urlencoded]
+      parameters:
+        - {name: csvField, in: formData, type: array, items: {type: integer}}
+        - {name: pipesField, in: formData, type: array, items: {type: integer}, collectionFormat: pipes}
+        - {name: multiField, in: formData, type: array, items: {type: integer}, collectionFormat: multi}
+      responses:
+        "200": {description: ok}
+`
+	sp, err := Load([]byte(doc), "collections.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := sp.Doc.Paths.Find("/items")
+	params := append(append(item.Get.Parameters, item.Parameters...), &openapi3.ParameterRef{Value: sp.Doc.Components.Parameters["shared"].Value})
+	want := map[string]string{
+		"shared": "form false", "plain": "form false", "csv": "form false", "ssv": "spaceDelimited false",
+		"pipes": "pipeDelimited false", "multi": "form true", "onItem": "form true", "scalar": "form true",
+	}
+	for _, ref := range params {
+		p := ref.Value
+		sm, err := p.SerializationMethod()
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		if got := fmt.Sprintf("%s %v", sm.Style, sm.Explode); got != want[p.Name] {
+			t.Errorf("%s: style and explode %s, want %s", p.Name, got, want[p.Name])
+		}
+	}
+	if len(params) != len(want)+1 {
+		t.Errorf("%d parameters, want %d", len(params), len(want)+1)
+	}
+	form := item.Post.RequestBody.Value.Content.Get("application/x-www-form-urlencoded")
+	for field, want := range map[string]string{"csvField": "form false", "pipesField": "pipeDelimited false", "multiField": "form true"} {
+		sm := (&openapi3.Encoding{}).SerializationMethod()
+		if enc := form.Encoding[field]; enc != nil {
+			sm = enc.SerializationMethod()
+		}
+		if got := fmt.Sprintf("%s %v", sm.Style, sm.Explode); got != want {
+			t.Errorf("form field %s: style and explode %s, want %s", field, got, want)
+		}
 	}
 }
