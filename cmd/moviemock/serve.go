@@ -303,9 +303,14 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	if *o.specFlag == "" && *o.dir == "" && !o.gen.enabled && *o.explain == "" {
 		fixtures.PrepareDefault() // on the other core, while the contract loads
 	}
-	// Loading a large or hostile document takes a while: a signal stops
-	// it there, not only once serving.
-	m, err := interruptible(ctx, name, "nothing served", func() (*model.Model, error) {
+	// Loading a large or hostile document takes a while: a signal during
+	// it stops it there, not only once serving. A context done before
+	// serve began (a caller asking for a start and a stop) loads all.
+	loading := ctx
+	if ctx.Err() != nil {
+		loading = context.Background()
+	}
+	m, err := interruptible(loading, name, "nothing served", func() (*model.Model, error) {
 		return loadModel(ctx, name, *o.specFlag, *o.maxSpecBytes, stderr, modelOpts...)
 	})
 	if err != nil {
@@ -325,7 +330,7 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		source string
 		set    *scenarios.Set
 	}
-	l, err := interruptible(ctx, name, "nothing served", func() (loaded3, error) {
+	l, err := interruptible(loading, name, "nothing served", func() (loaded3, error) {
 		data, source, set, err := files.load()
 		return loaded3{data, source, set}, err
 	})
