@@ -185,3 +185,23 @@ func TestSequenceSkipsStepsWithoutCredentials(t *testing.T) {
 		}
 	}
 }
+
+// A login of a document no FastAPI wrote gets no positive case from
+// credentials the runner makes up: no account has them, and the target
+// is right to refuse them. Given an account, the login is sent it.
+func TestLoginWithoutAccountHasNoPositiveCase(t *testing.T) {
+	t.Parallel()
+	sp, h := schemesMock(t)
+	report := run(t, h, contract.Config{Spec: sp})
+	if f := failedOn(report, "login"); len(f) > 0 {
+		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
+	}
+	for _, res := range report.Results {
+		if c := res.Case; c.Operation == "login" && c.Expect == contract.ExpectSuccess {
+			t.Errorf("login case %q expects success", c.Name)
+		}
+	}
+	if !slices.ContainsFunc(report.Notes, func(n string) bool { return strings.HasPrefix(n, "login: no positive case: a login needs an account") }) {
+		t.Errorf("no note says why login has no positive case: %q", report.Notes)
+	}
+}
