@@ -395,3 +395,19 @@ func TestOpenAPIEnforcesECMAPattern(t *testing.T) {
 		t.Errorf("a matching email: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// A security requirement naming only a scheme the document does not
+// define holds a request to nothing: the operation answers without
+// credentials, as if it declared none.
+func TestOpenAPIUndefinedSchemeHoldsNoOne(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "accounts.yaml", mock.Config{Seed: 1})
+	for _, target := range []string{"/pets/1/", "/pets/123456789/"} {
+		if rec := serve(srv, request{target: target}); rec.Code != 200 && rec.Code != 404 {
+			t.Errorf("GET %s: %d %s, want 200 or 404", target, rec.Code, rec.Body)
+		}
+	}
+	if rec := serve(srv, request{target: "/pets/x/"}); rec.Code != 400 {
+		t.Errorf("GET /pets/x/: %d %s, want 400", rec.Code, rec.Body)
+	}
+}
