@@ -148,9 +148,17 @@ const (
 
 // writeUnauthorized answers a request o refuses for its credentials (o
 // nil: a scripted answer's operation): FastAPI's detail, or under the
-// plain-OpenAPI profile the declared shape.
+// plain-OpenAPI profile the declared shape, challenged for the schemes o
+// declares.
 func (s *Server) writeUnauthorized(w http.ResponseWriter, o *operation, detail string) {
-	w.Header().Set("WWW-Authenticate", "Bearer")
+	challenge := "Bearer"
+	if o != nil && o.security != nil {
+		// the schemes the operation declares, not FastAPI's token alone
+		challenge = o.security.Challenge()
+	}
+	if challenge != "" {
+		w.Header().Set("WWW-Authenticate", challenge)
+	}
 	if s.oa != nil {
 		words := detailBadCredentials
 		if detail == fastapi.DetailNotAuthenticated {
@@ -392,8 +400,8 @@ func (t tokens) mine(token string) (username string, mine, ok bool) {
 // plain-OpenAPI profile does (openapiprofile.Security.Check): the user a
 // token of the mock's names, and true when r may pass; else it has
 // answered 401 in o's declared shape. A credential the mock did not issue
-// names no one: an operation answering the current user answers the
-// first user there is.
+// names no one: an operation on the current user (reading, updating or
+// deleting it) acts on the first user there is.
 func (s *Server) checkSecurity(w http.ResponseWriter, r *http.Request, st *state, o *operation) (*fixtures.Record, bool) {
 	var user *fixtures.Record
 	out := o.security.Check(r, func(token string) bool {
@@ -426,7 +434,9 @@ func (s *Server) checkSecurity(w http.ResponseWriter, r *http.Request, st *state
 		s.refuse(w, o, http.StatusUnauthorized, problem(detail))
 		return nil, false
 	}
-	if user == nil && o.m.Kind == model.CurrentUser {
+	if user == nil && o.m.Kind.Me() {
+		// The current user's own operations (read, update, delete, a
+		// password change) act on the user it stands for.
 		user = s.someUser(st)
 	}
 	return user, true

@@ -1,6 +1,7 @@
 package mock_test
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -393,6 +394,60 @@ func TestOpenAPIEnforcesECMAPattern(t *testing.T) {
 	})
 	if rec := serve(srv, request{method: "POST", target: "/things", header: h, body: `{"email":"a.b@example.com"}`}); rec.Code != 200 {
 		t.Errorf("a matching email: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// The current user's own operations (read, replace, update) accept a
+// credential the mock cannot verify (testdata/openapi/accounts.yaml: a
+// session cookie, basic credentials) as they accept it for a read: each
+// acts on the user it stands for, the first there is.
+func TestOpenAPICurrentUserOperationsOfAForeignCredential(t *testing.T) {
+	t.Parallel()
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("ada:pw"))
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+	}{
+		{"session cookie", http.Header{"Cookie": {"sessionid=s1"}}},
+		{"basic credentials", http.Header{"Authorization": {basic}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := openapiServer(t, "accounts.yaml", mock.Config{Seed: 1, Accounts: []mock.Account{{Username: "ada", Password: "pw"}}})
+			for _, req := range []request{
+				{target: "/auth/user/"},
+				{method: "PUT", target: "/auth/user/", body: `{"pk":1,"username":"ada","first_name":"Ada"}`},
+				{method: "PATCH", target: "/auth/user/", body: `{"first_name":"Augusta"}`},
+			} {
+				req.header = tc.header.Clone()
+				if req.body != "" {
+					req.header.Set("Content-Type", "application/json")
+				}
+				rec := serve(srv, req)
+				var u struct{ Username string }
+				if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &u) != nil || u.Username != "ada" {
+					t.Errorf("%s %s: %d %s, want 200 with ada", cmp.Or(req.method, "GET"), req.target, rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
+
+// A refusal of the current user's operation, when no user can stand for
+// the credential sent, challenges the schemes the operation declares, not
+// a bearer token it does not take.
+func TestOpenAPIUnauthorizedChallengesDeclaredSchemes(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "accounts.yaml", mock.Config{Seed: 1})
+	const challenge = `ApiKey in="cookie", name="sessionid", Basic`
+	for _, header := range []http.Header{
+		nil,
+		{"Cookie": {"sessionid=s1"}},
+	} {
+		rec := serve(srv, request{target: "/auth/user/", header: header})
+		if rec.Code != 401 || rec.Header().Get("WWW-Authenticate") != challenge || rec.Header().Get("Content-Type") != "application/problem+json" {
+			t.Errorf("%v: %d WWW-Authenticate %q %s, want 401 %q in problem details", header, rec.Code, rec.Header().Get("WWW-Authenticate"), rec.Body, challenge)
+		}
 	}
 }
 
