@@ -347,24 +347,41 @@ type tokenMember struct {
 
 // tokenMembers is the answer of login o when its declared schema is an
 // object with more than access_token and token_type (an expiry, a refresh
-// token): every property in the document's order, access_token the token,
-// token_type "bearer" where the schema takes it, the rest generated once.
-// Nil when the schema has no more than those two, or no access_token.
+// token), or names its token otherwise (Django REST framework's {key} and
+// {access, refresh, user}): every property in the document's order, the
+// token member the token (access_token, else the first whose name says
+// token: access, token, key, jwt, …), token_type "bearer" where the
+// schema takes it, the rest generated once. Nil when the schema has no
+// more than access_token and token_type, or no member for the token.
 func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 	ref := o.Response
-	if ref == nil || ref.Value == nil || ref.Value.Properties["access_token"] == nil {
+	if ref == nil || ref.Value == nil {
 		return nil
 	}
 	props := ref.Value.Properties
-	if len(props) == 1 || len(props) == 2 && props["token_type"] != nil {
+	order := s.spec.PropertyOrder(ref)
+	token := "access_token"
+	if props[token] == nil {
+		token = ""
+		for _, name := range order {
+			if tokenName(name) && props[name] != nil && props[name].Value != nil && s.spec.Validate(props[name].Value, "t", false) == nil {
+				token = name
+				break
+			}
+		}
+	}
+	if token == "" {
+		return nil
+	}
+	if token == "access_token" && (len(props) == 1 || len(props) == 2 && props["token_type"] != nil) {
 		return nil
 	}
 	f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(props))), false)
 	var out []tokenMember
-	for _, name := range s.spec.PropertyOrder(ref) {
+	for _, name := range order {
 		m := tokenMember{name: name}
 		switch {
-		case name == "access_token":
+		case name == token:
 		case name == "token_type" && props[name].Value != nil && s.spec.Validate(props[name].Value, "bearer", false) == nil:
 			m.value = []byte(`"bearer"`)
 		default:
@@ -373,6 +390,17 @@ func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 		out = append(out, m)
 	}
 	return out
+}
+
+// tokenName reports whether a member of a login's answer is named for the
+// token it carries: access_token, accessToken, access, token, key, jwt,
+// id_token, auth_token, in any case, with or without separators.
+func tokenName(name string) bool {
+	switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name)) {
+	case "accesstoken", "access", "token", "key", "jwt", "idtoken", "authtoken":
+		return true
+	}
+	return false
 }
 
 // mine reports whether token looks like one this mock issues (an HS256

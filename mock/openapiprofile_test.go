@@ -466,3 +466,43 @@ func TestOpenAPIUndefinedSchemeHoldsNoOne(t *testing.T) {
 		t.Errorf("GET /pets/x/: %d %s, want 400", rec.Code, rec.Body)
 	}
 }
+
+// A login taking JSON beside its form (dj-rest-auth's {username, email,
+// password}) reads the credentials from the JSON body, the account named
+// by its username or else its email, and answers its declared schema with
+// the token in the member named for it (JWT's access), the mock's own
+// token for the account.
+func TestLoginReadsJSONBesideItsForm(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "accounts.yaml", mock.Config{Seed: 1, Accounts: []mock.Account{{Username: "ada", Password: "pw"}}})
+	h := http.Header{"Content-Type": {"application/json"}}
+	for _, tc := range []struct {
+		body   string
+		status int
+	}{
+		{`{"username":"ada","password":"pw"}`, 200},
+		{`{"email":"ada","password":"pw"}`, 200},
+		{`{"username":"ada","password":"nope"}`, 401},
+		{`{"password":"pw"}`, 401},
+	} {
+		rec := serve(srv, request{method: "POST", target: "/auth/login/", header: h, body: tc.body})
+		if rec.Code != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.body, rec.Code, rec.Body, tc.status)
+			continue
+		}
+		if tc.status != 200 {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.Validate(sp.Schema("JWT"), v, true); err != nil {
+			t.Errorf("%s: the answer %s does not fit JWT: %v", tc.body, rec.Body, err)
+		}
+		access, _ := v["access"].(string)
+		if sub := parseToken(t, access, mock.DefaultJWTSecret)["sub"]; sub != "ada" {
+			t.Errorf("%s: access names %v, want ada", tc.body, sub)
+		}
+	}
+}
