@@ -213,10 +213,11 @@ func TestLoginCarriesTheAccount(t *testing.T) {
 	}
 }
 
-// The valid requests go in the document's order, every DELETE last.
+// The valid requests go in the document's order, every DELETE last, a
+// path's before the path it extends.
 func TestSendOrderDeletesLast(t *testing.T) {
 	var ops []*docOperation
-	for _, s := range []string{"GET /a/{id}", "PUT /a/{id}", "DELETE /a/{id}", "PATCH /a/{id}", "DELETE /b", "POST /b/{id}/like"} {
+	for _, s := range []string{"GET /a/{id}", "PUT /a/{id}", "DELETE /a/{id}", "DELETE /a/{id}/c", "PATCH /a/{id}", "DELETE /b", "POST /b/{id}/like"} {
 		method, path, _ := strings.Cut(s, " ")
 		ops = append(ops, &docOperation{method: method, path: path})
 	}
@@ -224,7 +225,7 @@ func TestSendOrderDeletesLast(t *testing.T) {
 	for _, op := range sendOrder(ops) {
 		got = append(got, op.String())
 	}
-	want := "GET /a/{id}, PUT /a/{id}, PATCH /a/{id}, POST /b/{id}/like, DELETE /a/{id}, DELETE /b"
+	want := "GET /a/{id}, PUT /a/{id}, PATCH /a/{id}, POST /b/{id}/like, DELETE /b, DELETE /a/{id}/c, DELETE /a/{id}"
 	if strings.Join(got, ", ") != want {
 		t.Errorf("sendOrder = %s, want %s", strings.Join(got, ", "), want)
 	}

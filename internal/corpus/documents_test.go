@@ -3,7 +3,6 @@ package corpus
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -359,23 +358,21 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 }
 
 // sendOrder is the order the valid requests of ops are sent in: theirs,
-// but every DELETE last. A DELETE's valid request removes the record the
-// others name (the same example id): sent before a PATCH of it, it would
-// make the PATCH a 404.
+// but every DELETE last, a path's before the path it extends. A DELETE's
+// valid request removes the record the others name (the same example
+// id): sent before a PATCH of it, it would make the PATCH a 404, and
+// before DELETE /articles/{slug}/favorite, the favorite's article gone.
 func sendOrder(ops []*docOperation) []*docOperation {
-	out := slices.Clone(ops)
-	slices.SortStableFunc(out, func(a, b *docOperation) int {
-		return cmp.Compare(boolRank(a.method == "DELETE"), boolRank(b.method == "DELETE"))
-	})
-	return out
-}
-
-// boolRank orders false before true.
-func boolRank(b bool) int {
-	if b {
-		return 1
+	var out, deletes []*docOperation
+	for _, op := range ops {
+		if op.method == "DELETE" {
+			deletes = append(deletes, op)
+			continue
+		}
+		out = append(out, op)
 	}
-	return 0
+	slices.Reverse(deletes)
+	return append(out, deletes...)
 }
 
 // startTimeout bounds serve's start on one document: a hang is a failure,
