@@ -14,6 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -227,12 +228,12 @@ func (b *builder) authCases(o *operation, base values) {
 		}
 		v := clone(base)
 		v[authKey] = t.header
-		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+		b.unauthenticated(o, t.name, v)
 	}
 	for _, t := range tamperedTokens(b.headers.Get("Authorization"), b.cfg.Now()) {
 		v := clone(base)
 		v[authKey] = t.header
-		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+		b.unauthenticated(o, t.name, v)
 	}
 	// FastAPI's order: a body that parses as JSON but breaks the model is
 	// judged after security, so without a token it is still a 401 (only a
@@ -246,7 +247,7 @@ func (b *builder) authCases(o *operation, base values) {
 			v := clone(base)
 			v[bodyKey] = "{}"
 			v[authKey] = badTokens[0].header
-			b.add(o, Unauthenticated, ExpectAuthRequired, badTokens[0].name+", and a body the model refuses ({})", v, nil)
+			b.unauthenticated(o, badTokens[0].name+", and a body the model refuses ({})", v)
 		}
 	}
 }
@@ -268,7 +269,7 @@ func (b *builder) basicCases(o *operation, base values) {
 	} {
 		v := clone(base)
 		v[authKey] = t.header
-		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+		b.unauthenticated(o, t.name, v)
 	}
 }
 
@@ -364,6 +365,20 @@ func (b *builder) keyedCases(o *operation, base values) {
 	for _, t := range cases {
 		v := clone(base)
 		v[authKey] = t.value
-		b.add(o, Unauthenticated, ExpectAuthRequired, t.name, v, nil)
+		b.unauthenticated(o, t.name, v)
 	}
+}
+
+// unauthenticated adds the case sending o the values v, which carry no
+// valid credentials, expecting a 401. Under the plain-OpenAPI profile a
+// request that satisfies another alternative of o's security requirements
+// is let in, rightly: the alternatives are OR (Basic credentials open an
+// operation that takes a bearer token or basic credentials; any
+// Authorization value is a key in an API key carried there), so such a
+// case is not sent. Its made-up and forged tokens count as refused.
+func (b *builder) unauthenticated(o *operation, name string, v values) {
+	if b.model != nil && b.model.Framework == framework.OpenAPI && credentialed(b.sp.Doc, o.op, b.request(o, v), refuseTokens) {
+		return
+	}
+	b.add(o, Unauthenticated, ExpectAuthRequired, name, v, nil)
 }

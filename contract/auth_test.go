@@ -3,10 +3,14 @@ package contract_test
 import (
 	"io"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
 )
 
 // A server that serves a secured operation without a valid token fails
@@ -103,5 +107,101 @@ func TestValidationBeforeAuth(t *testing.T) {
 	}
 	if len(caught) != 1 || !strings.Contains(caught[0], "a body the model refuses") {
 		t.Errorf("auth_required failures on createMovie: %q\nall failures:\n%s", caught, strings.Join(failed(report), "\n"))
+	}
+}
+
+// schemesMock is the mock of testdata/schemes_openapi.yaml, a document no
+// FastAPI wrote whose operations take an API key, a pair of them, a
+// bearer token or basic credentials, and a login of its own.
+func schemesMock(t *testing.T) (*spec.Spec, http.Handler) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/schemes_openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(data, "schemes_openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp, srv
+}
+
+// failedOn is failed's lines of the cases of operation op.
+func failedOn(r *contract.Report, op string) []string {
+	var out []string
+	for _, f := range failed(r) {
+		if _, rest, _ := strings.Cut(f, ": "); strings.HasPrefix(rest, op+" ") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// The alternatives of a security requirement list are OR: a request
+// without a bearer token but with basic credentials satisfies an
+// operation that takes either, and a server lets it in. Such a request
+// is not sent as unauthenticated; a request without any credentials, or
+// with one key of a pair, still is.
+func TestUnauthenticatedCasesSatisfyNoAlternative(t *testing.T) {
+	t.Parallel()
+	sp, h := schemesMock(t)
+	report := run(t, h, contract.Config{Spec: sp, Header: http.Header{"X-Key-1": {"k1"}}})
+	if f := failedOn(report, "listCats"); len(f) > 0 {
+		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
+	}
+	var sent []string
+	for _, res := range report.Results {
+		c := res.Case
+		if c.Kind != contract.Unauthenticated || c.Operation != "listCats" {
+			continue
+		}
+		sent = append(sent, c.Name)
+		if strings.HasPrefix(c.Request.Header.Get("Authorization"), "Basic ") {
+			t.Errorf("%q sends basic credentials, which listCats takes", c.Name)
+		}
+	}
+	if !slices.Contains(sent, "no Authorization header") {
+		t.Errorf("listCats's unauthenticated cases %q, want one without credentials", sent)
+	}
+}
+
+// A step of a sequence is not sent to an operation the run holds no
+// credentials for (an API key it was not given): it would meet the 401
+// the unauthenticated cases test already, not the create it stands for.
+func TestSequenceSkipsStepsWithoutCredentials(t *testing.T) {
+	t.Parallel()
+	sp, h := schemesMock(t)
+	report := run(t, h, contract.Config{Spec: sp})
+	if f := failedOn(report, "createCat"); len(f) > 0 {
+		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
+	}
+	for _, res := range report.Results {
+		if c := res.Case; c.Kind == contract.Sequence && c.Operation == "createCat" && res.Response.Skipped == "" {
+			t.Errorf("%q was sent without the key: %d", c.Name, res.Response.Status)
+		}
+	}
+}
+
+// A login of a document no FastAPI wrote gets no positive case from
+// credentials the runner makes up: no account has them, and the target
+// is right to refuse them. Given an account, the login is sent it.
+func TestLoginWithoutAccountHasNoPositiveCase(t *testing.T) {
+	t.Parallel()
+	sp, h := schemesMock(t)
+	report := run(t, h, contract.Config{Spec: sp})
+	if f := failedOn(report, "login"); len(f) > 0 {
+		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
+	}
+	for _, res := range report.Results {
+		if c := res.Case; c.Operation == "login" && c.Expect == contract.ExpectSuccess {
+			t.Errorf("login case %q expects success", c.Name)
+		}
+	}
+	if !slices.ContainsFunc(report.Notes, func(n string) bool { return strings.HasPrefix(n, "login: no positive case: a login needs an account") }) {
+		t.Errorf("no note says why login has no positive case: %q", report.Notes)
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
@@ -818,6 +819,12 @@ func literalNote(in fastapi.Input) string {
 func (b *builder) positive(o *operation) {
 	if o.jsonLogin() {
 		b.jsonLoginCases(o)
+		return
+	}
+	if o.model != nil && o.model.Kind == model.Login && b.model != nil && b.model.Framework == framework.OpenAPI && b.cfg.Username == "" && b.cfg.Password == "" {
+		// Credentials the runner makes up are no account's: a login is
+		// right to refuse them.
+		*b.notes = append(*b.notes, fmt.Sprintf("%s: no positive case: a login needs an account of the target (give --username and --password)", o.id))
 		return
 	}
 	for _, in := range o.inputs.List {

@@ -307,6 +307,55 @@ func (b *builder) lacksCredentials(o *operation) bool {
 	return !sec.Check(req, nil).OK
 }
 
+// credentialed reports whether req carries what one alternative of op's
+// security requirements asks for, as openapiprofile.Security.Check reads
+// them (OpenAPI's Security Requirement Object: the alternatives of the
+// list are OR, the schemes of one alternative AND): each scheme's
+// credential present, and no token of it that judge refuses (judge nil:
+// any token). False for an operation without requirements to hold it to.
+func credentialed(doc *openapi3.T, op *openapi3.Operation, req Request, judge func(token string) bool) bool {
+	sec := openapiprofile.CompileSecurity(doc, op)
+	if sec == nil {
+		return false
+	}
+	// Check also lets in a request without credentials when an empty
+	// alternative ({}) makes them optional: only the alternatives count.
+	sec = &openapiprofile.Security{Alternatives: sec.Alternatives}
+	hr, ok := httpRequest(req)
+	return ok && sec.Check(hr, judge).OK
+}
+
+// uncredentialed reports whether op requires credentials (none of its
+// requirements is empty) and req carries what none of its alternatives
+// asks for: the target answers it 401 before anything else.
+func uncredentialed(doc *openapi3.T, op *openapi3.Operation, req Request) bool {
+	sec := openapiprofile.CompileSecurity(doc, op)
+	if sec == nil || sec.Optional {
+		return false
+	}
+	hr, ok := httpRequest(req)
+	return ok && !sec.Check(hr, nil).OK
+}
+
+// httpRequest is req as a server reads its credentials: the method, the
+// URL's query and the headers (cookies among them).
+func httpRequest(req Request) (*http.Request, bool) {
+	hr, err := http.NewRequest(req.Method, req.URL, nil)
+	if err != nil {
+		return nil, false
+	}
+	hr.Header = req.Header.Clone()
+	if hr.Header == nil {
+		hr.Header = http.Header{}
+	}
+	return hr, true
+}
+
+// refuseTokens is the judge of a case's credentials that are made up or
+// forged on purpose (a token no server issued, the run's own with a wrong
+// signature): no token of it is good.
+func refuseTokens(string) bool { return false }
+
 // noCredentialsCase is the one case of an operation the runner holds no
 // credentials for: a request without them, answered 401.
 func (b *builder) noCredentialsCase(o *operation) {

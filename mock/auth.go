@@ -148,9 +148,17 @@ const (
 
 // writeUnauthorized answers a request o refuses for its credentials (o
 // nil: a scripted answer's operation): FastAPI's detail, or under the
-// plain-OpenAPI profile the declared shape.
+// plain-OpenAPI profile the declared shape, challenged for the schemes o
+// declares.
 func (s *Server) writeUnauthorized(w http.ResponseWriter, o *operation, detail string) {
-	w.Header().Set("WWW-Authenticate", "Bearer")
+	challenge := "Bearer"
+	if o != nil && o.security != nil {
+		// the schemes the operation declares, not FastAPI's token alone
+		challenge = o.security.Challenge()
+	}
+	if challenge != "" {
+		w.Header().Set("WWW-Authenticate", challenge)
+	}
 	if s.oa != nil {
 		words := detailBadCredentials
 		if detail == fastapi.DetailNotAuthenticated {
@@ -339,24 +347,41 @@ type tokenMember struct {
 
 // tokenMembers is the answer of login o when its declared schema is an
 // object with more than access_token and token_type (an expiry, a refresh
-// token): every property in the document's order, access_token the token,
-// token_type "bearer" where the schema takes it, the rest generated once.
-// Nil when the schema has no more than those two, or no access_token.
+// token), or names its token otherwise (Django REST framework's {key} and
+// {access, refresh, user}): every property in the document's order, the
+// token member the token (access_token, else the first whose name says
+// token: access, token, key, jwt, …), token_type "bearer" where the
+// schema takes it, the rest generated once. Nil when the schema has no
+// more than access_token and token_type, or no member for the token.
 func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 	ref := o.Response
-	if ref == nil || ref.Value == nil || ref.Value.Properties["access_token"] == nil {
+	if ref == nil || ref.Value == nil {
 		return nil
 	}
 	props := ref.Value.Properties
-	if len(props) == 1 || len(props) == 2 && props["token_type"] != nil {
+	order := s.spec.PropertyOrder(ref)
+	token := "access_token"
+	if props[token] == nil {
+		token = ""
+		for _, name := range order {
+			if tokenName(name) && props[name] != nil && props[name].Value != nil && s.spec.Validate(props[name].Value, "t", false) == nil {
+				token = name
+				break
+			}
+		}
+	}
+	if token == "" {
+		return nil
+	}
+	if token == "access_token" && (len(props) == 1 || len(props) == 2 && props["token_type"] != nil) {
 		return nil
 	}
 	f := gofakeit.NewFaker(rand.NewPCG(s.cfg.Seed, uint64(len(props))), false)
 	var out []tokenMember
-	for _, name := range s.spec.PropertyOrder(ref) {
+	for _, name := range order {
 		m := tokenMember{name: name}
 		switch {
-		case name == "access_token":
+		case name == token:
 		case name == "token_type" && props[name].Value != nil && s.spec.Validate(props[name].Value, "bearer", false) == nil:
 			m.value = []byte(`"bearer"`)
 		default:
@@ -365,6 +390,17 @@ func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 		out = append(out, m)
 	}
 	return out
+}
+
+// tokenName reports whether a member of a login's answer is named for the
+// token it carries: access_token, accessToken, access, token, key, jwt,
+// id_token, auth_token, in any case, with or without separators.
+func tokenName(name string) bool {
+	switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name)) {
+	case "accesstoken", "access", "token", "key", "jwt", "idtoken", "authtoken":
+		return true
+	}
+	return false
 }
 
 // mine reports whether token looks like one this mock issues (an HS256
@@ -392,8 +428,8 @@ func (t tokens) mine(token string) (username string, mine, ok bool) {
 // plain-OpenAPI profile does (openapiprofile.Security.Check): the user a
 // token of the mock's names, and true when r may pass; else it has
 // answered 401 in o's declared shape. A credential the mock did not issue
-// names no one: an operation answering the current user answers the
-// first user there is.
+// names no one: an operation on the current user (reading, updating or
+// deleting it) acts on the first user there is.
 func (s *Server) checkSecurity(w http.ResponseWriter, r *http.Request, st *state, o *operation) (*fixtures.Record, bool) {
 	var user *fixtures.Record
 	out := o.security.Check(r, func(token string) bool {
@@ -426,7 +462,9 @@ func (s *Server) checkSecurity(w http.ResponseWriter, r *http.Request, st *state
 		s.refuse(w, o, http.StatusUnauthorized, problem(detail))
 		return nil, false
 	}
-	if user == nil && o.m.Kind == model.CurrentUser {
+	if user == nil && o.m.Kind.Me() {
+		// The current user's own operations (read, update, delete, a
+		// password change) act on the user it stands for.
 		user = s.someUser(st)
 	}
 	return user, true

@@ -1,6 +1,7 @@
 package mock_test
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -393,5 +394,115 @@ func TestOpenAPIEnforcesECMAPattern(t *testing.T) {
 	})
 	if rec := serve(srv, request{method: "POST", target: "/things", header: h, body: `{"email":"a.b@example.com"}`}); rec.Code != 200 {
 		t.Errorf("a matching email: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// The current user's own operations (read, replace, update) accept a
+// credential the mock cannot verify (testdata/openapi/accounts.yaml: a
+// session cookie, basic credentials) as they accept it for a read: each
+// acts on the user it stands for, the first there is.
+func TestOpenAPICurrentUserOperationsOfAForeignCredential(t *testing.T) {
+	t.Parallel()
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("ada:pw"))
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+	}{
+		{"session cookie", http.Header{"Cookie": {"sessionid=s1"}}},
+		{"basic credentials", http.Header{"Authorization": {basic}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := openapiServer(t, "accounts.yaml", mock.Config{Seed: 1, Accounts: []mock.Account{{Username: "ada", Password: "pw"}}})
+			for _, req := range []request{
+				{target: "/auth/user/"},
+				{method: "PUT", target: "/auth/user/", body: `{"pk":1,"username":"ada","first_name":"Ada"}`},
+				{method: "PATCH", target: "/auth/user/", body: `{"first_name":"Augusta"}`},
+			} {
+				req.header = tc.header.Clone()
+				if req.body != "" {
+					req.header.Set("Content-Type", "application/json")
+				}
+				rec := serve(srv, req)
+				var u struct{ Username string }
+				if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &u) != nil || u.Username != "ada" {
+					t.Errorf("%s %s: %d %s, want 200 with ada", cmp.Or(req.method, "GET"), req.target, rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
+
+// A refusal of the current user's operation, when no user can stand for
+// the credential sent, challenges the schemes the operation declares, not
+// a bearer token it does not take.
+func TestOpenAPIUnauthorizedChallengesDeclaredSchemes(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "accounts.yaml", mock.Config{Seed: 1})
+	const challenge = `ApiKey in="cookie", name="sessionid", Basic`
+	for _, header := range []http.Header{
+		nil,
+		{"Cookie": {"sessionid=s1"}},
+	} {
+		rec := serve(srv, request{target: "/auth/user/", header: header})
+		if rec.Code != 401 || rec.Header().Get("WWW-Authenticate") != challenge || rec.Header().Get("Content-Type") != "application/problem+json" {
+			t.Errorf("%v: %d WWW-Authenticate %q %s, want 401 %q in problem details", header, rec.Code, rec.Header().Get("WWW-Authenticate"), rec.Body, challenge)
+		}
+	}
+}
+
+// A security requirement naming only a scheme the document does not
+// define holds a request to nothing: the operation answers without
+// credentials, as if it declared none.
+func TestOpenAPIUndefinedSchemeHoldsNoOne(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "accounts.yaml", mock.Config{Seed: 1})
+	for _, target := range []string{"/pets/1/", "/pets/123456789/"} {
+		if rec := serve(srv, request{target: target}); rec.Code != 200 && rec.Code != 404 {
+			t.Errorf("GET %s: %d %s, want 200 or 404", target, rec.Code, rec.Body)
+		}
+	}
+	if rec := serve(srv, request{target: "/pets/x/"}); rec.Code != 400 {
+		t.Errorf("GET /pets/x/: %d %s, want 400", rec.Code, rec.Body)
+	}
+}
+
+// A login taking JSON beside its form (dj-rest-auth's {username, email,
+// password}) reads the credentials from the JSON body, the account named
+// by its username or else its email, and answers its declared schema with
+// the token in the member named for it (JWT's access), the mock's own
+// token for the account.
+func TestLoginReadsJSONBesideItsForm(t *testing.T) {
+	t.Parallel()
+	srv, sp := openapiServer(t, "accounts.yaml", mock.Config{Seed: 1, Accounts: []mock.Account{{Username: "ada", Password: "pw"}}})
+	h := http.Header{"Content-Type": {"application/json"}}
+	for _, tc := range []struct {
+		body   string
+		status int
+	}{
+		{`{"username":"ada","password":"pw"}`, 200},
+		{`{"email":"ada","password":"pw"}`, 200},
+		{`{"username":"ada","password":"nope"}`, 401},
+		{`{"password":"pw"}`, 401},
+	} {
+		rec := serve(srv, request{method: "POST", target: "/auth/login/", header: h, body: tc.body})
+		if rec.Code != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.body, rec.Code, rec.Body, tc.status)
+			continue
+		}
+		if tc.status != 200 {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.Validate(sp.Schema("JWT"), v, true); err != nil {
+			t.Errorf("%s: the answer %s does not fit JWT: %v", tc.body, rec.Body, err)
+		}
+		access, _ := v["access"].(string)
+		if sub := parseToken(t, access, mock.DefaultJWTSecret)["sub"]; sub != "ada" {
+			t.Errorf("%s: access names %v, want ada", tc.body, sub)
+		}
 	}
 }

@@ -417,6 +417,12 @@ func login(c *call) {
 		jsonLogin(c, by)
 		return
 	}
+	if c.o.inputs.JSON != nil && username == "" && password == "" {
+		// A login taking JSON beside its form (Django REST framework's
+		// {username, email, password}): the credentials are members of
+		// the body, the account named by its username, else its email.
+		username, password = bodyCredentials(c.bodyFields())
+	}
 	c.st.mu.RLock()
 	u, ok := c.view().user(username)
 	c.st.mu.RUnlock()

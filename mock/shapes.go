@@ -2,6 +2,7 @@ package mock
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -521,6 +522,11 @@ func jsonLogin(c *call, by string) {
 		return true
 	})
 	c.st.mu.RUnlock()
+	if a := c.s.accounts[name]; a != nil && (u == nil || !passwordMatches(u, password)) {
+		// an account (--account) is named by whatever the login takes,
+		// its email as well as its username
+		u = a
+	}
 	if u == nil || !passwordMatches(u, password) {
 		// In the document's own words outside FastAPI's profile, as the
 		// form login's refusal (login in operations.go).
@@ -534,6 +540,23 @@ func jsonLogin(c *call, by string) {
 		panic(err) // HS256 with a []byte key cannot fail
 	}
 	c.writeRecord(u, token)
+}
+
+// bodyCredentials are the account name and password of a login's JSON
+// body fields: its username member, else its email, and its password.
+func bodyCredentials(fields []fastapi.ModelField) (name, password string) {
+	var email string
+	for _, bf := range fields {
+		switch bf.Name {
+		case "username":
+			_ = jsonUnmarshalString(bf.JSON, &name)
+		case "email":
+			_ = jsonUnmarshalString(bf.JSON, &email)
+		case "password":
+			_ = jsonUnmarshalString(bf.JSON, &password)
+		}
+	}
+	return cmp.Or(name, email), password
 }
 
 // action is an Action: the record its path names, as it is; outside

@@ -564,6 +564,20 @@ func TestServerBasePath(t *testing.T) {
 	})
 }
 
+// An account (--account) logs in through a JSON login by the member the
+// login names accounts by, RealWorld's email as well as a username; its
+// token is then the account's.
+func TestJSONLoginOfAnAccount(t *testing.T) {
+	t.Parallel()
+	srv := contractServer(t, realworldDoc, nil, []mock.Account{{Username: "ada@example.com", Password: "pw"}})
+	converse(t, srv, "Token", []step{
+		{"POST", "/users/login", `{"user":{"email":"ada@example.com","password":"nope"}}`, 401, nil, ""},
+		{"POST", "/users/login", `{"user":{"email":"ada@example.com","password":"pw"}}`, 200,
+			map[string]string{"user.username": `"ada@example.com"`}, "user.token"},
+		{"GET", "/user", "", 200, map[string]string{"user.username": `"ada@example.com"`}, ""},
+	})
+}
+
 // An action's flag is the account's that did it: on the corpus's RealWorld
 // document two accounts registered by its own POST /users favorite and
 // follow; each sees its own favorited and following (in the article, its

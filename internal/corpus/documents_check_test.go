@@ -159,3 +159,74 @@ func TestBreakingRequests(t *testing.T) {
 		}
 	}
 }
+
+// loginDoc has two logins of its own, one taking its members at the top
+// of the body (dj-rest-auth's), one wrapping them (RealWorld's), and a
+// POST with a password that is no login.
+const loginDoc = `{
+  "openapi": "3.0.3",
+  "info": {"title": "t", "version": "1"},
+  "paths": {
+    "/rest-auth/login/": {"post": {
+      "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["password"],
+        "properties": {"username": {"type": "string"}, "email": {"type": "string"}, "password": {"type": "string"}}}}}},
+      "responses": {"200": {"description": "ok"}}}},
+    "/users/login": {"post": {
+      "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["user"], "properties": {"user": {"$ref": "#/components/schemas/Login"}}}}}},
+      "responses": {"200": {"description": "ok"}}}},
+    "/users": {"post": {
+      "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["user"], "properties": {"user": {"$ref": "#/components/schemas/Login"}}}}}},
+      "responses": {"201": {"description": "made"}}}}
+  },
+  "components": {"schemas": {"Login": {"type": "object", "required": ["email", "password"],
+    "properties": {"email": {"type": "string"}, "password": {"type": "string"}}}}}
+}`
+
+// The valid request of a login of the document's own carries the account
+// the mock is started with (--account), where the body names accounts and
+// in the envelope it wraps them in; no other request does.
+func TestLoginCarriesTheAccount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "openapi.json")
+	if err := os.WriteFile(path, []byte(loginDoc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := loadDocument("login", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.hasLogin() {
+		t.Fatal("hasLogin = false")
+	}
+	want := map[string]string{
+		"POST /rest-auth/login/": `{"email":"corpus@example.com","password":"corpus-password","username":"corpus@example.com"}`,
+		"POST /users/login":      `{"user":{"email":"corpus@example.com","password":"corpus-password"}}`,
+		"POST /users":            `{"user":{"email":"a","password":"a"}}`,
+	}
+	for _, op := range d.ops {
+		r, err := d.request(op, breaking{})
+		if err != nil || len(r.invalidValues) > 0 {
+			t.Fatalf("%s: %v %v", op, err, r.invalidValues)
+		}
+		if got := string(r.body); got != want[op.String()] {
+			t.Errorf("%s: body %s, want %s", op, got, want[op.String()])
+		}
+	}
+}
+
+// The valid requests go in the document's order, every DELETE last, a
+// path's before the path it extends.
+func TestSendOrderDeletesLast(t *testing.T) {
+	var ops []*docOperation
+	for _, s := range []string{"GET /a/{id}", "PUT /a/{id}", "DELETE /a/{id}", "DELETE /a/{id}/c", "PATCH /a/{id}", "DELETE /b", "POST /b/{id}/like"} {
+		method, path, _ := strings.Cut(s, " ")
+		ops = append(ops, &docOperation{method: method, path: path})
+	}
+	var got []string
+	for _, op := range sendOrder(ops) {
+		got = append(got, op.String())
+	}
+	want := "GET /a/{id}, PUT /a/{id}, PATCH /a/{id}, POST /b/{id}/like, DELETE /b, DELETE /a/{id}/c, DELETE /a/{id}"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("sendOrder = %s, want %s", strings.Join(got, ", "), want)
+	}
+}

@@ -503,6 +503,9 @@ func (d *document) request(op *docOperation, brk breaking) (*docRequest, error) 
 			}
 		}
 	}
+	if d.isLogin(op) {
+		v = d.withAccount(md.schema, v)
+	}
 	if brk.dropReq != "" {
 		obj, ok := v.(map[string]any)
 		if !ok {
@@ -1061,6 +1064,84 @@ func (d *document) credentials(op *docOperation, r *docRequest) error {
 // The account the harness logs in with where a document has a password
 // login of its own.
 const corpusAccount, corpusPassword = "corpus@example.com", "corpus-password"
+
+// isLogin reports whether op is a login of the document's own: a POST on
+// a path with a segment naming login (/users/login, /rest-auth/login/,
+// /login/access-token) whose body takes a password, at its top or in the
+// one object it wraps its members in (RealWorld's {"user": {…}}).
+func (d *document) isLogin(op *docOperation) bool {
+	if op.method != "POST" || op.body == nil || len(op.body.media) == 0 {
+		return false
+	}
+	login := false
+	for _, seg := range strings.Split(op.path, "/") {
+		login = login || strings.Contains(strings.ToLower(seg), "login")
+	}
+	if !login {
+		return false
+	}
+	_, props := d.loginProps(pickMedia(op.body.media).schema)
+	return props != nil
+}
+
+// loginProps are the properties of a login body's schema that hold its
+// password, and the member wrapping them ("" for none); nil when no
+// password is there.
+func (d *document) loginProps(schema string) (string, map[string]any) {
+	s := d.schemaAt(schema)
+	props, _ := s["properties"].(map[string]any)
+	if props["password"] != nil {
+		return "", props
+	}
+	if len(props) != 1 {
+		return "", nil
+	}
+	for wrap, inner := range props {
+		m, _ := inner.(map[string]any)
+		in, _ := d.resolve(m)["properties"].(map[string]any)
+		if in["password"] != nil {
+			return wrap, in
+		}
+	}
+	return "", nil
+}
+
+// withAccount is v, a login's body, carrying the harness's account: its
+// password, and its name in every member that names an account (username,
+// email) the schema declares. The mock was started with the account
+// (--account): a valid login is one it accepts.
+func (d *document) withAccount(schema string, v any) any {
+	wrap, props := d.loginProps(schema)
+	obj, _ := v.(map[string]any)
+	if obj == nil {
+		return v
+	}
+	target := obj
+	if wrap != "" {
+		inner, _ := obj[wrap].(map[string]any)
+		if inner == nil {
+			inner = map[string]any{}
+		}
+		target = maps.Clone(inner)
+		obj = maps.Clone(obj)
+		obj[wrap] = target
+	} else {
+		obj = maps.Clone(obj)
+		target = obj
+	}
+	target["password"] = corpusPassword
+	for _, name := range []string{"username", "email"} {
+		if props[name] != nil {
+			target[name] = corpusAccount
+		}
+	}
+	return obj
+}
+
+// hasLogin reports whether the document has a login of its own (isLogin).
+func (d *document) hasLogin() bool {
+	return slices.ContainsFunc(d.ops, d.isLogin)
+}
 
 // passwordLogin is the path of the document's OAuth2 password flow
 // (tokenUrl, when it is a path of the server, as FastAPI writes it), or "".

@@ -295,7 +295,8 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 
 	tokenURL := d.passwordLogin()
 	var account []string
-	if tokenURL != "" {
+	if tokenURL != "" || d.hasLogin() {
+		// The account the document's login is sent (withAccount).
 		account = []string{"--account", corpusAccount + ":" + corpusPassword}
 	}
 	base, err := serveDocument(t, bin, d.path, res, account...)
@@ -313,7 +314,7 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 		// mock issued is one it accepts under any profile.
 		d.bearer = login(client, base+tokenURL)
 	}
-	for _, op := range d.ops {
+	for _, op := range sendOrder(d.ops) {
 		req, err := d.request(op, breaking{})
 		if err != nil {
 			res.fail(checkValid, op.String(), "the harness cannot build a request: "+err.Error())
@@ -354,6 +355,24 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 	res.contract = runDocContract(bin, base, d.path, res)
 	res.took = time.Since(start)
 	return res
+}
+
+// sendOrder is the order the valid requests of ops are sent in: theirs,
+// but every DELETE last, a path's before the path it extends. A DELETE's
+// valid request removes the record the others name (the same example
+// id): sent before a PATCH of it, it would make the PATCH a 404, and
+// before DELETE /articles/{slug}/favorite, the favorite's article gone.
+func sendOrder(ops []*docOperation) []*docOperation {
+	var out, deletes []*docOperation
+	for _, op := range ops {
+		if op.method == "DELETE" {
+			deletes = append(deletes, op)
+			continue
+		}
+		out = append(out, op)
+	}
+	slices.Reverse(deletes)
+	return append(out, deletes...)
 }
 
 // startTimeout bounds serve's start on one document: a hang is a failure,

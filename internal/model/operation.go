@@ -62,7 +62,8 @@ type Operation struct {
 	// requirement, so FastAPI's OAuth2PasswordBearer answers 401 first.
 	Secured bool
 	// Guarded: the operation declares a security requirement of any scheme
-	// (an API key as well), none of its alternatives optional.
+	// (an API key as well), none of its alternatives optional or naming
+	// only schemes the document does not define.
 	Guarded bool
 	// Basic: the operation declares an HTTP basic requirement, so FastAPI's
 	// HTTPBasic answers 401 with WWW-Authenticate: Basic first unless the
@@ -710,14 +711,24 @@ func parentPath(path string) string {
 }
 
 // declaresSecurity reports whether op declares (or inherits) a security
-// requirement of any scheme, none of its alternatives optional ({}).
+// requirement of any scheme, none of its alternatives optional ({}). An
+// alternative naming only schemes the document does not define (springdoc's
+// api_key beside a securitySchemes without it) holds no request to
+// anything, as openapiprofile.CompileSecurity reads it: it is optional too.
 func declaresSecurity(doc *openapi3.T, op *openapi3.Operation) bool {
 	reqs := doc.Security
 	if op.Security != nil {
 		reqs = *op.Security
 	}
 	for _, req := range reqs {
-		if len(req) == 0 {
+		defined := false
+		for name := range req {
+			if doc.Components != nil && doc.Components.SecuritySchemes[name] != nil && doc.Components.SecuritySchemes[name].Value != nil {
+				defined = true
+				break
+			}
+		}
+		if !defined {
 			return false
 		}
 	}

@@ -162,8 +162,9 @@ func Response(op *openapi3.Operation, status int) *openapi3.Response {
 
 // Write answers a refusal of op (nil: of no operation, an unknown path)
 // with status, in the shape op declares for it, else in the one the
-// document declares most often for it, else for any error, else RFC 9457
-// problem details; problems say why (none: the status's phrase).
+// document declares most often for it, else for any error (not for a 401),
+// else RFC 9457 problem details; problems say why (none: the status's
+// phrase).
 func (p *Profile) Write(w http.ResponseWriter, op *openapi3.Operation, status int, problems []Problem) {
 	media, body := p.Render(op, status, problems)
 	h := w.Header()
@@ -216,7 +217,15 @@ func (p *Profile) render(op *openapi3.Operation, status int, problems []Problem)
 		problems = []Problem{{Detail: strings.ToLower(http.StatusText(status))}}
 	}
 	resp := Response(op, status)
-	if resp == nil {
+	switch {
+	case resp != nil:
+	case status == http.StatusUnauthorized:
+		// A refusal of credentials the operation does not declare: the
+		// 401 the document declares elsewhere, else problem details. An
+		// error shape of other statuses (a 400's field errors) is no
+		// answer to who is asking.
+		resp = p.common[status]
+	default:
 		// A status the operation does not declare (or a request of no
 		// operation): the document's usual shape for it, else for any
 		// error.

@@ -176,6 +176,46 @@ func TestRenderCommonShape(t *testing.T) {
 	}
 }
 
+// A 401 the operation does not declare takes the 401 the document
+// declares elsewhere, else problem details: never the shape of its other
+// errors, which says nothing of credentials. Its own declared 401, 4XX or
+// default answer first.
+func TestRenderUnauthorized(t *testing.T) {
+	t.Parallel()
+	with401 := strings.Replace(errorsDoc, `  /nocontent:`, `  /login:
+    post:
+      responses:
+        "200": {description: OK}
+        "401": {description: Who, content: {application/json: {schema: {type: object, required: [reason], properties: {reason: {type: string}}}}}}
+  /nocontent:`, 1)
+	for _, tc := range []struct {
+		name, doc, path string
+		media           string
+		member          string // a member the body has
+	}{
+		{"undeclared: problem details", errorsDoc, "/bare", ProblemMedia, "detail"},
+		{"its 4XX", errorsDoc, "/ranged", "application/json", "errors"},
+		{"its default", errorsDoc, "/default", "application/vnd.api+json", "statusCode"},
+		{"the document's 401", with401, "/bare", "application/json", "reason"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sp, err := spec.Load([]byte(tc.doc), "errors.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := New(sp, fake.New(sp), 1)
+			media, body := p.Render(sp.Doc.Paths.Value(tc.path).Get, http.StatusUnauthorized, []Problem{{Detail: "authentication required"}})
+			var got map[string]any
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatalf("%s: %v", body, err)
+			}
+			if media != tc.media || got[tc.member] == nil {
+				t.Errorf("%s %s, want %s with %s", media, body, tc.media, tc.member)
+			}
+		})
+	}
+}
+
 func TestProblems(t *testing.T) {
 	t.Parallel()
 	pattern, _ := fastapi.Constraint("pattern", "^a+$", "b", "body", "tags", 0)
