@@ -703,7 +703,7 @@ func (g *Generator) arrayPlan(f *facts, name, ctx string) *arrPlan {
 }
 
 func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
-	p := &objPlan{ident: f.ident, minProps: f.minProps}
+	p := &objPlan{ident: f.ident, minProps: f.minProps, maxProps: f.maxProps}
 	child := f.component // an object's properties are read in its own name…
 	if child == "" {
 		child = name // …or, inline, in the name of the property holding it
@@ -747,10 +747,7 @@ func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
 	if len(p.props) > 0 && f.minProps <= len(p.props) {
 		return p
 	}
-	d := &dictPlan{taken: taken, min: max(0, f.minProps-len(p.props)), max: -1}
-	if f.maxProps >= 0 {
-		d.max = max(0, f.maxProps-len(p.props))
-	}
+	d := &dictPlan{taken: taken, min: max(0, f.minProps-len(p.props))}
 	if len(f.propNames) > 0 {
 		d.keyNode = g.compile(f.propNames, "key", child, true)
 	} else {
