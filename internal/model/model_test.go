@@ -82,6 +82,47 @@ func TestLoginFormWithoutLoginCollection(t *testing.T) {
 	}
 }
 
+// Two schemas of the same fields, one answered as a list's items and the
+// other as a record under the list's path (ent's PetList at /pets, PetRead
+// at /pets/{id}), are one collection: the list and the read of a record
+// agree.
+func TestSameSchemaUnderListAndItemIsOneCollection(t *testing.T) {
+	t.Parallel()
+	const pet = `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"birthday":{"type":"string","format":"date-time"}},"required":["id","name"]}`
+	one := func(name string) string {
+		return `{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/` + name + `"}}}}}`
+	}
+	param := `"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}]`
+	doc := `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/pets":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/PetList"}}}}}}}},
+"/pets/{id}":{"get":{` + param + `,"responses":` + one("PetRead") + `}},
+"/things/{id}":{"get":{` + param + `,"responses":` + one("Thing") + `}}},
+"components":{"schemas":{"PetList":` + pet + `,"PetRead":` + pet + `,"Thing":` + pet + `}}}`
+	sp, err := spec.Load([]byte(doc), "ent.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Collections) != 2 || m.Collection("PetList") != m.Collection("PetRead") || m.Collection("Thing") == m.Collection("PetList") {
+		t.Fatalf("collections %d: PetList %p, PetRead %p, Thing %p; want PetList and PetRead one, Thing its own", len(m.Collections), m.Collection("PetList"), m.Collection("PetRead"), m.Collection("Thing"))
+	}
+	var list, read *Operation
+	for _, o := range m.Operations {
+		switch o.String() {
+		case "GET /pets":
+			list = o
+		case "GET /pets/{id}":
+			read = o
+		}
+	}
+	if list == nil || read == nil || list.Kind != List || read.Kind != ReadOne || list.Coll != read.Coll {
+		t.Errorf("list %+v and read %+v, want both on one collection", list, read)
+	}
+}
+
 // Two schemas of the same fields answered under one path (a read model and
 // the model a create answers with) are one collection; the same fields
 // under other paths stay apart.
