@@ -46,11 +46,13 @@
 //     ones left out at random down to maxProperties); a dict
 //     (additionalProperties, or a bare "type: object") gets a few entries
 //     with keys that suit its name (reactions, ratings, translations…) or
-//     propertyNames, as many as minProperties and maxProperties allow.
+//     propertyNames, as many as minProperties and maxProperties allow;
+//     with patternProperties its members are made for them (a key the
+//     pattern makes, a value of its schema), and a declared property
+//     whose name matches a pattern satisfies its schema too.
 //
 // Where a schema cannot be satisfied it writes its best attempt instead of
 // failing. Keywords it does not model (their values may then be invalid):
-// patternProperties (dict keys are not checked against them),
 // dependentRequired and dependentSchemas (every property is written
 // anyway), if/then/else, maxContains, unevaluatedItems and
 // unevaluatedProperties, $dynamicRef. readOnly is ignored; writeOnly

@@ -513,6 +513,9 @@ func (st *state) dict(dst []byte, p *objPlan, minimal, first bool, have int) []b
 		n = st.f.IntRange(lo, max(lo, hi))
 	}
 	n = min(n, MaxItems)
+	if len(d.patterns) > 0 {
+		return st.patternMembers(dst, d, n, minimal, first)
+	}
 	var keys []string
 	if len(d.keys) > 0 {
 		list := d.keys[st.f.IntN(len(d.keys))]
@@ -557,6 +560,33 @@ func (st *state) dict(dst []byte, p *objPlan, minimal, first bool, have int) []b
 		first = false
 		dst = append(fastapi.AppendString(dst, k), ':')
 		dst = st.gen(dst, d.value, true, minimal, nil)
+	}
+	return dst
+}
+
+// patternMembers appends n members of a dict with patternProperties, each
+// made for one of them: a key its pattern makes (that no other pattern
+// matches, as its value would then have to satisfy both), a value of its
+// schemas. A pattern that makes no such key gives fewer members.
+func (st *state) patternMembers(dst []byte, d *dictPlan, n int, minimal, first bool) []byte {
+	var keys []string
+	for i := 0; i < n && !st.over; i++ {
+		for try := 0; try <= retries; try++ {
+			dp := d.patterns[st.f.IntN(len(d.patterns))]
+			k := st.f.Regex(dp.regex)
+			if d.taken[k] || contains(keys, k) || !dp.re.MatchString(k) ||
+				slices.ContainsFunc(d.patterns, func(o *dictPattern) bool { return o != dp && o.re.MatchString(k) }) {
+				continue
+			}
+			keys = append(keys, k)
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = append(fastapi.AppendString(dst, k), ':')
+			dst = st.gen(dst, dp.value, true, minimal, nil)
+			break
+		}
 	}
 	return dst
 }

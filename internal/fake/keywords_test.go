@@ -31,6 +31,21 @@ const keywordsDoc = `{
       "additionalProperties": {"type": "string"},
       "minProperties": 3, "maxProperties": 4
     },
+    "Patterned": {
+      "type": "object",
+      "properties": {"x_count": {"type": "integer"}},
+      "patternProperties": {"^x_": {"type": "integer", "minimum": 5}},
+      "additionalProperties": false
+    },
+    "PatternMap": {
+      "type": "object",
+      "patternProperties": {
+        "^[a-z]{3}$": {"type": "integer"},
+        "foo.*": {"$ref": "#/components/schemas/PatternMap"}
+      },
+      "additionalProperties": false,
+      "minProperties": 1
+    },
     "RecursiveMap": {
       "type": "object",
       "additionalProperties": {"$ref": "#/components/schemas/RecursiveMap"},
@@ -42,11 +57,13 @@ const keywordsDoc = `{
 }`
 
 // TestObjectKeywords: every value of an object schema bounded by
-// minProperties and maxProperties, or holding an optional member of its
-// own schema, validates: optional members are left out to fit
-// maxProperties, dict members are added to reach minProperties, and a
-// self-reference through an optional member ends in an object, not in a
-// null the schema refuses.
+// minProperties and maxProperties, patternProperties, or holding an
+// optional member of its own schema, validates: optional members are left
+// out to fit maxProperties, dict members are added to reach minProperties,
+// a member whose name matches a pattern satisfies its schema too (members
+// of a dict with patterns are made for them), and a self-reference
+// through an optional member ends in an object, not in a null the schema
+// refuses.
 func TestObjectKeywords(t *testing.T) {
 	t.Parallel()
 	sp, err := spec.Load([]byte(keywordsDoc), "keywords.json")
@@ -54,7 +71,7 @@ func TestObjectKeywords(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := New(sp)
-	for _, name := range []string{"MaxProperties", "MinProperties", "RecursiveMap"} {
+	for _, name := range []string{"MaxProperties", "MinProperties", "Patterned", "PatternMap", "RecursiveMap"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ref := sp.Doc.Components.Schemas[name]

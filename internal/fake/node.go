@@ -105,6 +105,18 @@ type dictPlan struct {
 	keyNode *node           // propertyNames: keys are made by this plan
 	min     int             // the members minProperties asks beyond the declared ones
 	taken   map[string]bool // declared properties: never used as keys
+	// patterns are patternProperties: with any, every member is made for
+	// one of them, its key from the pattern, its value from its schemas.
+	patterns []*dictPattern
+}
+
+// dictPattern makes the members of a dict whose names match a pattern of
+// patternProperties.
+type dictPattern struct {
+	re    *regexp.Regexp
+	regex string // for gofakeit's Regex
+	refs  []*openapi3.SchemaRef
+	value *node
 }
 
 type branch struct {
