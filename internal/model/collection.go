@@ -413,6 +413,7 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 		c.Fields = append(c.Fields, f)
 		c.byName[prop] = f
 	}
+	c.addUndeclared()
 	c.ID = c.byName["id"]
 	if c.ID == nil {
 		c.ID = c.byName[m.keys[name]]
@@ -428,6 +429,30 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 		return nil, &oddID{schema: name, why: "its id is neither an integer nor a string"}
 	}
 	return c, nil
+}
+
+// addUndeclared adds a field for each property c's schema requires but
+// does not declare (Swashbuckle's required "Id" beside the declared "id",
+// JSON names being case-sensitive): every record holds it, of any value,
+// as the schema asks. Not where additionalProperties: false forbids it (no
+// record is then valid: records keep the declared properties, as the
+// backend writes them), nor where allOf, anyOf or oneOf may declare it.
+func (c *Collection) addUndeclared() {
+	s := c.Schema
+	if has := s.AdditionalProperties.Has; has != nil && !*has || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 {
+		return
+	}
+	for _, name := range s.Required {
+		if s.Properties[name] != nil || c.byName[name] != nil {
+			continue
+		}
+		anything := &openapi3.SchemaRef{Value: &openapi3.Schema{}}
+		f := &Field{Index: len(c.Fields), Name: name, Ref: anything, Schema: anything.Value, Required: true}
+		f.Stamp = stampOf(f)
+		f.Owner = isOwner(name)
+		c.Fields = append(c.Fields, f)
+		c.byName[name] = f
+	}
 }
 
 // oddID is the error of a schema whose id the mock cannot key records by.

@@ -199,3 +199,45 @@ func TestSuccessMediaUnderARange(t *testing.T) {
 		})
 	}
 }
+
+// A property a collection's schema requires without declaring it (a
+// required "Id" beside the declared "id": JSON names are case-sensitive)
+// is a field of its records, of any value; not where additionalProperties:
+// false forbids it.
+func TestRequiredUndeclaredIsAField(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		closed bool
+	}{{"open", false}, {"closed", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			extra := ""
+			if tc.closed {
+				extra = `,"additionalProperties":false`
+			}
+			doc := `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/carts/{id}":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Cart"}}}}}}}},
+"components":{"schemas":{"Cart":{"type":"object","required":["Id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}` + extra + `}}}}`
+			sp, err := spec.Load([]byte(doc), "cart.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Compile(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := m.Collection("Cart")
+			if c == nil || c.ID == nil || c.ID.Name != "id" {
+				t.Fatalf("collection %+v, want Cart keyed by id", c)
+			}
+			f := c.Field("Id")
+			switch {
+			case tc.closed && f != nil:
+				t.Errorf("field Id %+v, want none: additionalProperties: false forbids it", f)
+			case !tc.closed && (f == nil || !f.Required || c.Fields[f.Index] != f):
+				t.Errorf("field Id %+v, want a required field of Cart", f)
+			}
+		})
+	}
+}
