@@ -3,6 +3,7 @@ package fake
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -782,6 +783,17 @@ func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
 	}
 	slices.Sort(undeclared)
 	for _, pn := range undeclared {
+		if f.closed && !slices.ContainsFunc(pats, func(dp *dictPattern) bool { return dp.re.MatchString(pn) }) {
+			at := where(name, ctx)
+			if f.component != "" {
+				at = "schema " + f.component
+			}
+			also := ""
+			if i := slices.IndexFunc(f.props, func(d string) bool { return strings.EqualFold(d, pn) }); i >= 0 {
+				also = fmt.Sprintf(" (it declares %s: names differ in case)", f.props[i])
+			}
+			g.note("%s: requires %s, which it does not declare and additionalProperties: false forbids%s: no value of it is valid", at, pn, also)
+		}
 		p.props = append(p.props, prop{
 			name: pn, key: append(fastapi.AppendString(nil, pn), ':'),
 			node: g.compile(matching(pn, nil), pn, child, true), required: true,

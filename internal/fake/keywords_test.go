@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/brianvoe/gofakeit/v7"
@@ -95,5 +96,25 @@ func TestObjectKeywords(t *testing.T) {
 				t.Errorf("values nest %d deep", deepest)
 			}
 		})
+	}
+}
+
+// A schema requiring a property that it does not declare and that
+// additionalProperties: false forbids has no valid value: the generator
+// says so (Notes), naming the declared property whose name differs only
+// in case.
+func TestClosedRequiredUndeclaredNoted(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi": "3.0.3", "info": {"title": "cart", "version": "1"}, "paths": {},
+"components": {"schemas": {"Cart": {"type": "object", "required": ["Id"],
+  "properties": {"id": {"type": "integer"}}, "additionalProperties": false}}}}`
+	sp, err := spec.Load([]byte(doc), "cart.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := New(sp).Notes()
+	want := "schema Cart: requires Id, which it does not declare and additionalProperties: false forbids (it declares id: names differ in case): no value of it is valid"
+	if !slices.Contains(notes, want) {
+		t.Errorf("notes %q, want %q", notes, want)
 	}
 }
