@@ -161,7 +161,7 @@ func (s *Server) declaredNotFound(mo *model.Operation) []byte {
 // contract does not say (FastAPI documents a RedirectResponse without its
 // target).
 func redirectLocation(mo *model.Operation) string {
-	if resp := mo.Op.Responses.Value(strconv.Itoa(mo.Status)); resp != nil && resp.Value != nil {
+	if resp := mo.Op.Responses.Value(mo.StatusKey); resp != nil && resp.Value != nil {
 		for name, h := range resp.Value.Headers {
 			if !strings.EqualFold(name, "Location") || h.Value == nil {
 				continue

@@ -146,3 +146,38 @@ func TestAnswersADeclaredRedirect(t *testing.T) {
 		}
 	}
 }
+
+// An operation declaring its answer only as a range (2XX) or as its
+// default response is answered 200 in that response's media type, with
+// a body of its schema (ogen's GET /error, a default of an Error model).
+func TestAnswersTheDefaultResponse(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/error":{"get":{"responses":{"default":{"$ref":"#/components/responses/Error"}}}},
+"/count":{"get":{"responses":{"default":{"description":"d","content":{"application/json":{"schema":{"type":"integer","nullable":true}}}}}}},
+"/ranged":{"get":{"responses":{"2XX":{"description":"d","content":{"application/json":{"schema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}}},"default":{"description":"d"}}}}
+},"components":{"responses":{"Error":{"description":"General Error","content":{"application/json":{"schema":{"type":"object","properties":{"code":{"type":"integer"},"message":{"type":"string"}},"required":["code","message"]}}}}}}}`
+	sp, err := spec.Load([]byte(doc), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, framework.OpenAPI), Seed: 1})
+	for _, tc := range []struct{ path, prefix string }{
+		{"/error", `{"code":`},
+		{"/count", ``},
+		{"/ranged", `{"ok":`},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			t.Parallel()
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
+			if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json" || rec.Body.Len() == 0 || !strings.HasPrefix(rec.Body.String(), tc.prefix) {
+				t.Fatalf("%d %q %s, want 200 application/json %s…", rec.Code, rec.Header().Get("Content-Type"), rec.Body, tc.prefix)
+			}
+			op := sp.Doc.Paths.Value(tc.path).Get
+			if _, err := contract.BodyConforms(sp, op, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes()); err != nil {
+				t.Errorf("the runner refuses the answer: %v", err)
+			}
+		})
+	}
+}

@@ -48,12 +48,12 @@ func (s *Server) mediaAlternatives(mo *model.Operation, newFaker func() *gofakei
 	if s.model == nil || s.model.Framework == framework.FastAPI || mo.Media == "" || mo.Op.Responses == nil {
 		return nil
 	}
-	resp := mo.Op.Responses.Value(strconv.Itoa(mo.Status))
+	resp := mo.Op.Responses.Value(mo.StatusKey)
 	if resp == nil || resp.Value == nil {
 		return nil
 	}
 	content := resp.Value.Content
-	order := s.spec.KeyOrder("paths", mo.Path, strings.ToLower(mo.Method), "responses", strconv.Itoa(mo.Status), "content")
+	order := s.spec.KeyOrder("paths", mo.Path, strings.ToLower(mo.Method), "responses", mo.StatusKey, "content")
 	for mt := range content {
 		if !slices.Contains(order, mt) {
 			order = append(order, mt)

@@ -119,3 +119,48 @@ func TestUndeclaredNotFound(t *testing.T) {
 		})
 	}
 }
+
+// A stand-in (see TestUndeclaredNotFound) for a key its field's schema
+// refuses holds a generated key instead: the answer fits the schema. A key
+// the field accepts is the stand-in's.
+func TestStandInKeyFitsTheSchema(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/pets/{name}":{"get":{"parameters":[{"name":"name","in":"path","required":true,"schema":{"type":"string"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Pet"}}}}}}},
+"/owners/{id}":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Owner"}}}}}}}},
+"components":{"schemas":{
+"Pet":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":4,"maxLength":24},"kind":{"type":"string"}}},
+"Owner":{"type":"object","required":["id"],"properties":{"id":{"type":"integer","minimum":1},"name":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "standin.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, framework.OpenAPI), Seed: 1})
+	for _, tc := range []struct {
+		target, tmpl, key string
+		want              any // the key the answer holds; nil: a generated one
+	}{
+		{"/pets/x", "/pets/{name}", "name", nil},
+		{"/pets/rex-the-dog", "/pets/{name}", "name", "rex-the-dog"},
+		{"/owners/0", "/owners/{id}", "id", nil},
+		{"/owners/912", "/owners/{id}", "id", 912.0},
+	} {
+		t.Run(tc.target, func(t *testing.T) {
+			t.Parallel()
+			rec := serve(srv, request{method: "GET", target: tc.target})
+			if rec.Code != http.StatusOK {
+				t.Fatalf("%d %s, want 200", rec.Code, rec.Body)
+			}
+			conforms(t, sp, "GET", tc.tmpl, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes())
+			var got map[string]any
+			if err := stdjson.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if tc.want != nil && got[tc.key] != tc.want {
+				t.Errorf("%s: %s %v, want %v", rec.Body, tc.key, got[tc.key], tc.want)
+			}
+		})
+	}
+}

@@ -290,7 +290,7 @@ func New(cfg Config) (*Server, error) {
 		model:  cfg.Model,
 		store:  newStore(cfg.Data, cfg.MaxSessions, cfg.SessionTTL, cfg.Now),
 		tokens: tokens{secret: cfg.JWTSecret, lifetime: cfg.TokenLifetime, now: cfg.Now},
-		fake:   fake.New(cfg.Spec, fake.DateTimes(cfg.Model.Framework.FormatDateTime), fake.Examples()),
+		fake:   fake.New(cfg.Spec, fake.DateTimes(cfg.Model.Framework.FormatDateTime), fake.Times(cfg.Model.Framework.FormatTime), fake.Examples()),
 		rand:   rand.New(rand.NewPCG(cfg.Seed, 0x6d6f7669656d6f63)),
 	}
 	if cfg.Model.Framework == framework.OpenAPI {

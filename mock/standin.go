@@ -1,6 +1,8 @@
 package mock
 
 import (
+	"bytes"
+	"encoding/json"
 	"hash/fnv"
 	"math/rand/v2"
 	"net/http"
@@ -19,7 +21,10 @@ import (
 // the value path parameter param names (its id, or the key field param
 // is), and is the same for the same value. Nil under FastAPI's profile,
 // whose application answers its HTTPException(404), or where the
-// operation declares the 404.
+// operation declares the 404. A value the key field's schema refuses (a
+// name of one letter where names have four or more) is no key a record
+// can hold: the stand-in's key is then generated as its other fields,
+// so that the answer still fits the schema.
 func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 	if c.s.oa == nil || openapiprofile.Response(c.o.m.Op, http.StatusNotFound) != nil {
 		return nil
@@ -44,6 +49,7 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 		}
 		want = v
 	}
+	valid := c.s.fieldAccepts(by, want)
 	h := fnv.New64a()
 	h.Write([]byte(coll.Name))
 	h.Write([]byte{0})
@@ -52,7 +58,7 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 	vals := make([][]byte, len(coll.Fields))
 	for _, fl := range coll.Fields {
 		switch {
-		case fl == by:
+		case fl == by && valid:
 			vals[fl.Index] = want
 		case fl.Embed != nil:
 			// joined
@@ -62,4 +68,19 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 	}
 	rec := fixtures.Build(coll, vals, c.view().join, "", nil)
 	return &rec
+}
+
+// fieldAccepts reports whether the JSON text v validates against the
+// schema of the field f.
+func (s *Server) fieldAccepts(f *model.Field, v []byte) bool {
+	if f.Ref == nil || f.Ref.Value == nil {
+		return true
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.UseNumber()
+	var x any
+	if dec.Decode(&x) != nil {
+		return false
+	}
+	return s.spec.Validate(f.Ref.Value, x, false) == nil
 }

@@ -59,7 +59,7 @@ func explain(w io.Writer, cmd string, m *model.Model, name string) error {
 		success += " " + o.Media
 	}
 	line("success", "%s", success)
-	if resp := o.Op.Responses.Value(strconv.Itoa(o.Status)); resp != nil && resp.Value != nil && len(resp.Value.Content) > 1 {
+	if resp := o.Op.Responses.Value(o.StatusKey); resp != nil && resp.Value != nil && len(resp.Value.Content) > 1 {
 		var media []string
 		for mt := range resp.Value.Content {
 			media = append(media, mt)

@@ -3,6 +3,7 @@ package fake
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -95,6 +96,7 @@ type facts struct {
 	required    map[string]bool
 	closed      bool
 	addl        []*openapi3.SchemaRef
+	patProps    []patternFacts // patternProperties, in pattern order
 	propNames   []*openapi3.SchemaRef
 	minProps    int
 	maxProps    int
@@ -104,6 +106,13 @@ type facts struct {
 	hasDef      bool
 	ident       *openapi3.Schema
 	component   string
+}
+
+// patternFacts are the schemas patternProperties gives the members whose
+// name matches pattern (in Go syntax).
+type patternFacts struct {
+	pattern string
+	refs    []*openapi3.SchemaRef
 }
 
 type unionFacts struct {
@@ -322,6 +331,26 @@ func (g *Generator) add(f *facts, ref *openapi3.SchemaRef, depth int) {
 		f.propNames = append(f.propNames, s.PropertyNames)
 		f.constrained = true
 	}
+	if len(s.PatternProperties) > 0 {
+		pats := make([]string, 0, len(s.PatternProperties))
+		for pat := range s.PatternProperties {
+			pats = append(pats, pat)
+		}
+		slices.Sort(pats)
+		for _, pat := range pats {
+			r := s.PatternProperties[pat]
+			if r == nil || r.Value == nil {
+				continue
+			}
+			gp := goPattern(pat)
+			if i := slices.IndexFunc(f.patProps, func(p patternFacts) bool { return p.pattern == gp }); i >= 0 {
+				f.patProps[i].refs = append(slices.Clip(f.patProps[i].refs), r)
+			} else {
+				f.patProps = append(f.patProps, patternFacts{pattern: gp, refs: []*openapi3.SchemaRef{r}})
+			}
+		}
+		f.constrained = true
+	}
 	if s.MinProps > 0 {
 		f.minProps = max(f.minProps, clampInt(s.MinProps))
 		f.constrained = true
@@ -383,6 +412,7 @@ func (f *facts) clone() *facts {
 	c.props = slices.Clip(f.props)
 	c.addl = slices.Clip(f.addl)
 	c.propNames = slices.Clip(f.propNames)
+	c.patProps = slices.Clip(f.patProps)
 	c.unions = slices.Clip(f.unions)
 	c.nots = slices.Clip(f.nots)
 	if f.propRefs != nil {
@@ -467,7 +497,7 @@ func (g *Generator) build(n *node, f *facts, name, ctx string, required bool) {
 func inferTypes(f *facts) typeSet {
 	switch {
 	case len(f.props) > 0 || len(f.addl) > 0 || f.closed || len(f.required) > 0 || f.minProps > 0 ||
-		f.maxProps >= 0 || len(f.propNames) > 0:
+		f.maxProps >= 0 || len(f.propNames) > 0 || len(f.patProps) > 0:
 		return tObj
 	case len(f.items) > 0 || len(f.prefix) > 0 || len(f.contains) > 0 || f.minItems > 0 || f.maxItems >= 0 || f.unique:
 		return tArr
@@ -703,7 +733,7 @@ func (g *Generator) arrayPlan(f *facts, name, ctx string) *arrPlan {
 }
 
 func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
-	p := &objPlan{ident: f.ident, minProps: f.minProps}
+	p := &objPlan{ident: f.ident, minProps: f.minProps, maxProps: f.maxProps}
 	child := f.component // an object's properties are read in its own name…
 	if child == "" {
 		child = name // …or, inline, in the name of the property holding it
@@ -711,12 +741,32 @@ func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
 			child = ctx
 		}
 	}
+	// patternProperties: a member whose name matches a pattern satisfies
+	// its schema as well (JSON Schema 2020-12; a pattern finds its match
+	// anywhere in the name).
+	var pats []*dictPattern
+	for _, pf := range f.patProps {
+		re, err := regexp.Compile(pf.pattern)
+		if err != nil {
+			g.note("%s: patternProperties %q is beyond the generator (an ECMA-262 construct RE2 lacks): members matching it are not made, and declared ones may fail its schema", where(name, ctx), pf.pattern)
+			continue
+		}
+		pats = append(pats, &dictPattern{re: re, regex: pf.pattern, refs: pf.refs})
+	}
+	matching := func(pn string, refs []*openapi3.SchemaRef) []*openapi3.SchemaRef {
+		for _, dp := range pats {
+			if dp.re.MatchString(pn) {
+				refs = append(slices.Clip(refs), dp.refs...)
+			}
+		}
+		return refs
+	}
 	taken := map[string]bool{}
 	for _, pn := range f.props {
 		p.props = append(p.props, prop{
 			name:     pn,
 			key:      append(fastapi.AppendString(nil, pn), ':'),
-			node:     g.compile(f.propRefs[pn], pn, child, f.required[pn]),
+			node:     g.compile(matching(pn, f.propRefs[pn]), pn, child, f.required[pn]),
 			required: f.required[pn],
 			writeOnly: slices.ContainsFunc(f.propRefs[pn], func(r *openapi3.SchemaRef) bool {
 				return r.Value != nil && r.Value.WriteOnly
@@ -733,23 +783,38 @@ func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
 	}
 	slices.Sort(undeclared)
 	for _, pn := range undeclared {
+		if f.closed && !slices.ContainsFunc(pats, func(dp *dictPattern) bool { return dp.re.MatchString(pn) }) {
+			at := where(name, ctx)
+			if f.component != "" {
+				at = "schema " + f.component
+			}
+			also := ""
+			if i := slices.IndexFunc(f.props, func(d string) bool { return strings.EqualFold(d, pn) }); i >= 0 {
+				also = fmt.Sprintf(" (it declares %s: names differ in case)", f.props[i])
+			}
+			g.note("%s: requires %s, which it does not declare and additionalProperties: false forbids%s: no value of it is valid", at, pn, also)
+		}
 		p.props = append(p.props, prop{
 			name: pn, key: append(fastapi.AppendString(nil, pn), ':'),
-			node: g.compile(nil, pn, child, true), required: true,
+			node: g.compile(matching(pn, nil), pn, child, true), required: true,
 		})
 		taken[pn] = true
 	}
-	if f.closed {
-		return p
+	if f.closed && len(pats) == 0 {
+		return p // additionalProperties: false, and no pattern makes members
 	}
 	// A dict: extra members when the schema declares no properties (or asks
-	// for more than it declares).
+	// for more than it declares); with patternProperties, members made for
+	// them alone.
 	if len(p.props) > 0 && f.minProps <= len(p.props) {
 		return p
 	}
-	d := &dictPlan{taken: taken, min: max(0, f.minProps-len(p.props)), max: -1}
-	if f.maxProps >= 0 {
-		d.max = max(0, f.maxProps-len(p.props))
+	d := &dictPlan{taken: taken, min: max(0, f.minProps-len(p.props))}
+	for _, dp := range pats {
+		// A member matching two patterns is never made (see dict): its
+		// value is planned for its own pattern's schemas alone.
+		dp.value = g.compile(dp.refs, singular(name), child, true)
+		d.patterns = append(d.patterns, dp)
 	}
 	if len(f.propNames) > 0 {
 		d.keyNode = g.compile(f.propNames, "key", child, true)

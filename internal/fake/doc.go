@@ -6,16 +6,18 @@
 // plan (allOf merged, unions split into branches, bounds and patterns
 // prepared, a value source chosen from the property's name). Append then
 // walks the plan with the caller's faker and writes canonical FastAPI JSON:
-// compact, non-ASCII raw, floats as Python writes them, date-times as
-// pydantic writes UTC, object members in the order the document declares
-// them. The same seed gives the same bytes.
+// compact, non-ASCII raw, floats as Python writes them, date-times and
+// times as pydantic writes them (or as the DateTimes and Times options
+// say: a framework profile's form), object members in the order the
+// document declares them. The same seed gives the same bytes.
 //
 // How a value is chosen, in order:
 //
 //   - recursion: an object schema nested in itself twice (or anything 12
 //     levels deep) gets a minimal value: null where nullable, the default
 //     if any, minItems items, only the required properties and the cheap
-//     optional ones;
+//     optional ones (never one leading back into an object being
+//     written, so an optional self-reference ends);
 //   - null, where the schema admits it: one value in five for an optional
 //     property, one in ten for a required one (a name may say otherwise: a
 //     death day is mostly null);
@@ -40,14 +42,17 @@
 //     name's usual range (a year, an age, a price with two decimals…) cut to
 //     minimum/maximum (exclusive ones too) and multipleOf. Arrays: 0–4 items
 //     within minItems/maxItems, unique when asked, prefixItems and contains
-//     honoured. Objects: every property in the document's order; a dict
+//     honoured. Objects: every property in the document's order (optional
+//     ones left out at random down to maxProperties); a dict
 //     (additionalProperties, or a bare "type: object") gets a few entries
 //     with keys that suit its name (reactions, ratings, translations…) or
-//     propertyNames.
+//     propertyNames, as many as minProperties and maxProperties allow;
+//     with patternProperties its members are made for them (a key the
+//     pattern makes, a value of its schema), and a declared property
+//     whose name matches a pattern satisfies its schema too.
 //
 // Where a schema cannot be satisfied it writes its best attempt instead of
 // failing. Keywords it does not model (their values may then be invalid):
-// patternProperties (dict keys are not checked against them),
 // dependentRequired and dependentSchemas (every property is written
 // anyway), if/then/else, maxContains, unevaluatedItems and
 // unevaluatedProperties, $dynamicRef. readOnly is ignored; writeOnly

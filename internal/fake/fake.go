@@ -31,6 +31,7 @@ type Generator struct {
 	notes []string // what the plans cannot honour (Notes)
 
 	dateTime func(time.Time) string // how a date-time is written
+	timeOf   func(time.Time) string // how a time (of day) is written
 	examples bool                   // a property's own examples are its values (Examples)
 }
 
@@ -43,6 +44,17 @@ func DateTimes(format func(time.Time) string) Option {
 	return func(g *Generator) {
 		if format != nil {
 			g.dateTime = format
+		}
+	}
+}
+
+// Times writes values of format "time" with format instead of pydantic's
+// form, which has no offset (a framework profile's:
+// framework.Name.FormatTime).
+func Times(format func(time.Time) string) Option {
+	return func(g *Generator) {
+		if format != nil {
+			g.timeOf = format
 		}
 	}
 }
@@ -83,6 +95,7 @@ func New(sp *spec.Spec, opts ...Option) *Generator {
 	g := &Generator{
 		sp:        sp,
 		dateTime:  fastapi.FormatDateTime,
+		timeOf:    fastapi.FormatTime,
 		v31:       sp.Doc.IsOpenAPI31OrLater(),
 		names:     map[*openapi3.Schema]string{},
 		memo:      map[memoKey]*node{},

@@ -379,25 +379,30 @@ func (st *state) object(dst []byte, p *objPlan, minimal bool, ov *override) []by
 		st.stack = append(st.stack, p.ident)
 		defer func() { st.stack = st.stack[:len(st.stack)-1] }()
 	}
+	var chosen []bool // nil: the members leaves does not leave out
+	if p.maxProps >= 0 || p.minProps > 0 {
+		chosen = st.choose(p, minimal, ov)
+	}
 	st.depth++
 	saved := st.memory
 	st.memory = memory{}
 	dst = append(dst, '{')
-	first := true
+	first, have := true, 0
 	if ov != nil && !p.declares(ov.prop) {
 		dst = append(fastapi.AppendString(dst, ov.prop), ':')
 		dst = append(dst, ov.value...)
-		first = false
+		first, have = false, 1
 	}
 	for i := range p.props {
 		pr := &p.props[i]
-		if minimal && !pr.required && !pr.node.cheap || st.answer && pr.writeOnly {
+		if chosen != nil && !chosen[i] || chosen == nil && st.leaves(pr, minimal) {
 			continue
 		}
 		if !first {
 			dst = append(dst, ',')
 		}
 		first = false
+		have++
 		dst = append(dst, pr.key...)
 		if ov != nil && ov.prop == pr.name {
 			dst = append(dst, ov.value...)
@@ -406,11 +411,82 @@ func (st *state) object(dst []byte, p *objPlan, minimal bool, ov *override) []by
 		}
 	}
 	if p.dict != nil {
-		dst = st.dict(dst, p.dict, minimal, first)
+		dst = st.dict(dst, p, minimal, first, have)
 	}
 	st.memory = saved
 	st.depth--
 	return append(dst, '}')
+}
+
+// leaves reports whether the object being written (on top of the stack)
+// leaves out its property pr, unless minProperties asks for it: a
+// writeOnly one in an answer; in a minimal value, an optional one whose
+// minimal value has required members (it may recurse) or leads back into
+// an object being written, this one included (see ends).
+func (st *state) leaves(pr *prop, minimal bool) bool {
+	if st.answer && pr.writeOnly {
+		return true
+	}
+	return minimal && !pr.required && (!pr.node.cheap || !st.ends(pr.node))
+}
+
+// ends reports whether a minimal value of n holds no object of a schema
+// being written (nor any object, past softDepth): an optional property
+// such a value is for may be written in a minimal value without leading
+// back into the object being written, and so without end.
+func (st *state) ends(n *node) bool {
+	if n.nullPct > 0 || n.def != nil || len(n.examples) > 0 {
+		return true
+	}
+	switch n.kind {
+	case kObj:
+		return len(st.stack) < softDepth && !st.open(n.obj.ident)
+	case kArr:
+		return n.arr.minItems == 0 || st.ends(n.arr.items)
+	case kUnion:
+		return len(st.stack) < softDepth
+	}
+	return true
+}
+
+// choose decides which properties an object with minProperties or
+// maxProperties writes: those it writes anyway (see leaves), less
+// optional ones at random down to maxProperties, plus optional ones it
+// would leave out, in order, up to minProperties (extra members of a dict
+// count too: see dict). A required property, and the discriminator, are
+// always written.
+func (st *state) choose(p *objPlan, minimal bool, ov *override) []bool {
+	chosen := make([]bool, len(p.props))
+	n := 0
+	if ov != nil && !p.declares(ov.prop) {
+		n++
+	}
+	var optional, spare []int // written and optional; left out and may be written
+	for i := range p.props {
+		pr := &p.props[i]
+		forced := pr.required || ov != nil && ov.prop == pr.name
+		switch {
+		case !st.leaves(pr, minimal):
+			chosen[i] = true
+			n++
+			if !forced {
+				optional = append(optional, i)
+			}
+		case !forced && !(st.answer && pr.writeOnly) && pr.node.terminal:
+			spare = append(spare, i)
+		}
+	}
+	for p.maxProps >= 0 && n > p.maxProps && len(optional) > 0 {
+		k := st.f.IntN(len(optional))
+		chosen[optional[k]] = false
+		optional = slices.Delete(optional, k, k+1)
+		n--
+	}
+	for ; n < p.minProps && len(spare) > 0; n++ {
+		chosen[spare[0]] = true
+		spare = spare[1:]
+	}
+	return chosen
 }
 
 func (p *objPlan) declares(name string) bool {
@@ -422,17 +498,24 @@ func (p *objPlan) declares(name string) bool {
 	return false
 }
 
-// dict appends the extra members of an object.
-func (st *state) dict(dst []byte, d *dictPlan, minimal, first bool) []byte {
-	lo, hi := d.min, max(d.min, 3)
-	if d.max >= 0 {
-		hi = min(hi, d.max)
+// dict appends the extra members of an object p that has written have
+// members already: as many as minProperties still asks, at most as many
+// as maxProperties still allows.
+func (st *state) dict(dst []byte, p *objPlan, minimal, first bool, have int) []byte {
+	d := p.dict
+	lo := max(0, p.minProps-have)
+	hi := max(lo, 3)
+	if p.maxProps >= 0 {
+		hi = min(hi, max(0, p.maxProps-have))
 	}
 	n := lo
 	if !minimal {
 		n = st.f.IntRange(lo, max(lo, hi))
 	}
 	n = min(n, MaxItems)
+	if len(d.patterns) > 0 {
+		return st.patternMembers(dst, d, n, minimal, first)
+	}
 	var keys []string
 	if len(d.keys) > 0 {
 		list := d.keys[st.f.IntN(len(d.keys))]
@@ -477,6 +560,33 @@ func (st *state) dict(dst []byte, d *dictPlan, minimal, first bool) []byte {
 		first = false
 		dst = append(fastapi.AppendString(dst, k), ':')
 		dst = st.gen(dst, d.value, true, minimal, nil)
+	}
+	return dst
+}
+
+// patternMembers appends n members of a dict with patternProperties, each
+// made for one of them: a key its pattern makes (that no other pattern
+// matches, as its value would then have to satisfy both), a value of its
+// schemas. A pattern that makes no such key gives fewer members.
+func (st *state) patternMembers(dst []byte, d *dictPlan, n int, minimal, first bool) []byte {
+	var keys []string
+	for i := 0; i < n && !st.over; i++ {
+		for try := 0; try <= retries; try++ {
+			dp := d.patterns[st.f.IntN(len(d.patterns))]
+			k := st.f.Regex(dp.regex)
+			if d.taken[k] || contains(keys, k) || !dp.re.MatchString(k) ||
+				slices.ContainsFunc(d.patterns, func(o *dictPattern) bool { return o != dp && o.re.MatchString(k) }) {
+				continue
+			}
+			keys = append(keys, k)
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = append(fastapi.AppendString(dst, k), ':')
+			dst = st.gen(dst, dp.value, true, minimal, nil)
+			break
+		}
 	}
 	return dst
 }

@@ -89,20 +89,34 @@ type prop struct {
 }
 
 type objPlan struct {
-	ident    *openapi3.Schema // the schema, for counting recursion
-	props    []prop
-	dict     *dictPlan // extra members, or nil
+	ident *openapi3.Schema // the schema, for counting recursion
+	props []prop
+	dict  *dictPlan // extra members, or nil
+	// minProps and maxProps bound the members written (maxProps -1: no
+	// bound): optional properties are left out, or kept, to fit them.
 	minProps int
+	maxProps int
 }
 
 // dictPlan makes the members of a dict (additionalProperties).
 type dictPlan struct {
 	value   *node
-	keys    [][]string // key lists to take keys from (one is picked per dict)
-	keyNode *node      // propertyNames: keys are made by this plan
-	min     int
-	max     int
+	keys    [][]string      // key lists to take keys from (one is picked per dict)
+	keyNode *node           // propertyNames: keys are made by this plan
+	min     int             // the members minProperties asks beyond the declared ones
 	taken   map[string]bool // declared properties: never used as keys
+	// patterns are patternProperties: with any, every member is made for
+	// one of them, its key from the pattern, its value from its schemas.
+	patterns []*dictPattern
+}
+
+// dictPattern makes the members of a dict whose names match a pattern of
+// patternProperties.
+type dictPattern struct {
+	re    *regexp.Regexp
+	regex string // for gofakeit's Regex
+	refs  []*openapi3.SchemaRef
+	value *node
 }
 
 type branch struct {

@@ -275,7 +275,7 @@ func (st *state) date(p *strPlan) string {
 	case "date":
 		return t.Format(time.DateOnly)
 	case "time":
-		return t.Format(time.TimeOnly)
+		return st.g.timeOf(t)
 	}
 	return st.g.dateTime(t)
 }

@@ -277,3 +277,24 @@ func FormatDateTime(t time.Time) string {
 	}
 	return string(append(b, 'Z'))
 }
+
+// FormatTime writes the time of day of t (in UTC) as pydantic v2
+// serialises a naive time, which is what a FastAPI model's time field
+// holds: "03:04:05", with six fractional digits only when the
+// microseconds are not zero. It has no offset, which JSON Schema's
+// format "time" (RFC 3339 full-time) asks for: FastAPI's documents say
+// "format: time" all the same.
+func FormatTime(t time.Time) string {
+	t = t.UTC()
+	b := make([]byte, 0, 15)
+	b = t.AppendFormat(b, time.TimeOnly)
+	if us := t.Nanosecond() / 1000; us != 0 {
+		b = append(b, '.')
+		s := strconv.Itoa(us)
+		for i := len(s); i < 6; i++ {
+			b = append(b, '0')
+		}
+		b = append(b, s...)
+	}
+	return string(b)
+}

@@ -4,9 +4,9 @@
 // FastAPI's habits are one profile; the plain-OpenAPI profile follows only
 // the document's own words.
 //
-// It holds the names, how a document picks one, and the one habit every
-// layer writes alike (how a date-time is written: the generator, the
-// fixtures and the mock's writes); the rest of what a profile does lives
+// It holds the names, how a document picks one, and the habits every
+// layer writes alike (how a date-time and a time of day are written: the
+// generator, the fixtures and the mock's writes); the rest of what a profile does lives
 // with the profile (package fastapi for FastAPI).
 package framework
 
@@ -100,4 +100,18 @@ func (n Name) FormatDateTime(t time.Time) string {
 		return fastapi.FormatDateTime(t)
 	}
 	return t.UTC().Format(openAPIDateTime)
+}
+
+// openAPITime is RFC 3339's full-time in UTC, whole seconds: what JSON
+// Schema's format "time" asks for (an offset is part of it).
+const openAPITime = "15:04:05Z07:00"
+
+// FormatTime writes the time of day of t as the profile's backend writes
+// a value of format "time": pydantic's naive time for FastAPI (no
+// offset), RFC 3339 full-time otherwise ("11:07:40Z").
+func (n Name) FormatTime(t time.Time) string {
+	if n == FastAPI {
+		return fastapi.FormatTime(t)
+	}
+	return t.UTC().Format(openAPITime)
 }

@@ -72,6 +72,28 @@ func TestFormatDateTime(t *testing.T) {
 	}
 }
 
+// A FastAPI time is pydantic's naive time (no offset); any other
+// profile's is RFC 3339 full-time in UTC, whose offset JSON Schema's
+// format "time" requires.
+func TestFormatTime(t *testing.T) {
+	whole := time.Date(2026, 3, 1, 11, 7, 40, 0, time.UTC)
+	frac := time.Date(2026, 3, 1, 13, 0, 0, 123456789, time.FixedZone("CET", 3600))
+	for _, tc := range []struct {
+		name Name
+		t    time.Time
+		want string
+	}{
+		{FastAPI, whole, "11:07:40"},
+		{FastAPI, frac, "12:00:00.123456"},
+		{OpenAPI, whole, "11:07:40Z"},
+		{OpenAPI, frac, "12:00:00Z"},
+	} {
+		if got := tc.name.FormatTime(tc.t); got != tc.want {
+			t.Errorf("%s.FormatTime(%s) = %s, want %s", tc.name, tc.t, got, tc.want)
+		}
+	}
+}
+
 func TestRouteOrder(t *testing.T) {
 	paths := []string{"/numbers/{Sid}.json", "/numbers/Local.json", "/users/{id}", "/users/me", "/{a}/b", "/a/{b}", "/"}
 	for _, tc := range []struct {

@@ -413,6 +413,7 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 		c.Fields = append(c.Fields, f)
 		c.byName[prop] = f
 	}
+	c.addUndeclared()
 	c.ID = c.byName["id"]
 	if c.ID == nil {
 		c.ID = c.byName[m.keys[name]]
@@ -428,6 +429,30 @@ func (m *Model) compileCollection(name string) (*Collection, error) {
 		return nil, &oddID{schema: name, why: "its id is neither an integer nor a string"}
 	}
 	return c, nil
+}
+
+// addUndeclared adds a field for each property c's schema requires but
+// does not declare (Swashbuckle's required "Id" beside the declared "id",
+// JSON names being case-sensitive): every record holds it, of any value,
+// as the schema asks. Not where additionalProperties: false forbids it (no
+// record is then valid: records keep the declared properties, as the
+// backend writes them), nor where allOf, anyOf or oneOf may declare it.
+func (c *Collection) addUndeclared() {
+	s := c.Schema
+	if has := s.AdditionalProperties.Has; has != nil && !*has || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 {
+		return
+	}
+	for _, name := range s.Required {
+		if s.Properties[name] != nil || c.byName[name] != nil {
+			continue
+		}
+		anything := &openapi3.SchemaRef{Value: &openapi3.Schema{}}
+		f := &Field{Index: len(c.Fields), Name: name, Ref: anything, Schema: anything.Value, Required: true}
+		f.Stamp = stampOf(f)
+		f.Owner = isOwner(name)
+		c.Fields = append(c.Fields, f)
+		c.byName[name] = f
+	}
 }
 
 // oddID is the error of a schema whose id the mock cannot key records by.
@@ -522,12 +547,13 @@ func jsonValue(v any) any {
 }
 
 // sameAs is the collection whose schema is name's but for its title and
-// description, answered on a path that also answers name, or nil. Two
-// pydantic models of the same fields under one path (a Posts read model
-// and a PostInDB that POST /posts answers with) are one resource to the
-// backend, one table; they serialise alike, so a record created as one is
-// read as the other. The same fields under other paths (/items, /things)
-// stay apart.
+// description, answered on a path of the same resource as one that
+// answers name, or nil. Two models of the same fields under one path (a
+// Posts read model and a PostInDB that POST /posts answers with), or under
+// a list path and the path of its items (ent's PetList at /pets and
+// PetRead at /pets/{id}), are one resource to the backend, one table; they
+// serialise alike, so a record created or listed as one is read as the
+// other. The same fields under other paths (/items, /things) stay apart.
 func (m *Model) sameAs(name string, paths map[string][]string) *Collection {
 	key := func(name string) string {
 		raw, ok := m.Spec.RawJSON("components", "schemas", name)
@@ -551,11 +577,23 @@ func (m *Model) sameAs(name string, paths map[string][]string) *Collection {
 		return nil
 	}
 	for _, c := range m.Collections {
-		if slices.ContainsFunc(paths[c.Name], func(p string) bool { return slices.Contains(paths[name], p) }) && key(c.Name) == want {
+		if slices.ContainsFunc(paths[c.Name], func(p string) bool {
+			return slices.ContainsFunc(paths[name], func(q string) bool { return resourcePath(p) == resourcePath(q) })
+		}) && key(c.Name) == want {
 			return c
 		}
 	}
 	return nil
+}
+
+// resourcePath is the path of the resource path addresses: a record's
+// path (/pets/{id}) is its list's (/pets); any other path is its own.
+func resourcePath(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i > 0 && strings.HasPrefix(path[i+1:], "{") && strings.HasSuffix(path, "}") {
+		return path[:i]
+	}
+	return path
 }
 
 // naturalKeys names, for the schemas with no id that the contract

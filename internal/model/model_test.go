@@ -82,6 +82,47 @@ func TestLoginFormWithoutLoginCollection(t *testing.T) {
 	}
 }
 
+// Two schemas of the same fields, one answered as a list's items and the
+// other as a record under the list's path (ent's PetList at /pets, PetRead
+// at /pets/{id}), are one collection: the list and the read of a record
+// agree.
+func TestSameSchemaUnderListAndItemIsOneCollection(t *testing.T) {
+	t.Parallel()
+	const pet = `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"birthday":{"type":"string","format":"date-time"}},"required":["id","name"]}`
+	one := func(name string) string {
+		return `{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/` + name + `"}}}}}`
+	}
+	param := `"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}]`
+	doc := `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/pets":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/PetList"}}}}}}}},
+"/pets/{id}":{"get":{` + param + `,"responses":` + one("PetRead") + `}},
+"/things/{id}":{"get":{` + param + `,"responses":` + one("Thing") + `}}},
+"components":{"schemas":{"PetList":` + pet + `,"PetRead":` + pet + `,"Thing":` + pet + `}}}`
+	sp, err := spec.Load([]byte(doc), "ent.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Collections) != 2 || m.Collection("PetList") != m.Collection("PetRead") || m.Collection("Thing") == m.Collection("PetList") {
+		t.Fatalf("collections %d: PetList %p, PetRead %p, Thing %p; want PetList and PetRead one, Thing its own", len(m.Collections), m.Collection("PetList"), m.Collection("PetRead"), m.Collection("Thing"))
+	}
+	var list, read *Operation
+	for _, o := range m.Operations {
+		switch o.String() {
+		case "GET /pets":
+			list = o
+		case "GET /pets/{id}":
+			read = o
+		}
+	}
+	if list == nil || read == nil || list.Kind != List || read.Kind != ReadOne || list.Coll != read.Coll {
+		t.Errorf("list %+v and read %+v, want both on one collection", list, read)
+	}
+}
+
 // Two schemas of the same fields answered under one path (a read model and
 // the model a create answers with) are one collection; the same fields
 // under other paths stay apart.
@@ -154,6 +195,48 @@ func TestSuccessMediaUnderARange(t *testing.T) {
 			}
 			if o.MediaSchema == nil || o.MediaSchema.Value == nil || !o.MediaSchema.Value.Type.Is(tc.typ) {
 				t.Errorf("media schema = %v, want type %s", o.MediaSchema, tc.typ)
+			}
+		})
+	}
+}
+
+// A property a collection's schema requires without declaring it (a
+// required "Id" beside the declared "id": JSON names are case-sensitive)
+// is a field of its records, of any value; not where additionalProperties:
+// false forbids it.
+func TestRequiredUndeclaredIsAField(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		closed bool
+	}{{"open", false}, {"closed", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			extra := ""
+			if tc.closed {
+				extra = `,"additionalProperties":false`
+			}
+			doc := `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/carts/{id}":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Cart"}}}}}}}},
+"components":{"schemas":{"Cart":{"type":"object","required":["Id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}` + extra + `}}}}`
+			sp, err := spec.Load([]byte(doc), "cart.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Compile(sp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := m.Collection("Cart")
+			if c == nil || c.ID == nil || c.ID.Name != "id" {
+				t.Fatalf("collection %+v, want Cart keyed by id", c)
+			}
+			f := c.Field("Id")
+			switch {
+			case tc.closed && f != nil:
+				t.Errorf("field Id %+v, want none: additionalProperties: false forbids it", f)
+			case !tc.closed && (f == nil || !f.Required || c.Fields[f.Index] != f):
+				t.Errorf("field Id %+v, want a required field of Cart", f)
 			}
 		})
 	}

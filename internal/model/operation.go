@@ -72,6 +72,11 @@ type Operation struct {
 
 	Status   int                 // the declared success status: the lowest 2xx
 	Response *openapi3.SchemaRef // its application/json schema; nil: no body
+	// StatusKey is the key of Op.Responses that declares the success
+	// answer: Status itself ("201"), else the range holding it ("2XX"),
+	// else "default" (an operation declaring no success status of its
+	// own, answered 200); "" when it declares none of them.
+	StatusKey string
 	// Media is the media type the success response is answered in:
 	// application/json when it declares that, else the first it declares
 	// in the order written (text/html, image/png, text/event-stream); ""
@@ -202,7 +207,9 @@ func SuccessStatus(op *openapi3.Operation) int {
 }
 
 // successResponse is the lowest 2xx status an operation declares (else
-// its redirect, see redirectStatus) and its JSON schema.
+// its redirect, see redirectStatus) and its JSON schema. An operation
+// that declares neither, but a 2XX range or a default response, answers
+// 200 with that response's.
 func successResponse(op *openapi3.Operation) (int, *openapi3.SchemaRef) {
 	best := 0
 	var schema *openapi3.SchemaRef
@@ -214,17 +221,46 @@ func successResponse(op *openapi3.Operation) (int, *openapi3.SchemaRef) {
 		if err != nil || n < 200 || n > 299 || (best != 0 && n > best) {
 			continue
 		}
-		best, schema = n, nil
-		if resp.Value != nil {
-			if mt := resp.Value.Content.Get("application/json"); mt != nil {
-				schema = mt.Schema
-			}
-		}
+		best, schema = n, jsonSchema(resp)
 	}
 	if best == 0 {
 		best = redirectStatus(op)
+		if key := successKey(op, best); key == "2XX" || key == "default" {
+			schema = jsonSchema(op.Responses.Value(key))
+		}
 	}
 	return best, schema
+}
+
+// jsonSchema is the application/json schema of resp, or nil.
+func jsonSchema(resp *openapi3.ResponseRef) *openapi3.SchemaRef {
+	if resp == nil || resp.Value == nil {
+		return nil
+	}
+	if mt := resp.Value.Content.Get("application/json"); mt != nil {
+		return mt.Schema
+	}
+	return nil
+}
+
+// successKey is the key of op's responses that declares its answer with
+// the success status (successResponse's): the status, else its range
+// ("2XX"), else, for 200, "default". "" when none does.
+func successKey(op *openapi3.Operation, status int) string {
+	if op.Responses == nil {
+		return ""
+	}
+	key := strconv.Itoa(status)
+	if op.Responses.Value(key) != nil {
+		return key
+	}
+	if r := key[:1] + "XX"; op.Responses.Value(r) != nil {
+		return r
+	}
+	if status == 200 && op.Responses.Default() != nil {
+		return "default" // no 2xx of its own: successResponse chose 200
+	}
+	return ""
 }
 
 // redirectStatus is the lowest 3xx an operation without a 2xx declares
@@ -243,13 +279,13 @@ func redirectStatus(op *openapi3.Operation) int {
 	return best
 }
 
-// successMedia is the media type the success response status is answered
-// in, and its schema and item schema.
-func successMedia(sp *spec.Spec, path, method string, op *openapi3.Operation, status int) (string, *openapi3.SchemaRef, *openapi3.SchemaRef) {
-	if op.Responses == nil {
+// successMedia is the media type the success response (declared under
+// key) is answered in, and its schema and item schema.
+func successMedia(sp *spec.Spec, path, method string, op *openapi3.Operation, key string) (string, *openapi3.SchemaRef, *openapi3.SchemaRef) {
+	if op.Responses == nil || key == "" {
 		return "", nil, nil
 	}
-	resp := op.Responses.Value(strconv.Itoa(status))
+	resp := op.Responses.Value(key)
 	if resp == nil || resp.Value == nil || len(resp.Value.Content) == 0 {
 		return "", nil, nil
 	}
@@ -259,7 +295,7 @@ func successMedia(sp *spec.Spec, path, method string, op *openapi3.Operation, st
 		// Get matches application/* and */* too: the media type is the
 		// key it matched, as declared.
 		media = ContentKey(content, mt)
-	} else if order := sp.KeyOrder("paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content"); len(order) > 0 && content[order[0]] != nil {
+	} else if order := sp.KeyOrder("paths", path, strings.ToLower(method), "responses", key, "content"); len(order) > 0 && content[order[0]] != nil {
 		media = order[0]
 	} else {
 		for mt := range content {
@@ -304,8 +340,9 @@ func (m *Model) classify() error {
 			}
 			o := &Operation{Method: method, Path: path, ID: op.OperationID, Op: op, Item: item, Secured: securedBy(doc, op), Basic: BasicAuth(doc, op)}
 			o.Status, o.Response = successResponse(op)
-			o.Media, o.MediaSchema, o.Items = successMedia(m.Spec, path, method, op, o.Status)
-			o.Example = declaredExample(m.Spec, path, method, o.Status, o.Media, o.MediaSchema)
+			o.StatusKey = successKey(op, o.Status)
+			o.Media, o.MediaSchema, o.Items = successMedia(m.Spec, path, method, op, o.StatusKey)
+			o.Example = declaredExample(m.Spec, path, method, o.StatusKey, o.Media, o.MediaSchema)
 			o.SecretPath = SecretPathParams(item, op)
 			m.compileInputs(o)
 			o.Guarded = declaresSecurity(doc, op)
@@ -549,7 +586,7 @@ func bodySchema(op *openapi3.Operation, media string) *openapi3.SchemaRef {
 // types: the example the document gives for its success response in
 // media, or nil.
 func DeclaredExample(sp *spec.Spec, o *Operation, media string, schema *openapi3.SchemaRef) []byte {
-	return declaredExample(sp, o.Path, o.Method, o.Status, media, schema)
+	return declaredExample(sp, o.Path, o.Method, o.StatusKey, media, schema)
 }
 
 // declaredExample is the example the document gives for a success
@@ -559,11 +596,11 @@ func DeclaredExample(sp *spec.Spec, o *Operation, media string, schema *openapi3
 // document loads with examples unvalidated, as FastAPI serves them): the
 // answer must be one the contract allows. The example of a media type
 // that is not JSON is its bytes: a JSON string's text.
-func declaredExample(sp *spec.Spec, path, method string, status int, media string, schema *openapi3.SchemaRef) []byte {
-	if media == "" {
+func declaredExample(sp *spec.Spec, path, method, key string, media string, schema *openapi3.SchemaRef) []byte {
+	if media == "" || key == "" {
 		return nil
 	}
-	base := []string{"paths", path, strings.ToLower(method), "responses", strconv.Itoa(status), "content", media}
+	base := []string{"paths", path, strings.ToLower(method), "responses", key, "content", media}
 	var candidates [][]byte
 	if raw, ok := sp.RawJSON(append(base, "example")...); ok {
 		candidates = append(candidates, raw)
