@@ -389,6 +389,25 @@ func (b *builder) request(o *operation, vals values) Request {
 			}
 			continue
 		}
+		if sv, ok := styleValue(in, v); ok && styledInput(in) {
+			st := styleParam(in, sv, url.PathEscape)
+			switch in.In {
+			case "path":
+				path = strings.ReplaceAll(path, "{"+in.Name+"}", st.text)
+			case "query":
+				query.Del(in.Name)
+				for _, p := range st.pairs {
+					query.Add(p[0], p[1])
+				}
+			case "header":
+				if !isHost(in) {
+					header.Set(in.Name, st.text)
+				}
+			case "cookie":
+				cookies.Set(in.Name, st.text)
+			}
+			continue
+		}
 		switch in.In {
 		case "path":
 			path = strings.ReplaceAll(path, "{"+in.Name+"}", url.PathEscape(v))
@@ -500,6 +519,14 @@ func formBody(ins []fastapi.Input, order []string, form url.Values) (body, conte
 			h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"; filename="moviemock.txt"`)
 			h.Set("Content-Type", "application/octet-stream")
 			part, _ = w.CreatePart(h) // writes to a strings.Builder: cannot fail
+		} else if ins[i].Object != nil {
+			// An object (or an item of an array of objects) of a
+			// document not FastAPI's: a JSON part, multipart's default
+			// for an object.
+			h := textproto.MIMEHeader{}
+			h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"`)
+			h.Set("Content-Type", "application/json")
+			part, _ = w.CreatePart(h)
 		} else {
 			part, _ = w.CreateFormField(name)
 		}
@@ -568,7 +595,7 @@ func (b *builder) validValues(o *operation) (values, string) {
 			if v, ok := b.formValues[in.Name]; ok && v != "" {
 				vals[in.Name] = v
 			} else if in.Required {
-				v, ok := b.formValue(in)
+				v, ok := b.formValue(o, in)
 				if !ok {
 					return nil, in.Name
 				}
@@ -578,6 +605,9 @@ func (b *builder) validValues(o *operation) (values, string) {
 			vals[in.Name] = b.host()
 		case in.Required:
 			v, ok := userValue(b.cfg, in)
+			if !ok && in.Object != nil && !in.List {
+				v, ok = b.objectValue(o, in)
+			}
 			if !ok {
 				v, ok = exampleFor(in)
 			}
@@ -611,12 +641,18 @@ func (b *builder) validValues(o *operation) (values, string) {
 const fileContent = "moviemock\n"
 
 // formValue gives a value FastAPI accepts for a form field no example or
-// flag gave one: a file for a file field, the schema's example or a value
-// it accepts otherwise. A login's username and password are never made
+// flag gave one: a file for a file field, JSON its schema accepts for an
+// object field, the schema's example or a value it accepts otherwise. A
+// login's username and password are never made
 // up: only real credentials are valid there.
-func (b *builder) formValue(in fastapi.Input) (string, bool) {
+func (b *builder) formValue(o *operation, in fastapi.Input) (string, bool) {
 	if in.Binary {
 		return fileContent, true
+	}
+	if in.Object != nil {
+		// An object field, or an item of an array of objects: JSON
+		// its schema accepts.
+		return b.objectValue(o, in)
 	}
 	if in.Name == "username" || in.Name == "password" {
 		return "", false
@@ -634,6 +670,9 @@ func (b *builder) formValue(in fastapi.Input) (string, bool) {
 func (b *builder) check(in fastapi.Input, raw string, present bool) *fastapi.ErrorItem {
 	if in.Binary && present {
 		return nil
+	}
+	if item, handled := b.checkStyled(in, raw, present); handled {
+		return item
 	}
 	_, item := in.Check(b.sp, raw, present)
 	return item
@@ -862,7 +901,11 @@ func (b *builder) positive(o *operation) {
 			if _, set := full[in.Name]; in.In != "body" || set {
 				continue
 			}
-			if v, ok := exampleFor(in); ok {
+			if in.Object != nil {
+				if v, ok := b.objectValue(o, in); ok {
+					full[in.Name], added = v, true
+				}
+			} else if v, ok := exampleFor(in); ok {
 				if b.check(in, v, true) == nil {
 					full[in.Name], added = v, true
 				}
@@ -918,6 +961,15 @@ func (b *builder) negative(o *operation) {
 		}
 	}
 	for _, in := range o.inputs.List {
+		if in.Object != nil && !in.List {
+			// An object parameter or form field: one member broken at a
+			// time, sent as its style (or JSON) writes the object.
+			for _, bad := range b.badMembers(in, base[in.Name]) {
+				v := clone(base)
+				v[in.Name] = bad.raw
+				b.add(o, Negative, ExpectRejection, bad.name, v, bad.loc)
+			}
+		}
 		var candidates []string
 		switch in.Kind {
 		case fastapi.Integer:
