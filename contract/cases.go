@@ -498,13 +498,17 @@ const formBoundary = "moviemock-form-boundary"
 
 // formBody encodes a form's fields in declaration order, as a browser
 // would send them: urlencoded, or multipart/form-data when the form has a
-// file field, each file field's value then sent as a file part.
+// file field, each file field's value then sent as a file part; a list of
+// several items as formItems says.
 func formBody(ins []fastapi.Input, order []string, form url.Values) (body, contentType string) {
 	binary := slices.ContainsFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Binary })
 	if !binary {
 		var parts []string
 		for _, name := range order {
-			parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(form.Get(name)))
+			i := slices.IndexFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Name == name })
+			for _, v := range formItems(ins[i], form.Get(name)) {
+				parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(v))
+			}
 		}
 		return strings.Join(parts, "&"), "application/x-www-form-urlencoded"
 	}
@@ -513,27 +517,43 @@ func formBody(ins []fastapi.Input, order []string, form url.Values) (body, conte
 	_ = w.SetBoundary(formBoundary) // a valid boundary: cannot fail
 	for _, name := range order {
 		i := slices.IndexFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Name == name })
-		var part io.Writer
-		if ins[i].Binary {
-			h := textproto.MIMEHeader{}
-			h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"; filename="moviemock.txt"`)
-			h.Set("Content-Type", "application/octet-stream")
-			part, _ = w.CreatePart(h) // writes to a strings.Builder: cannot fail
-		} else if ins[i].Object != nil {
-			// An object (or an item of an array of objects) of a
-			// document not FastAPI's: a JSON part, multipart's default
-			// for an object.
-			h := textproto.MIMEHeader{}
-			h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"`)
-			h.Set("Content-Type", "application/json")
-			part, _ = w.CreatePart(h)
-		} else {
-			part, _ = w.CreateFormField(name)
+		for _, v := range formItems(ins[i], form.Get(name)) {
+			var part io.Writer
+			if ins[i].Binary {
+				h := textproto.MIMEHeader{}
+				h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"; filename="moviemock.txt"`)
+				h.Set("Content-Type", "application/octet-stream")
+				part, _ = w.CreatePart(h) // writes to a strings.Builder: cannot fail
+			} else if ins[i].Object != nil {
+				// An object (or an item of an array of objects) of a
+				// document not FastAPI's: a JSON part, multipart's
+				// default for an object.
+				h := textproto.MIMEHeader{}
+				h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"`)
+				h.Set("Content-Type", "application/json")
+				part, _ = w.CreatePart(h)
+			} else {
+				part, _ = w.CreateFormField(name)
+			}
+			_, _ = io.WriteString(part, v)
 		}
-		_, _ = io.WriteString(part, form.Get(name))
 	}
 	_ = w.Close()
 	return sb.String(), w.FormDataContentType()
+}
+
+// formItems is what a form field's value v is sent as: one field (or
+// part) per item of a list of several, or their one field joined as its
+// encoding's style says where it is not exploded; v itself otherwise.
+func formItems(in fastapi.Input, v string) []string {
+	if !in.List || !strings.Contains(v, listSep) {
+		return []string{v}
+	}
+	items := strings.Split(v, listSep)
+	if in.Style != "" && !in.Explode && !in.Binary {
+		return []string{strings.Join(items, formDelim(in))}
+	}
+	return items
 }
 
 // escapeQuotes escapes a form field name for a Content-Disposition header,
@@ -831,6 +851,11 @@ func describe(vals values, order []fastapi.Input) string {
 			if strings.Contains(in.Name, "password") || strings.Contains(in.Name, "secret") {
 				v = "***"
 			}
+			if in.List && strings.Contains(v, listSep) {
+				items, _ := json.Marshal(strings.Split(v, listSep))
+				parts = append(parts, in.Name+"="+string(items))
+				continue
+			}
 			parts = append(parts, in.Name+"="+strconv.Quote(v))
 		}
 	}
@@ -890,6 +915,25 @@ func (b *builder) positive(o *operation) {
 		for _, id := range b.ids[in.Name][1:min(len(b.ids[in.Name]), 3)] {
 			v := clone(vals)
 			v[in.Name] = id
+			b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List), v, nil)
+		}
+	}
+	// Each list of a document not FastAPI's once more with two items, so
+	// that its style's delimiter (or a part per item) is sent.
+	for _, in := range o.inputs.List {
+		if !in.List || in.In == "path" || !(styledInput(in) || in.In == "body" && b.openAPIDoc()) {
+			continue
+		}
+		item, ok := vals[in.Name]
+		if !ok || item == absent {
+			item, ok = b.listItem(o, in)
+		}
+		if !ok {
+			continue
+		}
+		if two, ok := twoItems(in, item); ok && b.check(in, two, true) == nil {
+			v := clone(vals)
+			v[in.Name] = two
 			b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List), v, nil)
 		}
 	}

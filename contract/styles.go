@@ -13,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/internal/fastapi"
+	"github.com/moviemock/moviemock/internal/framework"
 )
 
 // The parameters of a document that is not FastAPI's are sent as OpenAPI
@@ -50,9 +51,57 @@ func styleValue(in fastapi.Input, raw string) (any, bool) {
 		m, ok := decodeObject([]byte(raw))
 		return m, ok
 	case in.List:
-		return []string{raw}, true
+		return strings.Split(raw, listSep), true
 	}
 	return raw, true
+}
+
+// listSep separates the items of a list's value in a case that sends
+// more than one ("1\x1f2" is [1, 2]); a value without it is one item.
+const listSep = "\x1f"
+
+// twoItems is a list input's value of two items the schema accepts, from
+// one accepted item: the enum's next value, else the item again where
+// the items need not be unique. ok is false where no list of two fits.
+func twoItems(in fastapi.Input, item string) (string, bool) {
+	ls := in.ListSchema
+	if ls == nil || ls.MaxItems != nil && *ls.MaxItems < 2 || strings.Contains(item, listSep) {
+		return "", false
+	}
+	for _, e := range in.Schema.Enum {
+		if v := fmt.Sprint(e); v != item {
+			return item + listSep + v, true
+		}
+	}
+	if ls.UniqueItems {
+		return "", false
+	}
+	return item + listSep + item, true
+}
+
+// sentItems is a form list's value as the mock reads it back from what
+// formBody sends: its items, or (a style that is not exploded) their one
+// field split at the style's delimiter.
+func sentItems(in fastapi.Input, raw string) []string {
+	items := strings.Split(raw, listSep)
+	if in.Style == "" || in.Explode {
+		return items
+	}
+	entries := []fastapi.FormEntry{{Name: in.Name, Value: strings.Join(items, formDelim(in))}}
+	var out []string
+	for _, e := range in.FormList(entries) {
+		out = append(out, e.Value)
+	}
+	return out
+}
+
+// formDelim joins the items of a form list its encoding does not
+// explode.
+func formDelim(in fastapi.Input) string {
+	if d := styleDelims[in.Style]; d != "" {
+		return d
+	}
+	return ","
 }
 
 // styleDelims joins the items of a query array that is not exploded.
@@ -242,6 +291,15 @@ func styledSource(in fastapi.Input, st styled) fastapi.Source {
 // false for any other input, and for an object's value that is not a JSON
 // object (sent as one value).
 func (b *builder) checkStyled(in fastapi.Input, raw string, present bool) (item *fastapi.ErrorItem, handled bool) {
+	if present && in.In == "body" && in.List && strings.Contains(raw, listSep) {
+		if in.Binary {
+			return nil, true // file parts: any content is a file
+		}
+		if _, items := in.CheckList(b.sp, sentItems(in, raw)); len(items) > 0 {
+			return &items[0], true
+		}
+		return nil, true
+	}
 	if !present || !styledInput(in) || in.Content || in.Object == nil && !in.List {
 		return nil, false
 	}
@@ -380,4 +438,27 @@ func (b *builder) badMembers(in fastapi.Input, valid string) []badValue {
 type badValue struct {
 	name, raw string
 	loc       []any
+}
+
+// openAPIDoc reports whether the contract is a document not FastAPI's,
+// whose form lists the runner may send several items of.
+func (b *builder) openAPIDoc() bool {
+	return b.model != nil && b.model.Framework == framework.OpenAPI
+}
+
+// listItem is one item a list input accepts, where the case's values
+// have none: a file, JSON of an item object, the schema's example or a
+// value it accepts.
+func (b *builder) listItem(o *operation, in fastapi.Input) (string, bool) {
+	switch {
+	case in.Binary:
+		return fileContent, true
+	case in.Object != nil:
+		return b.objectValue(o, in)
+	}
+	v, ok := exampleFor(in)
+	if !ok {
+		v, ok = acceptedPatternValue(in)
+	}
+	return v, ok && b.check(in, v, true) == nil
 }

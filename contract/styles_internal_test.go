@@ -125,3 +125,34 @@ func loadStylesSpec(t *testing.T) *spec.Spec {
 	}
 	return sp
 }
+
+// A form list of several items is a field (or part) per item, or, where
+// its encoding's style is not exploded, one field joined by the style's
+// delimiter; a file list is always a part per file; one item is sent as
+// it is.
+func TestFormItemsFollowTheEncoding(t *testing.T) {
+	t.Parallel()
+	two := "1" + listSep + "2"
+	tests := []struct {
+		name string
+		in   fastapi.Input
+		v    string
+		want []string
+	}{
+		{"no encoding", fastapi.Input{In: "body", Name: "ids", List: true}, two, []string{"1", "2"}},
+		{"form exploded", fastapi.Input{In: "body", Name: "ids", List: true, Style: "form", Explode: true}, two, []string{"1", "2"}},
+		{"form", fastapi.Input{In: "body", Name: "ids", List: true, Style: "form"}, two, []string{"1,2"}},
+		{"spaceDelimited", fastapi.Input{In: "body", Name: "ids", List: true, Style: "spaceDelimited"}, two, []string{"1 2"}},
+		{"pipeDelimited", fastapi.Input{In: "body", Name: "ids", List: true, Style: "pipeDelimited"}, two, []string{"1|2"}},
+		{"files", fastapi.Input{In: "body", Name: "f", List: true, Binary: true, Style: "form"}, two, []string{"1", "2"}},
+		{"one item", fastapi.Input{In: "body", Name: "ids", List: true, Style: "form"}, "1", []string{"1"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := formItems(tc.in, tc.v); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -16,8 +16,10 @@ import (
 // object parameter gets a valid value from its schema, so a required one
 // has its positive case, written as its style says (deepObject keys, an
 // exploded form's member keys, "k,v" pairs, JSON for content); a path
-// parameter carries its label or matrix prefix; a form's object field is
-// a JSON part; each negative case breaks one member, sent the same way.
+// parameter carries its label or matrix prefix; a list is sent once with
+// two items, joined or repeated as its style (a form field's encoding)
+// says, a file list as a file part per item; a form's object field is a
+// JSON part; each negative case breaks one member, sent the same way.
 // The mock, which reads every style, finds no fault.
 func TestStyledParametersAgainstTheMock(t *testing.T) {
 	t.Parallel()
@@ -76,6 +78,27 @@ func TestStyledParametersAgainstTheMock(t *testing.T) {
 		})},
 		{"POST /uploads sends its object field as a JSON part", has("/uploads", func(r contract.Request) bool {
 			return strings.Contains(r.Body, "name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{")
+		})},
+		// A list of a document not FastAPI's is sent once with two
+		// items, written as its style says.
+		{"GET /arrays repeats exploded's key", has("/arrays", urlHas("exploded=album&exploded=track"))},
+		{"GET /arrays joins csv with commas (form, not exploded)", has("/arrays", urlHas("csv=album%2Ctrack"))},
+		{"GET /arrays joins spaced with spaces", has("/arrays", urlHas("spaced=1+1"))},
+		{"GET /arrays joins piped with pipes", has("/arrays", urlHas("piped=1%7C1"))},
+		{"GET /arrays joins X-Ids with commas (simple)", has("/arrays", func(r contract.Request) bool {
+			return strings.Count(r.Header.Get("X-Ids"), ",") == 1
+		})},
+		{"GET /arrays joins the flavours cookie with commas", has("/arrays", func(r contract.Request) bool {
+			return strings.Contains(r.Header.Get("Cookie"), "flavours=a,b")
+		})},
+		{"POST /forms joins ids as its encoding says (form, not exploded)", has("/forms", func(r contract.Request) bool {
+			return strings.Contains(r.Body, "ids=1%2C1")
+		})},
+		{"POST /forms repeats tags' field", has("/forms", func(r contract.Request) bool {
+			return strings.Contains(r.Body, "tags=moviemock&tags=moviemock")
+		})},
+		{"POST /uploads sends each of files as a file part", has("/uploads", func(r contract.Request) bool {
+			return strings.Count(r.Body, `name="files"; filename=`) == 2
 		})},
 	}
 	for _, c := range checks {
