@@ -462,3 +462,18 @@ func (b *builder) listItem(o *operation, in fastapi.Input) (string, bool) {
 	}
 	return v, ok && b.check(in, v, true) == nil
 }
+
+// pathSegment is the value v of the path parameter name as its style
+// writes it (a label's ".", a matrix's ";name="), escaped; v escaped
+// where the parameter has no style.
+func pathSegment(ins fastapi.Inputs, name, v string) string {
+	for _, in := range ins.List {
+		if in.In != "path" || in.Name != name || !styledInput(in) {
+			continue
+		}
+		if sv, ok := styleValue(in, v); ok {
+			return styleParam(in, sv, url.PathEscape).text
+		}
+	}
+	return url.PathEscape(v)
+}

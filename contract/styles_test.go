@@ -131,3 +131,82 @@ func keys[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// matrixPetsDoc is a collection whose records are addressed by a path
+// parameter of style matrix.
+const matrixPetsDoc = `openapi: 3.0.3
+info: {title: pets, version: "1"}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string, maxLength: 20}
+    NewPet:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string, maxLength: 20}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/Pet"}}}}}
+    post:
+      operationId: createPet
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/NewPet"}}}}
+      responses:
+        "201": {description: created, content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}
+  /pets/{id}:
+    parameters:
+      - {name: id, in: path, required: true, style: matrix, schema: {type: integer}}
+    get:
+      operationId: getPet
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {$ref: "#/components/schemas/Pet"}}}}
+        "404": {description: none}
+    delete:
+      operationId: deletePet
+      responses:
+        "204": {description: deleted}
+        "404": {description: none}
+`
+
+// The sequences address a record by its path parameter as its style
+// writes it too: /pets/;id=1, not /pets/1.
+func TestSequencesWriteThePathStyle(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(matrixPetsDoc), "pets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := run(t, srv, contract.Config{Spec: sp})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
+	}
+	var styled, bare []string
+	for _, res := range report.Results {
+		c := res.Case
+		if c.Path != "/pets/{id}" {
+			continue
+		}
+		if strings.Contains(c.Request.URL, "/pets/;id=") {
+			styled = append(styled, string(c.Kind)+" "+c.Name)
+		} else {
+			bare = append(bare, string(c.Kind)+" "+c.Name+" "+c.Request.URL)
+		}
+	}
+	if len(bare) > 0 {
+		t.Errorf("sent without the matrix prefix:\n%s", strings.Join(bare, "\n"))
+	}
+	if !slices.ContainsFunc(styled, func(s string) bool { return !strings.HasPrefix(s, "positive") && !strings.HasPrefix(s, "negative") }) {
+		t.Errorf("no sequence step reached /pets/{id}: %q", styled)
+	}
+}
