@@ -19,8 +19,9 @@ import (
 // The parameters of a document that is not FastAPI's are sent as OpenAPI
 // serializes them: the style and explode the document declares, or their
 // defaults for the parameter's location (fastapi.Input.Style). A case
-// holds a list's value as its one item, an object's (not described by
-// content) as JSON, whose members styled writes as the style says. A
+// holds a list's value as its items (one, unless listSep joins several),
+// an object's (not described by content) as JSON, whose members
+// styleParam writes as the style says. A
 // FastAPI document's inputs have no Style: they are sent as FastAPI
 // reads them, one value per key.
 
@@ -40,7 +41,7 @@ func styledInput(in fastapi.Input) bool {
 
 // styleValue is what a case's value raw of in stands for: an object
 // parameter's members (its JSON object, numbers as written), a list's
-// items (its one item), else the text itself. ok is false for an object
+// items (split at listSep), else the text itself. ok is false for an object
 // parameter whose value is not a JSON object (a generated case's random
 // text), which is sent as one value.
 func styleValue(in fastapi.Input, raw string) (any, bool) {
