@@ -390,6 +390,25 @@ func (b *builder) request(o *operation, vals values) Request {
 			}
 			continue
 		}
+		if sv, ok := styleValue(in, v); ok && styledInput(in) {
+			st := styleParam(in, sv, url.PathEscape)
+			switch in.In {
+			case "path":
+				path = strings.ReplaceAll(path, "{"+in.Name+"}", st.text)
+			case "query":
+				query.Del(in.Name)
+				for _, p := range st.pairs {
+					query.Add(p[0], p[1])
+				}
+			case "header":
+				if !isHost(in) {
+					header.Set(in.Name, st.text)
+				}
+			case "cookie":
+				cookies.Set(in.Name, st.text)
+			}
+			continue
+		}
 		switch in.In {
 		case "path":
 			path = strings.ReplaceAll(path, "{"+in.Name+"}", url.PathEscape(v))
@@ -480,13 +499,17 @@ const formBoundary = "moviemock-form-boundary"
 
 // formBody encodes a form's fields in declaration order, as a browser
 // would send them: urlencoded, or multipart/form-data when the form has a
-// file field, each file field's value then sent as a file part.
+// file field, each file field's value then sent as a file part; a list of
+// several items as formItems says.
 func formBody(ins []fastapi.Input, order []string, form url.Values) (body, contentType string) {
 	binary := slices.ContainsFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Binary })
 	if !binary {
 		var parts []string
 		for _, name := range order {
-			parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(form.Get(name)))
+			i := slices.IndexFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Name == name })
+			for _, v := range formItems(ins[i], form.Get(name)) {
+				parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(v))
+			}
 		}
 		return strings.Join(parts, "&"), "application/x-www-form-urlencoded"
 	}
@@ -495,19 +518,43 @@ func formBody(ins []fastapi.Input, order []string, form url.Values) (body, conte
 	_ = w.SetBoundary(formBoundary) // a valid boundary: cannot fail
 	for _, name := range order {
 		i := slices.IndexFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Name == name })
-		var part io.Writer
-		if ins[i].Binary {
-			h := textproto.MIMEHeader{}
-			h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"; filename="moviemock.txt"`)
-			h.Set("Content-Type", "application/octet-stream")
-			part, _ = w.CreatePart(h) // writes to a strings.Builder: cannot fail
-		} else {
-			part, _ = w.CreateFormField(name)
+		for _, v := range formItems(ins[i], form.Get(name)) {
+			var part io.Writer
+			if ins[i].Binary {
+				h := textproto.MIMEHeader{}
+				h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"; filename="moviemock.txt"`)
+				h.Set("Content-Type", "application/octet-stream")
+				part, _ = w.CreatePart(h) // writes to a strings.Builder: cannot fail
+			} else if ins[i].Object != nil {
+				// An object (or an item of an array of objects) of a
+				// document not FastAPI's: a JSON part, multipart's
+				// default for an object.
+				h := textproto.MIMEHeader{}
+				h.Set("Content-Disposition", `form-data; name="`+escapeQuotes(name)+`"`)
+				h.Set("Content-Type", "application/json")
+				part, _ = w.CreatePart(h)
+			} else {
+				part, _ = w.CreateFormField(name)
+			}
+			_, _ = io.WriteString(part, v)
 		}
-		_, _ = io.WriteString(part, form.Get(name))
 	}
 	_ = w.Close()
 	return sb.String(), w.FormDataContentType()
+}
+
+// formItems is what a form field's value v is sent as: one field (or
+// part) per item of a list of several, or their one field joined as its
+// encoding's style says where it is not exploded; v itself otherwise.
+func formItems(in fastapi.Input, v string) []string {
+	if !in.List || !strings.Contains(v, listSep) {
+		return []string{v}
+	}
+	items := strings.Split(v, listSep)
+	if in.Style != "" && !in.Explode && !in.Binary {
+		return []string{strings.Join(items, formDelim(in))}
+	}
+	return items
 }
 
 // escapeQuotes escapes a form field name for a Content-Disposition header,
@@ -569,7 +616,7 @@ func (b *builder) validValues(o *operation) (values, string) {
 			if v, ok := b.formValues[in.Name]; ok && v != "" {
 				vals[in.Name] = v
 			} else if in.Required {
-				v, ok := b.formValue(in)
+				v, ok := b.formValue(o, in)
 				if !ok {
 					return nil, in.Name
 				}
@@ -579,6 +626,9 @@ func (b *builder) validValues(o *operation) (values, string) {
 			vals[in.Name] = b.host()
 		case in.Required:
 			v, ok := userValue(b.cfg, in)
+			if !ok && in.Object != nil && !in.List {
+				v, ok = b.objectValue(o, in)
+			}
 			if !ok {
 				v, ok = exampleFor(in)
 			}
@@ -612,12 +662,18 @@ func (b *builder) validValues(o *operation) (values, string) {
 const fileContent = "moviemock\n"
 
 // formValue gives a value FastAPI accepts for a form field no example or
-// flag gave one: a file for a file field, the schema's example or a value
-// it accepts otherwise. A login's username and password are never made
+// flag gave one: a file for a file field, JSON its schema accepts for an
+// object field, the schema's example or a value it accepts otherwise. A
+// login's username and password are never made
 // up: only real credentials are valid there.
-func (b *builder) formValue(in fastapi.Input) (string, bool) {
+func (b *builder) formValue(o *operation, in fastapi.Input) (string, bool) {
 	if in.Binary {
 		return fileContent, true
+	}
+	if in.Object != nil {
+		// An object field, or an item of an array of objects: JSON
+		// its schema accepts.
+		return b.objectValue(o, in)
 	}
 	if in.Name == "username" || in.Name == "password" {
 		return "", false
@@ -635,6 +691,9 @@ func (b *builder) formValue(in fastapi.Input) (string, bool) {
 func (b *builder) check(in fastapi.Input, raw string, present bool) *fastapi.ErrorItem {
 	if in.Binary && present {
 		return nil
+	}
+	if item, handled := b.checkStyled(in, raw, present); handled {
+		return item
 	}
 	_, item := in.Check(b.sp, raw, present)
 	return item
@@ -793,6 +852,11 @@ func describe(vals values, order []fastapi.Input) string {
 			if strings.Contains(in.Name, "password") || strings.Contains(in.Name, "secret") {
 				v = "***"
 			}
+			if in.List && strings.Contains(v, listSep) {
+				items, _ := json.Marshal(strings.Split(v, listSep))
+				parts = append(parts, in.Name+"="+string(items))
+				continue
+			}
 			parts = append(parts, in.Name+"="+strconv.Quote(v))
 		}
 	}
@@ -861,6 +925,25 @@ func (b *builder) positive(o *operation) {
 			b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List), v, nil)
 		}
 	}
+	// Each list of a document not FastAPI's once more with two items, so
+	// that its style's delimiter (or a part per item) is sent.
+	for _, in := range o.inputs.List {
+		if !in.List || in.In == "path" || !(styledInput(in) || in.In == "body" && b.openAPIDoc()) {
+			continue
+		}
+		item, ok := vals[in.Name]
+		if !ok || item == absent {
+			item, ok = b.listItem(o, in)
+		}
+		if !ok {
+			continue
+		}
+		if two, ok := twoItems(in, item); ok && b.check(in, two, true) == nil {
+			v := clone(vals)
+			v[in.Name] = two
+			b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List), v, nil)
+		}
+	}
 	// With every optional form field set to an accepted value as well.
 	if o.inputs.Form {
 		full := clone(vals)
@@ -869,7 +952,11 @@ func (b *builder) positive(o *operation) {
 			if _, set := full[in.Name]; in.In != "body" || set {
 				continue
 			}
-			if v, ok := exampleFor(in); ok {
+			if in.Object != nil {
+				if v, ok := b.objectValue(o, in); ok {
+					full[in.Name], added = v, true
+				}
+			} else if v, ok := exampleFor(in); ok {
 				if b.check(in, v, true) == nil {
 					full[in.Name], added = v, true
 				}
@@ -925,6 +1012,15 @@ func (b *builder) negative(o *operation) {
 		}
 	}
 	for _, in := range o.inputs.List {
+		if in.Object != nil && !in.List {
+			// An object parameter or form field: one member broken at a
+			// time, sent as its style (or JSON) writes the object.
+			for _, bad := range b.badMembers(in, base[in.Name]) {
+				v := clone(base)
+				v[in.Name] = bad.raw
+				b.add(o, Negative, ExpectRejection, bad.name, v, bad.loc)
+			}
+		}
 		var candidates []string
 		switch in.Kind {
 		case fastapi.Integer:

@@ -236,10 +236,10 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 	x := s.op(o)
 	path := o.Path
 	for k, v := range c.path {
-		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
+		path = strings.ReplaceAll(path, "{"+k+"}", pathSegment(x.inputs, k, v))
 	}
 	for k, v := range s.under {
-		path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
+		path = strings.ReplaceAll(path, "{"+k+"}", pathSegment(x.inputs, k, v))
 	}
 	h := s.r.cfg.Header.Clone()
 	if h == nil {
@@ -1032,8 +1032,9 @@ func (s *seqRun) parentID(p *model.Collection, for_ *model.Collection) (any, boo
 
 func (s *seqRun) plainRequest(o *model.Operation, path map[string]string, q url.Values) Request {
 	p := o.Path
+	ins := s.op(o).inputs
 	for k, v := range path {
-		p = strings.ReplaceAll(p, "{"+k+"}", url.PathEscape(v))
+		p = strings.ReplaceAll(p, "{"+k+"}", pathSegment(ins, k, v))
 	}
 	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + p
 	if len(q) > 0 {
