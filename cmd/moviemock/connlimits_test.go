@@ -130,26 +130,8 @@ func TestServeLimitConcurrency(t *testing.T) {
 // never reads the answer is dropped after the body timeout, and its
 // connection with the answer it holds is let go.
 func TestStalledReaderDropped(t *testing.T) {
-	files := &sources{gen: &generateOpts{}}
-	data, _, set, err := files.load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := mock.New(mock.Config{Data: data, Scenarios: set})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
 	limits := &connLimits{max: 10, body: 200 * time.Millisecond}
-	limits.apply(srv)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-
-	conn := dial(t, ln.Addr().String())
+	conn := dial(t, serveLimited(t, limits))
 	conn.(*net.TCPConn).SetReadBuffer(4096)
 	conn.Write(loadgen.Request("GET", "/reviews", "", "X-Mock-Scenario: huge-review-list"))
 	eventually(t, "the server let the connection go", func() bool { return limits.open.Load() == 0 })
@@ -166,26 +148,8 @@ func TestStalledReaderDropped(t *testing.T) {
 // keep-alive connection and then stops reading the next is still dropped
 // after the body timeout, with no limit on connections set.
 func TestStalledReaderDroppedAfterKeepAlive(t *testing.T) {
-	files := &sources{gen: &generateOpts{}}
-	data, _, set, err := files.load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := mock.New(mock.Config{Data: data, Scenarios: set})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
 	limits := &connLimits{max: 10, body: 200 * time.Millisecond}
-	limits.apply(srv)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-
-	conn := dial(t, ln.Addr().String())
+	conn := dial(t, serveLimited(t, limits))
 	conn.(*net.TCPConn).SetReadBuffer(4096)
 	br := bufio.NewReader(conn)
 	for i := range 3 {
@@ -210,6 +174,30 @@ func TestStalledReaderDroppedAfterKeepAlive(t *testing.T) {
 	if n > 7<<20 {
 		t.Errorf("%d bytes arrived: the whole answer", n)
 	}
+}
+
+// serveLimited serves the default data with limits on a port of its own,
+// until the test ends: its address.
+func serveLimited(t *testing.T, limits *connLimits) string {
+	t.Helper()
+	files := &sources{gen: &generateOpts{}}
+	data, _, set, err := files.load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := mock.New(mock.Config{Data: data, Scenarios: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	limits.apply(srv)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
 }
 
 // --watch-interval 0 stops watching, as --help says; from the environment

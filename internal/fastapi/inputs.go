@@ -906,29 +906,7 @@ func constraintItem(err error, in *Input, raw string, loc []any) ErrorItem {
 	var se *openapi3.SchemaError
 	if errors.As(err, &se) {
 		s := in.Schema
-		var limit any
-		switch se.SchemaField {
-		case "pattern":
-			limit = s.Pattern
-		case "minLength":
-			limit = s.MinLength
-		case "maxLength":
-			if s.MaxLength != nil {
-				limit = *s.MaxLength
-			}
-		case "minimum":
-			limit = deref(s.Min)
-		case "maximum":
-			limit = deref(s.Max)
-		case "exclusiveMinimum":
-			limit = deref(s.ExclusiveMin.Value)
-		case "exclusiveMaximum":
-			limit = deref(s.ExclusiveMax.Value)
-		case "multipleOf":
-			limit = deref(s.MultipleOf)
-		case "enum":
-			limit = s.Enum
-		}
+		limit := schemaLimit(s, se.SchemaField)
 		if f, isFloat := limit.(float64); isFloat && in.Kind == Integer && f == float64(int64(f)) {
 			limit = int64(f) // pydantic writes an int field's bounds as ints
 		}
@@ -938,6 +916,35 @@ func constraintItem(err error, in *Input, raw string, loc []any) ErrorItem {
 		return ErrorItem{Type: "value_error", Loc: loc, Msg: "Value error, " + strings.TrimSpace(se.Reason), Input: raw}
 	}
 	return ErrorItem{Type: "value_error", Loc: loc, Msg: "Value error, " + err.Error(), Input: raw}
+}
+
+// schemaLimit is the value of the keyword the schema validator names in
+// its complaint (field: "pattern", "maxLength", "minimum", …) on s; nil
+// when s does not set it.
+func schemaLimit(s *openapi3.Schema, field string) any {
+	switch field {
+	case "pattern":
+		return s.Pattern
+	case "minLength":
+		return s.MinLength
+	case "maxLength":
+		if s.MaxLength != nil {
+			return *s.MaxLength
+		}
+	case "minimum":
+		return deref(s.Min)
+	case "maximum":
+		return deref(s.Max)
+	case "exclusiveMinimum":
+		return deref(s.ExclusiveMin.Value)
+	case "exclusiveMaximum":
+		return deref(s.ExclusiveMax.Value)
+	case "multipleOf":
+		return deref(s.MultipleOf)
+	case "enum":
+		return s.Enum
+	}
+	return nil
 }
 
 func deref(p *float64) any {

@@ -458,26 +458,9 @@ func objectItem(err error, loc []any, value any) ErrorItem {
 		return ErrorItem{Type: "extra_forbidden", Loc: at, Msg: "Extra inputs are not permitted", Input: se.Value}
 	}
 	if s != nil {
-		var limit any
-		switch se.SchemaField {
-		case "pattern":
-			limit = s.Pattern
-		case "minLength":
-			limit = s.MinLength
-		case "maxLength":
+		limit := schemaLimit(s, se.SchemaField)
+		if se.SchemaField == "maxLength" {
 			limit = deref(uint64Float(s.MaxLength))
-		case "minimum":
-			limit = deref(s.Min)
-		case "maximum":
-			limit = deref(s.Max)
-		case "exclusiveMinimum":
-			limit = deref(s.ExclusiveMin.Value)
-		case "exclusiveMaximum":
-			limit = deref(s.ExclusiveMax.Value)
-		case "multipleOf":
-			limit = deref(s.MultipleOf)
-		case "enum":
-			limit = s.Enum
 		}
 		if item, ok := Constraint(se.SchemaField, limit, se.Value, at...); ok {
 			return item
