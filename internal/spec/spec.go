@@ -38,9 +38,10 @@ type Spec struct {
 
 	warnings []string
 
-	modes  sync.Map // *openapi3.Schema -> validationMode
-	usesMu sync.Mutex
-	uses   map[*openapi3.Schema]bool // uses2020's verdicts
+	modes     sync.Map // *openapi3.Schema -> validationMode
+	usesMu    sync.Mutex
+	uses      map[*openapi3.Schema]bool // uses2020's verdicts
+	usesLooks int                       // the schemas uses2020 looked at (its tests read it)
 
 	// members indexes the keys of the large mappings of the document as
 	// written (*yaml.Node -> map[string]*yaml.Node), built when first
@@ -822,17 +823,13 @@ func Nullable(schema *openapi3.Schema) bool {
 // JSON Schema 2020-12 that kin-openapi's built-in validator lacks. Each
 // schema is looked at once per document (a chain of n models referring to
 // the next costs n, where walking each one's subtree afresh cost n³).
-// uses2020Looks counts the schemas uses2020 looked at, for its tests
-// (under usesMu of some Spec; read only by tests that share none).
-var uses2020Looks int
-
 func (s *Spec) uses2020(schema *openapi3.Schema) bool {
 	s.usesMu.Lock()
 	defer s.usesMu.Unlock()
 	if s.uses == nil {
 		s.uses = map[*openapi3.Schema]bool{}
 	}
-	found, _ := uses2020Keywords(schema, s.uses, map[*openapi3.Schema]bool{})
+	found, _ := uses2020Keywords(schema, s.uses, map[*openapi3.Schema]bool{}, &s.usesLooks)
 	return found
 }
 
@@ -840,7 +837,7 @@ func (s *Spec) uses2020(schema *openapi3.Schema) bool {
 // the schemas on the way down. A schema met again below itself answers
 // false for now, and a verdict that rested on such an answer (cut) is not
 // kept: reached another way, the schema may still lead to the keyword.
-func uses2020Keywords(v *openapi3.Schema, memo, open map[*openapi3.Schema]bool) (found, cut bool) {
+func uses2020Keywords(v *openapi3.Schema, memo, open map[*openapi3.Schema]bool, looks *int) (found, cut bool) {
 	if v == nil {
 		return false, false
 	}
@@ -850,7 +847,7 @@ func uses2020Keywords(v *openapi3.Schema, memo, open map[*openapi3.Schema]bool) 
 	if open[v] {
 		return false, true
 	}
-	uses2020Looks++
+	*looks++
 	if v.Const != nil || len(v.PrefixItems) != 0 || v.Contains != nil ||
 		len(v.PatternProperties) != 0 || len(v.DependentSchemas) != 0 || v.PropertyNames != nil ||
 		v.UnevaluatedItems.Has != nil || v.UnevaluatedItems.Schema != nil ||
@@ -866,7 +863,7 @@ func uses2020Keywords(v *openapi3.Schema, memo, open map[*openapi3.Schema]bool) 
 		if r == nil {
 			return false
 		}
-		f, c := uses2020Keywords(r.Value, memo, open)
+		f, c := uses2020Keywords(r.Value, memo, open, looks)
 		cut = cut || c
 		return f
 	}

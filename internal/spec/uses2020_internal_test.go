@@ -54,7 +54,6 @@ func TestUses2020Linear(t *testing.T) {
 		}
 	}
 	s := &Spec{}
-	uses2020Looks = 0
 	for _, m := range models {
 		if s.uses2020(m) {
 			t.Fatal("a keyword found where there is none")
@@ -62,7 +61,7 @@ func TestUses2020Linear(t *testing.T) {
 	}
 	// Each schema (a model and its id) looked at once; walking each
 	// model's chain afresh would be n² = 400 million looks.
-	if uses2020Looks != 2*n {
-		t.Errorf("%d looks for %d models of two schemas each, want one a schema", uses2020Looks, n)
+	if s.usesLooks != 2*n {
+		t.Errorf("%d looks for %d models of two schemas each, want one a schema", s.usesLooks, n)
 	}
 }
