@@ -99,14 +99,11 @@ func sentItems(in fastapi.Input, raw string) []string {
 // formDelim joins the items of a form list its encoding does not
 // explode.
 func formDelim(in fastapi.Input) string {
-	if d := styleDelims[in.Style]; d != "" {
+	if d := fastapi.StyleDelimiter(in.Style); d != "" {
 		return d
 	}
 	return ","
 }
-
-// styleDelims joins the items of a query array that is not exploded.
-var styleDelims = map[string]string{"form": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
 
 // styleParam writes v (a text, a list's items, an object's members) as
 // in's style and explode say (OpenAPI 3's Style Values): a query array is
@@ -163,7 +160,7 @@ func styleItems(in fastapi.Input, items []string, esc func(string) string) style
 			}
 			return out
 		}
-		delim := styleDelims[in.Style]
+		delim := fastapi.StyleDelimiter(in.Style)
 		if delim == "" {
 			delim = ","
 		}
@@ -225,7 +222,7 @@ func styleObject(in fastapi.Input, m map[string]any, esc func(string) string) st
 		}
 	}
 	if in.In == "query" {
-		delim := styleDelims[in.Style]
+		delim := fastapi.StyleDelimiter(in.Style)
 		if delim == "" {
 			delim = ","
 		}

@@ -48,10 +48,15 @@ func (c *routeCache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var m mux.RouteMatch
-	if len(r.URL.Path) <= routeCachePath && c.router.Match(r, &m) && m.MatchErr == nil && m.Handler != nil {
-		c.remember(r, routeHit{handler: m.Handler, vars: m.Vars})
+	if c.router.Match(r, &m) && m.MatchErr == nil && m.Handler != nil {
+		hit := routeHit{handler: m.Handler, vars: m.Vars}
+		if len(r.URL.Path) <= routeCachePath {
+			c.remember(r, hit)
+		}
+		hit.handler.ServeHTTP(w, mux.SetURLVars(r, hit.vars))
+		return
 	}
-	c.router.ServeHTTP(w, r)
+	c.router.ServeHTTP(w, r) // 404, 405 and the redirects, as the router answers them
 }
 
 func (c *routeCache) lookup(r *http.Request) (routeHit, bool) {

@@ -35,6 +35,11 @@ type Source struct {
 // exploded.
 var styleDelim = map[string]string{"form": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
 
+// StyleDelimiter is what joins the items of a query array of the given
+// style that is not exploded ("" for a style that joins none): the one
+// table the mock reads by and the runner writes by.
+func StyleDelimiter(style string) string { return styleDelim[style] }
+
 // StyledList is the items a List parameter with a Style carries, and
 // whether the request carries it at all: each repeated query key of an
 // exploded form (or spaceDelimited, pipeDelimited) array, else its one
