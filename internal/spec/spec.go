@@ -402,6 +402,11 @@ func (s *Spec) Warnings() []string { return slices.Clone(s.warnings) }
 // aside while the document is validated, then validated on their own and
 // put back: the loader has already resolved their references, and the mock
 // and the runner read them from MediaType.ItemSchema.
+//
+// Each schema is checked once, not once for every schema that reaches it
+// (setAsideSettled). The item schemas are checked before the references it
+// set aside are put back: the document passed, so every schema below them
+// that a $ref names has been found sound.
 func validate(doc *openapi3.T, opts ...openapi3.ValidationOption) error {
 	var set []*openapi3.MediaType
 	if !doc.IsOpenAPI32OrLater() {
@@ -416,9 +421,20 @@ func validate(doc *openapi3.T, opts ...openapi3.ValidationOption) error {
 		items[i], mt.ItemSchema = mt.ItemSchema, nil
 	}
 	// Patterns are ECMA-262: kin-openapi v0.152.0 compiles them with RE2,
-	// refusing the whole document for a lookahead or a backreference.
-	opts = append(opts, openapi3.SetRegexCompiler(kinPattern))
+	// refusing the whole document for a lookahead or a backreference. (First,
+	// so that a test may count the patterns compiled with a compiler of its own.)
+	opts = append([]openapi3.ValidationOption{openapi3.SetRegexCompiler(kinPattern)}, opts...)
+	var version []openapi3.ValidationOption // what doc.Validate adds for the document's version
+	if doc.IsOpenAPI31OrLater() {
+		version = append(version, openapi3.IsOpenAPI31OrLater())
+	}
+	if doc.IsOpenAPI32OrLater() {
+		version = append(version, openapi3.IsOpenAPI32OrLater())
+	}
+	ctx := openapi3.WithValidationOptions(context.Background(), slices.Concat(opts, version)...)
 	dups := setAsideDuplicateIDs(doc)
+	settled := setAsideSettled(ctx, doc)
+	defer settled()
 	err := doc.Validate(context.Background(), opts...)
 	for i, mt := range set {
 		mt.ItemSchema = items[i]
@@ -429,10 +445,6 @@ func validate(doc *openapi3.T, opts ...openapi3.ValidationOption) error {
 	if err != nil {
 		return err
 	}
-	if doc.IsOpenAPI31OrLater() {
-		opts = append(opts, openapi3.IsOpenAPI31OrLater())
-	}
-	ctx := openapi3.WithValidationOptions(context.Background(), opts...)
 	for _, item := range items {
 		if err := item.Validate(ctx); err != nil {
 			return fmt.Errorf("itemSchema: %w", err)
