@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/gorilla/mux"
-
 	"github.com/moviemock/moviemock/internal/fastapi"
 )
 
@@ -14,7 +12,9 @@ import (
 // all errors are collected, in order, and vals is filled position by
 // position. A non-nil error is a body that could not be parsed at all
 // (400/413).
-func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.Value) ([]fastapi.ErrorItem, error) {
+// validate checks r's parameters against ins, vars being its path
+// parameters, filling vals.
+func (s *Server) validate(r *http.Request, vars map[string]string, ins *fastapi.Inputs, vals []fastapi.Value) ([]fastapi.ErrorItem, error) {
 	var items []fastapi.ErrorItem
 	var query url.Values
 	if ins.HasQuery {
@@ -27,7 +27,7 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 			return nil, err
 		}
 	}
-	var vars, cookies map[string]string
+	var cookies map[string]string
 	if ins.HasCookie {
 		cookies = fastapi.Cookies(r.Header)
 	}
@@ -35,9 +35,6 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 	var src *fastapi.Source
 	styled := func() fastapi.Source {
 		if src == nil {
-			if vars == nil {
-				vars = mux.Vars(r)
-			}
 			src = &fastapi.Source{Query: query, Header: r.Header, Path: vars, Cookies: cookies, Form: form.Fields}
 		}
 		return *src
@@ -72,9 +69,6 @@ func (s *Server) validate(r *http.Request, ins *fastapi.Inputs, vals []fastapi.V
 		raw, present := "", false
 		switch in.In {
 		case "path":
-			if vars == nil {
-				vars = mux.Vars(r)
-			}
 			raw, present = vars[in.Name]
 		case "query":
 			// FastAPI reads the last value of a repeated query parameter.

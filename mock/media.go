@@ -119,7 +119,7 @@ func writeMedia(w http.ResponseWriter, status int, contentType string, stream bo
 	h := w.Header()
 	h["Content-Type"] = []string{contentType}
 	if !stream {
-		h["Content-Length"] = []string{strconv.Itoa(len(body))}
+		h["Content-Length"] = fastapi.ContentLength(len(body))
 		w.WriteHeader(status)
 		w.Write(body)
 		return

@@ -44,7 +44,7 @@ func newRouteCache(router *mux.Router) *routeCache {
 
 func (c *routeCache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if hit, ok := c.lookup(r); ok {
-		hit.handler.ServeHTTP(w, mux.SetURLVars(r, hit.vars))
+		hit.serve(w, r)
 		return
 	}
 	var m mux.RouteMatch
@@ -53,10 +53,21 @@ func (c *routeCache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if len(r.URL.Path) <= routeCachePath {
 			c.remember(r, hit)
 		}
-		hit.handler.ServeHTTP(w, mux.SetURLVars(r, hit.vars))
+		hit.serve(w, r)
 		return
 	}
 	c.router.ServeHTTP(w, r) // 404, 405 and the redirects, as the router answers them
+}
+
+// serve runs the route's handler on r with the parameters matched: an
+// operation's own handler takes them as they are, any other gets them in
+// the request, as the router would give them (mux.Vars).
+func (hit routeHit) serve(w http.ResponseWriter, r *http.Request) {
+	if h, ok := hit.handler.(*opHandler); ok {
+		h.serve(w, r, hit.vars)
+		return
+	}
+	hit.handler.ServeHTTP(w, mux.SetURLVars(r, hit.vars))
 }
 
 func (c *routeCache) lookup(r *http.Request) (routeHit, bool) {

@@ -704,78 +704,97 @@ func answerUnsatisfiable(c *call) {
 // JSON body (its 400 and json_invalid come first), the security dependency
 // (401 before any 422), then parameter and body validation.
 func (s *Server) operationHandler(o *operation) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		st := s.store.state(r.Header.Get(scenarios.HeaderSession))
-		c := &call{s: s, o: o, w: w, r: r, st: st}
-		if o.security != nil {
-			// The plain-OpenAPI profile: credentials before the body, as
-			// authentication middleware runs before a handler reads it.
-			user, ok := s.checkSecurity(w, r, st, o)
-			if !ok {
-				return
-			}
-			c.user = user
-		}
-		if s.unsupportedMedia(w, o, r) {
+	return &opHandler{s: s, o: o}
+}
+
+// opHandler is an operation's handler. The route cache hands it the path
+// parameters it matched (serve); the router, through the request (mux.Vars),
+// which costs a copy of the request a call.
+type opHandler struct {
+	s *Server
+	o *operation
+}
+
+func (h *opHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve(w, r, mux.Vars(r)) }
+
+func (h *opHandler) serve(w http.ResponseWriter, r *http.Request, vars map[string]string) {
+	s, o := h.s, h.o
+	// The header's own map, its name already canonical: Get would
+	// canonicalise it again on every request.
+	session := ""
+	if vs := r.Header[scenarios.HeaderSession]; len(vs) > 0 {
+		session = vs[0]
+	}
+	st := s.store.state(session)
+	c := &call{s: s, o: o, w: w, r: r, st: st}
+	if o.security != nil {
+		// The plain-OpenAPI profile: credentials before the body, as
+		// authentication middleware runs before a handler reads it.
+		user, ok := s.checkSecurity(w, r, st, o)
+		if !ok {
 			return
 		}
-		parsed, items, err := s.readJSON(o, r)
-		if err != nil {
-			s.writeBodyError(w, o, err)
+		c.user = user
+	}
+	if s.unsupportedMedia(w, o, r) {
+		return
+	}
+	parsed, items, err := s.readJSON(o, r)
+	if err != nil {
+		s.writeBodyError(w, o, err)
+		return
+	} else if len(items) > 0 && !s.refuseInput(w, o, items) {
+		fastapi.WriteValidation(w, items)
+		return
+	} else if len(items) > 0 {
+		return
+	}
+	if o.security == nil && o.secured {
+		user, detail, ok := s.authenticate(r, st)
+		if !ok {
+			s.writeUnauthorized(w, o, detail)
 			return
-		} else if len(items) > 0 && !s.refuseInput(w, o, items) {
+		}
+		c.user = user
+	}
+	if c.user == nil && o.anyUser && r.Header.Get("Authorization") != "" {
+		// A credential the profile accepts, or a scheme the mock
+		// does not enforce (an API key in Authorization: Token …),
+		// still names, when the mock issued it, the user a write
+		// fills in as author and whose flags a read shows.
+		c.user = s.tokenUser(r, st)
+	}
+	if c.user == nil && o.needsUser && (o.security == nil || o.m.Kind.Me()) {
+		// A write filling its author goes on without one where
+		// the profile accepted a credential the mock cannot tell
+		// the user of; the current user's own operations cannot.
+		s.writeUnauthorized(w, o, fastapi.DetailNotAuthenticated)
+		return
+	}
+	if o.security == nil && o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
+		// Any well-formed credentials pass: the contract does not
+		// say whose they are.
+		w.Header().Set("WWW-Authenticate", "Basic")
+		if !s.refuse(w, o, http.StatusUnauthorized, problem(detailNoCredentials)) {
+			fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailNotAuthenticated)
+		}
+		return
+	}
+	// The handler is called through a func value, so vals is on the
+	// heap whatever its size: allocated at the size needed.
+	vals := make([]fastapi.Value, len(o.inputs.List))
+	if items, err = s.validateAll(o, r, vars, parsed, vals, c); err != nil {
+		s.writeBodyError(w, o, err)
+		return
+	}
+	if len(items) > 0 {
+		if !s.refuseInput(w, o, items) {
 			fastapi.WriteValidation(w, items)
-			return
-		} else if len(items) > 0 {
-			return
 		}
-		if o.security == nil && o.secured {
-			user, detail, ok := s.authenticate(r, st)
-			if !ok {
-				s.writeUnauthorized(w, o, detail)
-				return
-			}
-			c.user = user
-		}
-		if c.user == nil && o.anyUser && r.Header.Get("Authorization") != "" {
-			// A credential the profile accepts, or a scheme the mock
-			// does not enforce (an API key in Authorization: Token …),
-			// still names, when the mock issued it, the user a write
-			// fills in as author and whose flags a read shows.
-			c.user = s.tokenUser(r, st)
-		}
-		if c.user == nil && o.needsUser && (o.security == nil || o.m.Kind.Me()) {
-			// A write filling its author goes on without one where
-			// the profile accepted a credential the mock cannot tell
-			// the user of; the current user's own operations cannot.
-			s.writeUnauthorized(w, o, fastapi.DetailNotAuthenticated)
-			return
-		}
-		if o.security == nil && o.basic && !fastapi.BasicCredentials(r.Header.Get("Authorization")) {
-			// Any well-formed credentials pass: the contract does not
-			// say whose they are.
-			w.Header().Set("WWW-Authenticate", "Basic")
-			if !s.refuse(w, o, http.StatusUnauthorized, problem(detailNoCredentials)) {
-				fastapi.WriteDetail(w, http.StatusUnauthorized, fastapi.DetailNotAuthenticated)
-			}
-			return
-		}
-		// The handler is called through a func value, so vals is on the
-		// heap whatever its size: allocated at the size needed.
-		vals := make([]fastapi.Value, len(o.inputs.List))
-		if items, err = s.validateAll(o, r, parsed, vals, c); err != nil {
-			s.writeBodyError(w, o, err)
-			return
-		}
-		if len(items) > 0 {
-			if !s.refuseInput(w, o, items) {
-				fastapi.WriteValidation(w, items)
-			}
-			return
-		}
-		c.args = argList{ins: &o.inputs, vals: vals}
-		o.handle(c)
-	})
+		return
+	}
+	c.args = argList{ins: &o.inputs, vals: vals}
+	o.handle(c)
 }
 
 // readJSON reads and parses o's JSON body, if it takes one: the error
@@ -800,8 +819,8 @@ func (s *Server) readJSON(o *operation, r *http.Request) (fastapi.Parsed, []fast
 // validateAll validates o's parameters into vals and its parsed JSON body
 // (into c.body when c is given): the 422's items, or the error of a form
 // that could not be read.
-func (s *Server) validateAll(o *operation, r *http.Request, parsed fastapi.Parsed, vals []fastapi.Value, c *call) ([]fastapi.ErrorItem, error) {
-	items, err := s.validate(r, &o.inputs, vals)
+func (s *Server) validateAll(o *operation, r *http.Request, vars map[string]string, parsed fastapi.Parsed, vals []fastapi.Value, c *call) ([]fastapi.ErrorItem, error) {
+	items, err := s.validate(r, vars, &o.inputs, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -853,10 +872,9 @@ func (s *Server) CheckRequest(r *http.Request) (*model.Operation, Verdict) {
 	if o == nil {
 		return nil, Verdict{}
 	}
-	r = mux.SetURLVars(r, vars)
 	parsed, items, err := s.readJSON(o, r)
 	if err == nil && len(items) == 0 {
-		items, err = s.validateAll(o, r, parsed, make([]fastapi.Value, len(o.inputs.List)), nil)
+		items, err = s.validateAll(o, r, vars, parsed, make([]fastapi.Value, len(o.inputs.List)), nil)
 	}
 	switch {
 	case err != nil:

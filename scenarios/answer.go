@@ -422,8 +422,8 @@ func (e *Engine) fault(w *status.Writer, r *http.Request, next http.Handler, rul
 // reset (RST) when reset is set, else an orderly close.
 func closeConn(w *status.Writer, reset bool) {
 	conn, _ := hijack(w, 0)
-	if tcp, isTCP := conn.(*net.TCPConn); isTCP && reset {
-		tcp.SetLinger(0) // close sends RST instead of FIN
+	if tcp, isTCP := conn.(interface{ SetLinger(sec int) error }); isTCP && reset {
+		tcp.SetLinger(0) // close sends RST instead of FIN (a *net.TCPConn, or serve's wrapper of one)
 	}
 	conn.Close()
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,20 +127,55 @@ func (e *Entry) bytes() int {
 	for _, v := range e.Violations {
 		n += 16 + len(v)
 	}
-	if r := e.Response; r != nil {
-		n += 64 + len(r.Type) + len(r.Body) + len(r.Note) + len(r.raw) + secretsSize(r.sent)
-	}
-	return n
+	return n + e.Response.bytes()
 }
 
-// answerCopy keeps the first maxJournalBody+1 bytes of an answer's body,
-// in a buffer from answerBufs: most answers are journaled, and growing a
-// fresh copy for each cost more than the rest of the journaling.
-type answerCopy struct{ b *[]byte }
+// bytes is roughly the memory r holds (0 for none), its part of
+// Entry.bytes.
+func (r *Answer) bytes() int {
+	if r == nil {
+		return 0
+	}
+	return 64 + len(r.Type) + len(r.Body) + len(r.Note) + len(r.raw) + secretsSize(r.sent)
+}
+
+// answerCopy keeps the first maxJournalBody+1 bytes of an answer's body.
+// An answer whose Content-Length was known as it began (size) is copied
+// into a buffer of its own size, which the journal then keeps; any other
+// goes into a buffer from answerBufs, copied out at the end: most answers
+// are journaled, and growing a fresh copy for each cost more than the
+// rest of the journaling.
+type answerCopy struct {
+	size int     // the answer's declared length, 0 when not known or too large
+	own  []byte  // size's buffer
+	b    *[]byte // answerBufs' buffer
+}
 
 var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, maxJournalBody+1); return &b }}
 
+// expect notes the answer's Content-Length, read as the answer begins.
+func (c *answerCopy) expect(h http.Header) {
+	if vs := h["Content-Length"]; len(vs) == 1 {
+		if n, err := strconv.Atoi(vs[0]); err == nil && n > 0 && n <= maxJournalBody {
+			c.size = n
+		}
+	}
+}
+
 func (c *answerCopy) Write(p []byte) (int, error) {
+	if c.b == nil && c.size > 0 {
+		if c.own == nil {
+			c.own = make([]byte, 0, c.size)
+		}
+		if len(c.own)+len(p) <= c.size {
+			c.own = append(c.own, p...)
+			return len(p), nil
+		}
+		// More than declared: the pool's buffer from here on.
+		c.b = answerBufs.Get().(*[]byte)
+		*c.b = append(*c.b, c.own...)
+		c.own = nil
+	}
 	if c.b == nil {
 		c.b = answerBufs.Get().(*[]byte)
 	}
@@ -156,20 +192,21 @@ func (c *answerCopy) release() {
 		answerBufs.Put(c.b)
 		c.b = nil
 	}
+	c.own = nil
 }
 
 // response is what the journal keeps of an answer of n bytes with header
 // h: a copy of a body small enough to keep, else why not. The body is
 // checked as JSON, compacted and its secret fields blanked when the
 // journal is first read (see shown), not on every answer: that cost a
-// tenth of a read's throughput. The buffer goes back to the pool.
+// tenth of a read's throughput. The pool's buffer goes back to the pool.
 //
 // sent are the credentials the request carried (trace.secrets): an answer
 // that echoes one (a validation error's "input") shows it blanked.
 func (c *answerCopy) response(h http.Header, n int64, sent []string) *Answer {
 	// The header's own map, read without canonicalising constant names.
 	r := &Answer{Type: clipString(first(h["Content-Type"])), Bytes: n}
-	var b []byte
+	b := c.own
 	if c.b != nil {
 		b = *c.b
 	}
@@ -179,6 +216,9 @@ func (c *answerCopy) response(h http.Header, n int64, sent []string) *Answer {
 		r.Note = "encoded: " + clipString(first(h["Content-Encoding"]))
 	case n > maxJournalBody || len(b) != int(n):
 		r.Note = fmt.Sprintf("larger than %d bytes, not kept", maxJournalBody)
+	case c.b == nil:
+		r.raw, r.sent = b, sent // its own buffer, given to the journal
+		c.own = nil
 	default:
 		r.raw, r.sent = bytes.Clone(b), sent
 	}
@@ -232,20 +272,24 @@ func clipString(s string) string {
 func (j *journal) respond(seq int64, r *Answer) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	i := sort.Search(j.n, func(i int) bool { return j.at(i).Seq >= seq })
-	if i == j.n || j.at(i).Seq != seq {
-		return
+	i := j.n - 1 // most often the newest: answers end in the order they began
+	if i < 0 || j.at(i).Seq != seq {
+		i = sort.Search(j.n, func(i int) bool { return j.at(i).Seq >= seq })
+		if i == j.n || j.at(i).Seq != seq {
+			return
+		}
 	}
 	e := j.at(i)
+	old := e.size
+	e.size += r.bytes() - e.Response.bytes()
 	e.Response = r
 	if r.Bytes > maxJournalBody && r.Note != "" && !strings.HasPrefix(r.Note, "encoded") {
 		// A new slice: readers may hold copies sharing the old one.
 		t := append(slices.Clip(e.Truncated), "response")
 		slices.Sort(t)
 		e.Truncated = t
+		e.size = e.bytes()
 	}
-	old := e.size
-	e.size = e.bytes()
 	j.bytes += int64(e.size - old)
 	for j.n > 1 && j.bytes > j.maxBytes {
 		j.dropOldest()
@@ -677,25 +721,11 @@ const maxSecretHeaderNames = 1024
 
 func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.Time) Entry {
 	var cut []string
-	headers := make(map[string][]string, len(r.Header))
-	size := 0
+	headers, size := map[string][]string(r.Header), 0
 	for k, vs := range r.Header {
-		if named := secretHeaders[k] || secretHeaderName(k); named || secretValues(vs) {
-			// Blanked whole (model.RedactHeader): only a registered
-			// scheme is kept, "Bearer [redacted]" still saying a token
-			// was sent.
-			out := make([]string, len(vs))
-			for i, v := range vs {
-				out[i] = v
-				if named || model.SecretValue(v) {
-					out[i] = model.RedactHeader(k, v)
-					tr.secrets = appendSecret(tr.secrets, v)
-					if _, cred, ok := strings.Cut(strings.TrimSpace(v), " "); ok {
-						tr.secrets = appendSecret(tr.secrets, strings.TrimSpace(cred))
-					}
-				}
-			}
-			vs = out
+		if secretHeaders[k] || secretHeaderName(k) || secretValues(vs) {
+			headers = nil
+			break
 		}
 		size += len(k)
 		for _, v := range vs {
@@ -704,11 +734,13 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 				size = maxJournalHeaders + 1
 			}
 		}
-		headers[k] = vs
 	}
-	if size > maxJournalHeaders {
-		headers, cut = clipHeaders(headers, cut)
+	if headers == nil || size > maxJournalHeaders {
+		headers, cut = journalHeaders(r.Header, tr, cut)
 	}
+	// else the request's own map, kept as it is: nothing in it is blanked
+	// or cut, and no layer changes a request's headers (docassets clones
+	// the request first). A copy of it was a twentieth of a read.
 	code := w.Code
 	if code == 0 && tr.fault == "" {
 		code = http.StatusOK
@@ -765,6 +797,44 @@ func (e *Engine) entry(r *http.Request, w *status.Writer, tr *trace, start time.
 		en.Truncated = cut
 	}
 	return en
+}
+
+// journalHeaders is a copy of h as the journal keeps it: credentials
+// blanked (tr.secrets learns them), values cut to the budget.
+func journalHeaders(h http.Header, tr *trace, cut []string) (map[string][]string, []string) {
+	headers := make(map[string][]string, len(h))
+	size := 0
+	for k, vs := range h {
+		if named := secretHeaders[k] || secretHeaderName(k); named || secretValues(vs) {
+			// Blanked whole (model.RedactHeader): only a registered
+			// scheme is kept, "Bearer [redacted]" still saying a token
+			// was sent.
+			out := make([]string, len(vs))
+			for i, v := range vs {
+				out[i] = v
+				if named || model.SecretValue(v) {
+					out[i] = model.RedactHeader(k, v)
+					tr.secrets = appendSecret(tr.secrets, v)
+					if _, cred, ok := strings.Cut(strings.TrimSpace(v), " "); ok {
+						tr.secrets = appendSecret(tr.secrets, strings.TrimSpace(cred))
+					}
+				}
+			}
+			vs = out
+		}
+		size += len(k)
+		for _, v := range vs {
+			size += len(v)
+			if len(v) > maxJournalValue {
+				size = maxJournalHeaders + 1
+			}
+		}
+		headers[k] = vs
+	}
+	if size > maxJournalHeaders {
+		headers, cut = clipHeaders(headers, cut)
+	}
+	return headers, cut
 }
 
 // ownPath is r's path, copied when it may be a slice of a long request

@@ -147,8 +147,13 @@ func (l *connLimits) handler(next http.Handler) http.Handler {
 			l.reject(w)
 			return
 		}
-		rc := http.NewResponseController(w)
+		// The server's own writer, for its deadlines and flushes; a
+		// controller of it is made when one is first set (a renewal comes
+		// once in many answers on a connection).
+		raw := w
+		var rc *http.ResponseController
 		if (l.body > 0 || l.rate > 0) && r.Body != nil && r.Body != http.NoBody {
+			rc = http.NewResponseController(raw)
 			b := &deadlineBody{ReadCloser: r.Body, rc: rc, timeout: l.body, rate: l.rate, grace: bodyRateGrace}
 			r.Body = b
 			if l.rate > 0 {
@@ -158,7 +163,7 @@ func (l *connLimits) handler(next http.Handler) http.Handler {
 			}
 		}
 		if l.body > 0 {
-			dw := &deadlineWriter{ResponseWriter: w, rc: rc, timeout: l.body}
+			dw := &deadlineWriter{ResponseWriter: w, raw: raw, rc: rc, timeout: l.body}
 			if info != nil {
 				dw.armed = &info.armed
 			} else {
@@ -363,7 +368,8 @@ func (w *slowBodyWriter) tooSlow() {
 // time, runs as long as it is told to.
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc      *http.ResponseController
+	raw     http.ResponseWriter      // the server's writer, which rc controls
+	rc      *http.ResponseController // nil until first needed
 	timeout time.Duration
 	armed   *atomic.Int64 // when the deadline was last set (Unix nanoseconds), kept per connection
 }
@@ -391,7 +397,14 @@ func (w *deadlineWriter) arm() {
 		return
 	}
 	w.armed.Store(now.UnixNano())
-	w.rc.SetWriteDeadline(now.Add(w.timeout))
+	w.controller().SetWriteDeadline(now.Add(w.timeout))
+}
+
+func (w *deadlineWriter) controller() *http.ResponseController {
+	if w.rc == nil {
+		w.rc = http.NewResponseController(w.raw)
+	}
+	return w.rc
 }
 
 func (w *deadlineWriter) WriteHeader(code int) {
@@ -401,7 +414,7 @@ func (w *deadlineWriter) WriteHeader(code int) {
 
 func (w *deadlineWriter) Flush() {
 	w.arm()
-	w.rc.Flush()
+	w.controller().Flush()
 }
 
 // Unwrap lets http.ResponseController reach the connection (hijack).

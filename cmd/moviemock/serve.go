@@ -405,10 +405,8 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 		Handler: handler,
 		// Requests end with the server: a scripted hang or delay must not
 		// hold a shutdown up.
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-		ReadHeaderTimeout: readHeaderTimeout,
-		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes - netHTTPHeaderSlack,
+		BaseContext:    func(net.Listener) context.Context { return ctx },
+		MaxHeaderBytes: maxHeaderBytes - netHTTPHeaderSlack,
 		// OPTIONS * goes to the mock, which answers 404 as Starlette does,
 		// not Go's built-in 200.
 		DisableGeneralOptionsHandler: true,
@@ -416,6 +414,11 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	}
 	o.limits.log = slog.New(slog.NewTextHandler(stderr, nil))
 	o.limits.apply(hs)
+	// readHeaderTimeout and idleTimeout, kept by a clock rather than by
+	// read deadlines on every request.
+	clock := newConnClock(readHeaderTimeout, idleTimeout)
+	defer clock.Stop()
+	clocked := clock.apply(hs, ln)
 	// The banner, written at once: what is served and where.
 	base, _, _ := strings.Cut(serveURL(*o.addr, ln.Addr()), " ") // without "(listening on all interfaces)"
 	what := banner{spec: *o.specFlag, source: source, scenarioDir: *o.scenarioDir, base: base, admin: !*o.noAdmin}
@@ -426,7 +429,7 @@ func serveCommand(ctx context.Context, name string, args []string, getenv func(s
 	}
 
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(clocked) }()
 	if watching {
 		go files.watch(ctx, loaded, o.interval, srv, logger)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // ErrorItem is one entry of a 422 body's "detail" list, as FastAPI writes it
@@ -227,12 +228,31 @@ func AppendDetail(dst []byte, detail string) []byte {
 func WriteJSON(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Content-Length"] = ContentLength(len(body))
 	w.WriteHeader(status)
 	w.Write(body)
 }
 
 var jsonContentType = []string{"application/json"}
+
+// ContentLength is the Content-Length header's value for n bytes, the same
+// slice for the same n below 8 KiB: most answers are that small, and
+// making the value anew was two allocations an answer. Like
+// jsonContentType it is shared: a header's value slice is replaced, never
+// written into.
+func ContentLength(n int) []string {
+	if n < 0 || n >= len(lengths) {
+		return []string{strconv.Itoa(n)}
+	}
+	if v := lengths[n].Load(); v != nil {
+		return *v
+	}
+	v := []string{strconv.Itoa(n)}
+	lengths[n].Store(&v)
+	return v
+}
+
+var lengths [8 << 10]atomic.Pointer[[]string]
 
 // WriteDetail sends an HTTPException's {"detail": …} body.
 func WriteDetail(w http.ResponseWriter, status int, detail string) {
@@ -258,7 +278,7 @@ func WriteServerError(w http.ResponseWriter) {
 func WritePlain(w http.ResponseWriter, status int, body string) {
 	h := w.Header()
 	h["Content-Type"] = []string{"text/plain; charset=utf-8"}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Content-Length"] = ContentLength(len(body))
 	w.WriteHeader(status)
 	io.WriteString(w, body)
 }

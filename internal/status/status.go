@@ -22,15 +22,19 @@ type Writer struct {
 	// "" when it did not.
 	Replaced string
 
-	// OnStart, when set, is called once as the answer begins: before its
+	// OnStart, when set, is told once as the answer begins: before its
 	// status line is sent, or when Start says the connection is taken over.
 	// What it records is then in place before the client can see any of
-	// the answer.
-	OnStart func()
+	// the answer. An interface rather than a func: the journal's is the
+	// request's own writer, where a closure was an allocation per request.
+	OnStart Starter
 	// Tee, when set, gets a copy of the body as it is written (the
 	// journal keeps a bounded part of the answer).
 	Tee io.Writer
 }
+
+// Starter is told when an answer begins.
+type Starter interface{ Started() }
 
 // Wrap returns w as a *Writer, reusing it when it already is one.
 func Wrap(w http.ResponseWriter) *Writer {
@@ -82,7 +86,7 @@ func (w *Writer) Start(code int) {
 	}
 	if f := w.OnStart; f != nil {
 		w.OnStart = nil
-		f()
+		f.Started()
 	}
 }
 
