@@ -57,6 +57,15 @@ func declares4xx(op *openapi3.Operation, status int) bool {
 	return status/100 == 4 && openapiprofile.Response(op, status) != nil
 }
 
+// declaresNotFound reports whether op says an id no record has is
+// refused: it declares 404 itself, or the 4XX range that holds it. A
+// default response says only what an error looks like, whichever it is,
+// not that a lookup of an unknown id is one: petstore-expanded's "default:
+// unexpected error" beside its 200 asks nothing of an unknown id.
+func declaresNotFound(op *openapi3.Operation) bool {
+	return op != nil && op.Responses != nil && (op.Responses.Value("404") != nil || op.Responses.Value("4XX") != nil)
+}
+
 // wrongMedia reports whether c sent its body in a media type the
 // operation does not declare for its request body: the runner's deliberate
 // Content-Type text/plain. A 415 is its right answer, declared or not.

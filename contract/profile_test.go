@@ -15,8 +15,8 @@ import (
 
 // profileTodoDoc is a todo API no FastAPI wrote: its own Error schema for
 // its declared 400, a 404 without content, a bearer-or-basic operation,
-// an API-key one, and an operation that declares no status for invalid
-// input.
+// an API-key one, an operation that declares no status for invalid
+// input, and a read that declares only a default error.
 const profileTodoDoc = `{"openapi":"3.0.3","info":{"title":"todo","version":"1"},"paths":{
 "/todos":{"post":{"operationId":"createTodo","requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Todo"}}}},
  "responses":{"201":{"description":"created","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Todo"}}}},
@@ -26,7 +26,9 @@ const profileTodoDoc = `{"openapi":"3.0.3","info":{"title":"todo","version":"1"}
 "/ranged":{"get":{"operationId":"ranged","parameters":[{"name":"q","in":"query","required":true,"schema":{"type":"integer"}}],
  "responses":{"200":{"description":"ok"},"4XX":{"description":"bad","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}}}},
 "/secure":{"get":{"operationId":"secure","security":[{"basic":[]},{"bearer":[]}],"responses":{"200":{"description":"ok"},"400":{"description":"bad"}}}},
-"/keyed":{"get":{"operationId":"keyed","security":[{"key":[]}],"responses":{"200":{"description":"ok"}}}}
+"/keyed":{"get":{"operationId":"keyed","security":[{"key":[]}],"responses":{"200":{"description":"ok"}}}},
+"/todos/{id}/note":{"get":{"operationId":"getNote","parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+ "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Todo"}}}},"default":{"description":"error","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}}}}
 },"components":{"schemas":{
  "Todo":{"type":"object","required":["title"],"properties":{"id":{"type":"integer"},"title":{"type":"string"}}},
  "Error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"type":"string"}}}},
@@ -123,6 +125,7 @@ func TestProfileJudgements(t *testing.T) {
 		{"an unknown id answered 200 where 404 is declared", todo, "GET", "/todos/{id}", ExpectNotFound, "", 200, appJSON, `{"title":"x"}`, "", checkUnknownID, "expected 404, got 200"},
 		{"an unknown id answered 404", todo, "GET", "/todos/{id}", ExpectNotFound, "", 404, problem, problemBody, "", checkUnknownID, "pass"},
 		{"no 404 declared: nothing demanded", todo, "GET", "/secure", ExpectNotFound, "", 200, appJSON, `{}`, "", checkUnknownID, ""},
+		{"a default error declares no 404: nothing demanded", todo, "GET", "/todos/{id}/note", ExpectNotFound, "", 200, appJSON, `{"title":"x"}`, "", checkUnknownID, ""},
 		{"FastAPI: its 404 always", fa, "POST", "/todos", ExpectNotFound, appJSON, 201, appJSON, `{"title":"x"}`, "", checkUnknownID, "expected 404"},
 
 		// negative_data_rejection names no framework
