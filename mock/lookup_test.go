@@ -3,6 +3,7 @@ package mock_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/moviemock/moviemock/internal/spec"
@@ -90,6 +91,46 @@ func checkSlugLookups(t *testing.T, srv http.Handler) {
 		rec := serve(srv, tc.req)
 		if rec.Code != tc.status || rec.Body.String() != tc.body {
 			t.Errorf("%s %s: %d %s, want %d %s", tc.req.method, tc.req.target, rec.Code, rec.Body, tc.status, tc.body)
+		}
+	}
+}
+
+// A path parameter declared a string that addresses records keyed by an
+// integer id (springdoc's DELETE /store/order/{orderId} beside its GET's
+// int64) names the record its digits spell, as the backend parses it.
+func TestStringParameterNamesAnIntegerID(t *testing.T) {
+	t.Parallel()
+	param := func(typ string) string {
+		return `"parameters":[{"name":"orderId","in":"path","required":true,"schema":{"type":"` + typ + `"}}]`
+	}
+	one := `"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Order"}}}`
+	doc := `{"openapi":"3.0.1","info":{"title":"x","version":"1"},"paths":{
+"/orders":{"post":{"requestBody":{"required":true,` + one + `},"responses":{"200":{"description":"ok",` + one + `}}}},
+"/orders/{orderId}":{"get":{` + param("integer") + `,"responses":{"200":{"description":"ok",` + one + `},"404":{"description":"none"}}},
+  "delete":{` + param("string") + `,"responses":{"200":{"description":"ok"},"404":{"description":"none"}}}}},
+"components":{"schemas":{"Order":{"type":"object","properties":{"id":{"type":"integer","format":"int64"},"quantity":{"type":"integer"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "orders.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp})
+	rec := serve(srv, request{method: "POST", target: "/orders", body: `{"quantity":2}`, header: http.Header{"Content-Type": {"application/json"}}})
+	var order struct{ ID int64 }
+	if err := json.Unmarshal(rec.Body.Bytes(), &order); rec.Code != 200 || err != nil || order.ID == 0 {
+		t.Fatalf("create: %d %s, want an order with its id", rec.Code, rec.Body)
+	}
+	id := strconv.FormatInt(order.ID, 10)
+	for _, tc := range []struct {
+		req    request
+		status int
+	}{
+		{request{method: "DELETE", target: "/orders/x" + id}, 404},
+		{request{method: "DELETE", target: "/orders/" + id}, 200},
+		{request{target: "/orders/" + id}, 404},
+		{request{method: "DELETE", target: "/orders/" + id}, 404},
+	} {
+		if rec := serve(srv, tc.req); rec.Code != tc.status {
+			t.Errorf("%s %s: %d %s, want %d", tc.req.method, tc.req.target, rec.Code, rec.Body, tc.status)
 		}
 	}
 }
