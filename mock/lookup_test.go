@@ -134,3 +134,42 @@ func TestStringParameterNamesAnIntegerID(t *testing.T) {
 		}
 	}
 }
+
+// An operation answered from its example under a path that names a record
+// (GET /pets/{id}/owner under GET /pets/{id}) answers for the records the
+// mock holds, one just created among them, and 404s the ids none has, as
+// the backend's lookup of the pet does.
+func TestExampleUnderARecordAnswersForItsRecords(t *testing.T) {
+	t.Parallel()
+	id := `"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}]`
+	pet := `"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Pet"}}}`
+	none := `"404":{"description":"none","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}`
+	doc := `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/pets":{"post":{"requestBody":{"required":true,` + pet + `},"responses":{"200":{"description":"ok",` + pet + `}}}},
+"/pets/{id}":{"get":{` + id + `,"responses":{"200":{"description":"ok",` + pet + `},` + none + `}}},
+"/pets/{id}/owner":{"get":{` + id + `,"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Owner"}}}},` + none + `}}}},
+"components":{"schemas":{
+ "Pet":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}},
+ "Owner":{"type":"object","required":["name","age"],"properties":{"name":{"type":"string"},"age":{"type":"integer"}}},
+ "Error":{"type":"object","required":["code"],"properties":{"code":{"type":"integer"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "pets.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp})
+	rec := serve(srv, request{method: "POST", target: "/pets", body: `{"id":424242,"name":"Rex"}`, header: http.Header{"Content-Type": {"application/json"}}})
+	if rec.Code != 200 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	for _, tc := range []struct {
+		target string
+		status int
+	}{
+		{"/pets/424242/owner", 200},
+		{"/pets/987654321/owner", 404},
+	} {
+		if rec := serve(srv, request{target: tc.target}); rec.Code != tc.status {
+			t.Errorf("GET %s: %d %s, want %d", tc.target, rec.Code, rec.Body, tc.status)
+		}
+	}
+}

@@ -526,10 +526,12 @@ func example(c *call) {
 }
 
 // namedRecord answers the 404 of an Example operation whose path names a
-// record neither the contract nor the mock's answers know (operation.lookup),
-// as the application's own lookup would (FastAPI's
-// HTTPException(404, "Item not found")), and reports whether the record is
-// known.
+// record neither the contract, the mock's answers nor the mock's records
+// know (operation.lookup), as the application's own lookup would
+// (FastAPI's HTTPException(404, "Item not found")), and reports whether
+// the record is known. A parameter naming a record of a collection
+// (operation.holders) names one the state holds: the pet a GET
+// /pets/{id}/owner asks about is the one GET /pets/{id} reads.
 func (c *call) namedRecord() bool {
 	last := ""
 	for _, in := range c.o.inputs.List {
@@ -537,6 +539,14 @@ func (c *call) namedRecord() bool {
 			continue
 		}
 		last = in.Name
+		if coll := c.o.holders[in.Name]; coll != nil {
+			c.st.mu.RLock()
+			_, _, ok := c.find(coll, in.Name)
+			c.st.mu.RUnlock()
+			if ok {
+				continue
+			}
+		}
 		if named := c.s.named(); named[in.Name+"\x00"+c.args.get(in.Name).Str] || named["\x00"+c.args.get(in.Name).Str] {
 			continue
 		}
