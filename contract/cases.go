@@ -315,6 +315,10 @@ type builder struct {
 	// ids known for each path parameter: from flags, the target's lists,
 	// the contract's examples.
 	ids map[string][]string
+	// slots are the ids known for the records of one resource: keyed by
+	// the path up to the parameter naming them (slot), and present once
+	// the runner looked (a list, a probe, a create), found or not.
+	slots map[string][]string
 	// records names the path parameters whose ids the runner saw as
 	// records: listed by the target, or created by the runner.
 	records map[string]bool
@@ -604,7 +608,7 @@ func (b *builder) validValues(o *operation) (values, string) {
 			if _, none := in.NoStringAccepted(); none {
 				return nil, in.Name
 			}
-			ids := b.ids[in.Name]
+			ids := b.idsOf(o, in.Name)
 			if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
 				ids = b.own[o]
 			}
@@ -656,6 +660,55 @@ func (b *builder) validValues(o *operation) (values, string) {
 		}
 	}
 	return vals, ""
+}
+
+// slot is the resource path parameter name of o names a record of: o's
+// path up to the parameter. Ids belong to a resource, not to a name:
+// GET /stores/{id} and GET /products/{id} name records of two
+// collections, and a product's id is no store's.
+func slot(o *operation, name string) string {
+	p := "{" + name + "}"
+	if i := strings.Index(o.path, p); i >= 0 {
+		return o.path[:i+len(p)]
+	}
+	return o.path
+}
+
+// slotIDs are the ids the runner found for the records o's parameter name
+// names (listed, probed, created), nil when it looked for none.
+func (b *builder) slotIDs(o *operation, name string) []string {
+	return b.slots[slot(o, name)]
+}
+
+// idsOf are the ids to send in o's path parameter name: those --id gives
+// it, else those found for its resource (slot) once the runner looked for
+// some, else any known under the name.
+func (b *builder) idsOf(o *operation, name string) []string {
+	if len(b.cfg.IDs[name]) > 0 {
+		return b.ids[name]
+	}
+	if ids, looked := b.slots[slot(o, name)]; looked {
+		return ids
+	}
+	return b.ids[name]
+}
+
+// learn records ids of records o's parameter name names: for its resource,
+// and under the name.
+func (b *builder) learn(o *operation, name string, ids ...string) {
+	k := slot(o, name)
+	if _, looked := b.slots[k]; !looked {
+		b.slots[k] = []string{}
+	}
+	for _, id := range ids {
+		if !slices.Contains(b.slots[k], id) {
+			b.slots[k] = append(b.slots[k], id)
+		}
+		if !slices.Contains(b.ids[name], id) {
+			b.ids[name] = append(b.ids[name], id)
+		}
+		b.records[name] = true
+	}
 }
 
 // addressable are the ids of ids that path parameter in accepts: a
@@ -936,7 +989,7 @@ func (b *builder) positive(o *operation) {
 		if in.In != "path" || o.listOf != nil || o.unsafe() {
 			continue
 		}
-		ids := b.addressable(in, b.ids[in.Name])
+		ids := b.addressable(in, b.idsOf(o, in.Name))
 		for _, id := range ids[min(len(ids), 1):min(len(ids), 3)] {
 			v := clone(vals)
 			v[in.Name] = id
@@ -1127,7 +1180,7 @@ func (b *builder) fillAnything(o *operation) values {
 			}
 			continue
 		}
-		if ids := b.ids[in.Name]; len(ids) > 0 {
+		if ids := b.idsOf(o, in.Name); len(ids) > 0 {
 			v[in.Name] = ids[0]
 		} else if x, ok := userValue(b.cfg, in); ok {
 			v[in.Name] = x
@@ -1253,7 +1306,7 @@ func (b *builder) generated(o *operation) {
 			case x == 0 && in.In != "path":
 				present = false
 			case x <= 2:
-				if ids := b.ids[in.Name]; len(ids) > 0 {
+				if ids := b.idsOf(o, in.Name); len(ids) > 0 {
 					raw = ids[b.rng.IntN(len(ids))]
 				} else if v, ok := userValue(b.cfg, in); ok {
 					raw = v
@@ -1592,11 +1645,10 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 	}
 	for _, o := range ops {
 		switch {
-		case o.method == "GET" && o.model != nil && o.model.Kind == model.ReadOne && len(b.ids[o.model.IDParam]) == 0:
+		case o.method == "GET" && o.model != nil && o.model.Kind == model.ReadOne && len(b.idsOf(o, o.model.IDParam)) == 0:
 			if c := creatorOf(ops, o); c != nil {
 				if id, ok := r.create(ctx, ops, c, b, o.model.IDParam); ok {
-					b.ids[o.model.IDParam] = append(b.ids[o.model.IDParam], id)
-					b.records[o.model.IDParam] = true
+					b.learn(o, o.model.IDParam, id)
 					report.Notes = append(report.Notes, fmt.Sprintf("%s: %s %q created with %s, as nothing listed one", o.id, o.model.IDParam, id, c.id))
 				}
 			}
@@ -1711,7 +1763,7 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 		vals := values{}
 		for _, in := range d.inputs.List {
 			if in.In == "path" {
-				if ids := b.ids[in.Name]; len(ids) > 0 {
+				if ids := b.idsOf(d, in.Name); len(ids) > 0 {
 					vals[in.Name] = ids[0]
 				}
 			}
