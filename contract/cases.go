@@ -315,6 +315,10 @@ type builder struct {
 	// ids known for each path parameter: from flags, the target's lists,
 	// the contract's examples.
 	ids map[string][]string
+	// slots are the ids known for the records of one resource: keyed by
+	// the path up to the parameter naming them (slot), and present once
+	// the runner looked (a list, a probe, a create), found or not.
+	slots map[string][]string
 	// records names the path parameters whose ids the runner saw as
 	// records: listed by the target, or created by the runner.
 	records map[string]bool
@@ -604,11 +608,11 @@ func (b *builder) validValues(o *operation) (values, string) {
 			if _, none := in.NoStringAccepted(); none {
 				return nil, in.Name
 			}
-			ids := b.ids[in.Name]
+			ids := b.idsOf(o, in.Name)
 			if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
 				ids = b.own[o]
 			}
-			if len(ids) == 0 {
+			if ids = b.addressable(in, ids); len(ids) == 0 {
 				return nil, in.Name
 			}
 			vals[in.Name] = ids[0]
@@ -656,6 +660,72 @@ func (b *builder) validValues(o *operation) (values, string) {
 		}
 	}
 	return vals, ""
+}
+
+// slot is the resource path parameter name of o names a record of: o's
+// path up to the parameter. Ids belong to a resource, not to a name:
+// GET /stores/{id} and GET /products/{id} name records of two
+// collections, and a product's id is no store's.
+func slot(o *operation, name string) string {
+	p := "{" + name + "}"
+	if i := strings.Index(o.path, p); i >= 0 {
+		return o.path[:i+len(p)]
+	}
+	return o.path
+}
+
+// slotIDs are the ids the runner found for the records o's parameter name
+// names (listed, probed, created), nil when it looked for none.
+func (b *builder) slotIDs(o *operation, name string) []string {
+	return b.slots[slot(o, name)]
+}
+
+// idsOf are the ids to send in o's path parameter name: those --id gives
+// it, else those found for its resource (slot) once the runner looked for
+// some, else any known under the name.
+func (b *builder) idsOf(o *operation, name string) []string {
+	if len(b.cfg.IDs[name]) > 0 {
+		return b.ids[name]
+	}
+	if ids, looked := b.slots[slot(o, name)]; looked {
+		return ids
+	}
+	return b.ids[name]
+}
+
+// learn records ids of records o's parameter name names: for its resource,
+// and under the name.
+func (b *builder) learn(o *operation, name string, ids ...string) {
+	k := slot(o, name)
+	if _, looked := b.slots[k]; !looked {
+		b.slots[k] = []string{}
+	}
+	for _, id := range ids {
+		if !slices.Contains(b.slots[k], id) {
+			b.slots[k] = append(b.slots[k], id)
+		}
+		if !slices.Contains(b.ids[name], id) {
+			b.ids[name] = append(b.ids[name], id)
+		}
+		b.records[name] = true
+	}
+}
+
+// addressable are the ids of ids that path parameter in accepts: a
+// record whose key its own schema refuses (an order created as 4324 where
+// GET /store/order/{orderId} takes 1 to 5) is one the operation cannot
+// name, and the document's 400 for it is right.
+func (b *builder) addressable(in fastapi.Input, ids []string) []string {
+	if !slices.ContainsFunc(ids, func(id string) bool { return b.check(in, id, true) != nil }) {
+		return ids
+	}
+	var out []string
+	for _, id := range ids {
+		if b.check(in, id, true) == nil {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // fileContent is what the runner uploads as a file: any content is one.
@@ -919,7 +989,8 @@ func (b *builder) positive(o *operation) {
 		if in.In != "path" || o.listOf != nil || o.unsafe() {
 			continue
 		}
-		for _, id := range b.ids[in.Name][1:min(len(b.ids[in.Name]), 3)] {
+		ids := b.addressable(in, b.idsOf(o, in.Name))
+		for _, id := range ids[min(len(ids), 1):min(len(ids), 3)] {
 			v := clone(vals)
 			v[in.Name] = id
 			b.add(o, Positive, ExpectSuccess, describe(v, o.inputs.List), v, nil)
@@ -1109,7 +1180,7 @@ func (b *builder) fillAnything(o *operation) values {
 			}
 			continue
 		}
-		if ids := b.ids[in.Name]; len(ids) > 0 {
+		if ids := b.idsOf(o, in.Name); len(ids) > 0 {
 			v[in.Name] = ids[0]
 		} else if x, ok := userValue(b.cfg, in); ok {
 			v[in.Name] = x
@@ -1222,15 +1293,20 @@ func (b *builder) wrongCredentials(o *operation) {
 func (b *builder) generated(o *operation) {
 	for n := 0; n < b.cfg.Examples; n++ {
 		vals := values{}
-		var bad []any
 		for _, in := range o.inputs.List {
+			if in.In != "path" && pathNamed(o, in.Name) {
+				// A query parameter named as a path one (Swashbuckle's
+				// PUT /stores/{id}?id=): the request sends one value
+				// for both, the path's.
+				continue
+			}
 			var raw string
 			present := true
 			switch x := b.rng.IntN(6); {
 			case x == 0 && in.In != "path":
 				present = false
 			case x <= 2:
-				if ids := b.ids[in.Name]; len(ids) > 0 {
+				if ids := b.idsOf(o, in.Name); len(ids) > 0 {
 					raw = ids[b.rng.IntN(len(ids))]
 				} else if v, ok := userValue(b.cfg, in); ok {
 					raw = v
@@ -1281,8 +1357,18 @@ func (b *builder) generated(o *operation) {
 			} else {
 				vals[in.Name] = absent
 			}
-			if item := b.check(in, raw, present); item != nil && bad == nil {
+		}
+		// The request is judged as sent: each input by the value it
+		// carries, which one of the same name may have set.
+		var bad []any
+		for _, in := range o.inputs.List {
+			raw, present := vals[in.Name], vals[in.Name] != absent
+			if !present {
+				raw = ""
+			}
+			if item := b.check(in, raw, present); item != nil {
 				bad = item.Loc
+				break
 			}
 		}
 		if o.inputs.JSON != nil {
@@ -1305,6 +1391,11 @@ func (b *builder) generated(o *operation) {
 		}
 		b.add(o, Generated, expect, fmt.Sprintf("#%d %s", n+1, describe(vals, o.inputs.List)), vals, bad)
 	}
+}
+
+// pathNamed reports whether a path parameter of o is called name.
+func pathNamed(o *operation, name string) bool {
+	return slices.ContainsFunc(o.inputs.List, func(in fastapi.Input) bool { return in.In == "path" && in.Name == name })
 }
 
 // randomString makes an input value: valid or invalid for kind, often
@@ -1554,11 +1645,10 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 	}
 	for _, o := range ops {
 		switch {
-		case o.method == "GET" && o.model != nil && o.model.Kind == model.ReadOne && len(b.ids[o.model.IDParam]) == 0:
+		case o.method == "GET" && o.model != nil && o.model.Kind == model.ReadOne && len(b.idsOf(o, o.model.IDParam)) == 0:
 			if c := creatorOf(ops, o); c != nil {
 				if id, ok := r.create(ctx, ops, c, b, o.model.IDParam); ok {
-					b.ids[o.model.IDParam] = append(b.ids[o.model.IDParam], id)
-					b.records[o.model.IDParam] = true
+					b.learn(o, o.model.IDParam, id)
 					report.Notes = append(report.Notes, fmt.Sprintf("%s: %s %q created with %s, as nothing listed one", o.id, o.model.IDParam, id, c.id))
 				}
 			}
@@ -1673,7 +1763,7 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 		vals := values{}
 		for _, in := range d.inputs.List {
 			if in.In == "path" {
-				if ids := b.ids[in.Name]; len(ids) > 0 {
+				if ids := b.idsOf(d, in.Name); len(ids) > 0 {
 					vals[in.Name] = ids[0]
 				}
 			}

@@ -1041,7 +1041,7 @@ func checkUnknownID(x *checkInput) *verdict {
 		return nil
 	}
 	if e := x.c().Expect; x.r.openAPI() && (e == ExpectNotFound || e == ExpectNotFoundOrEmpty) && x.c().op != nil &&
-		!declares4xx(x.c().op.op, http.StatusNotFound) {
+		!declaresNotFound(x.c().op.op) {
 		return nil // the document does not say an unknown id is a 404: nothing is demanded
 	}
 	switch x.c().Expect {

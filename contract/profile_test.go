@@ -15,8 +15,10 @@ import (
 
 // profileTodoDoc is a todo API no FastAPI wrote: its own Error schema for
 // its declared 400, a 404 without content, a bearer-or-basic operation,
-// an API-key one, and an operation that declares no status for invalid
-// input.
+// an API-key one, an operation that declares no status for invalid
+// input, an action that declares only its refusals (springdoc's, where
+// the handler's 200 went unsaid), and a read that declares only a default
+// error.
 const profileTodoDoc = `{"openapi":"3.0.3","info":{"title":"todo","version":"1"},"paths":{
 "/todos":{"post":{"operationId":"createTodo","requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Todo"}}}},
  "responses":{"201":{"description":"created","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Todo"}}}},
@@ -26,7 +28,11 @@ const profileTodoDoc = `{"openapi":"3.0.3","info":{"title":"todo","version":"1"}
 "/ranged":{"get":{"operationId":"ranged","parameters":[{"name":"q","in":"query","required":true,"schema":{"type":"integer"}}],
  "responses":{"200":{"description":"ok"},"4XX":{"description":"bad","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}}}},
 "/secure":{"get":{"operationId":"secure","security":[{"basic":[]},{"bearer":[]}],"responses":{"200":{"description":"ok"},"400":{"description":"bad"}}}},
-"/keyed":{"get":{"operationId":"keyed","security":[{"key":[]}],"responses":{"200":{"description":"ok"}}}}
+"/keyed":{"get":{"operationId":"keyed","security":[{"key":[]}],"responses":{"200":{"description":"ok"}}}},
+"/todos/{id}/done":{"post":{"operationId":"markDone","parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+ "responses":{"400":{"description":"bad"},"404":{"description":"none"}}}},
+"/todos/{id}/note":{"get":{"operationId":"getNote","parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+ "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Todo"}}}},"default":{"description":"error","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}}}}
 },"components":{"schemas":{
  "Todo":{"type":"object","required":["title"],"properties":{"id":{"type":"integer"},"title":{"type":"string"}}},
  "Error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"message":{"type":"string"}}}},
@@ -106,6 +112,9 @@ func TestProfileJudgements(t *testing.T) {
 		{"415 to the declared media type", todo, "POST", "/todos", ExpectRejection, appJSON, 415, problem, problemBody, "", checkStatus, "got 415"},
 		{"FastAPI: 415 is not its answer", fa, "POST", "/todos", ExpectRejection, "text/plain", 415, problem, problemBody, "", checkStatus, "got 415"},
 		{"any 4xx to an invalid request where none is declared", todo, "GET", "/todos/{id}", ExpectRejection, "", 409, problem, problemBody, "", checkStatus, "pass"},
+		{"any 2xx where no success is declared", todo, "POST", "/todos/{id}/done", ExpectSuccess, "", 200, appJSON, `{}`, "", checkStatus, "pass"},
+		{"no 3xx where no success is declared", todo, "POST", "/todos/{id}/done", ExpectSuccess, "", 302, appJSON, `{}`, "", checkStatus, "got 302"},
+		{"an undeclared 2xx where a success is declared", todo, "POST", "/todos", ExpectSuccess, appJSON, 200, appJSON, `{"title":"x"}`, "", checkStatus, "got 200"},
 		{"403 on a secured operation", todo, "GET", "/secure", ExpectSuccess, "", 403, problem, problemBody, "", checkStatus, "pass"},
 		{"409 to a write whose key is taken", todo, "POST", "/todos", ExpectSuccess, appJSON, 409, problem, problemBody, "", checkStatus, "pass"},
 		{"FastAPI: an undeclared 409", fa, "POST", "/todos", ExpectSuccess, appJSON, 409, problem, problemBody, "", checkStatus, "got 409"},
@@ -123,6 +132,7 @@ func TestProfileJudgements(t *testing.T) {
 		{"an unknown id answered 200 where 404 is declared", todo, "GET", "/todos/{id}", ExpectNotFound, "", 200, appJSON, `{"title":"x"}`, "", checkUnknownID, "expected 404, got 200"},
 		{"an unknown id answered 404", todo, "GET", "/todos/{id}", ExpectNotFound, "", 404, problem, problemBody, "", checkUnknownID, "pass"},
 		{"no 404 declared: nothing demanded", todo, "GET", "/secure", ExpectNotFound, "", 200, appJSON, `{}`, "", checkUnknownID, ""},
+		{"a default error declares no 404: nothing demanded", todo, "GET", "/todos/{id}/note", ExpectNotFound, "", 200, appJSON, `{"title":"x"}`, "", checkUnknownID, ""},
 		{"FastAPI: its 404 always", fa, "POST", "/todos", ExpectNotFound, appJSON, 201, appJSON, `{"title":"x"}`, "", checkUnknownID, "expected 404"},
 
 		// negative_data_rejection names no framework

@@ -446,6 +446,7 @@ func (r *runner) run(ctx context.Context) *Report {
 		cfg: r.cfg, sp: r.sp, notes: &report.Notes,
 		rng:        rand.New(rand.NewPCG(r.cfg.Seed, 0x6d6f7669656d6f63)),
 		ids:        map[string][]string{},
+		slots:      map[string][]string{},
 		records:    map[string]bool{},
 		formValues: map[string]string{},
 		headers:    r.cfg.Header.Clone(),
@@ -509,9 +510,8 @@ func (r *runner) run(ctx context.Context) *Report {
 				if it.keyField {
 					key = fieldOf
 				}
-				if id, ok := key(item, it.itemParam); ok && len(b.ids[it.itemParam]) < maxItemReads && !slices.Contains(b.ids[it.itemParam], id) {
-					b.ids[it.itemParam] = append(b.ids[it.itemParam], id)
-					b.records[it.itemParam] = true
+				if id, ok := key(item, it.itemParam); ok && len(b.slotIDs(it, it.itemParam)) < maxItemReads {
+					b.learn(it, it.itemParam, id)
 				}
 			}
 			break
@@ -530,7 +530,7 @@ func (r *runner) run(ctx context.Context) *Report {
 			continue
 		}
 		base, _ := b.validValues(it)
-		for _, id := range b.ids[it.itemParam] {
+		for _, id := range b.idsOf(it, it.itemParam) {
 			v := clone(base)
 			if v == nil {
 				v = values{}
@@ -709,7 +709,7 @@ func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, can
 			continue
 		}
 		for _, in := range o.inputs.List {
-			if in.In != "path" || len(b.ids[in.Name]) > 0 {
+			if in.In != "path" || len(b.cfg.IDs[in.Name]) > 0 || len(b.slotIDs(o, in.Name)) > 0 {
 				continue
 			}
 			var try []string
@@ -727,7 +727,14 @@ func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, can
 					found = append(found, id)
 				}
 			}
-			b.ids[in.Name] = found
+			k := slot(o, in.Name)
+			if _, looked := b.slots[k]; !looked {
+				b.slots[k] = []string{}
+			}
+			b.slots[k] = append(b.slots[k], found...)
+			if len(b.ids[in.Name]) == 0 {
+				b.ids[in.Name] = found
+			}
 			if len(found) > 0 {
 				report.Notes = append(report.Notes, fmt.Sprintf("%s: %s %v found by trying %v", o.id, in.Name, found, try))
 			}

@@ -3,6 +3,7 @@ package mock_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/moviemock/moviemock/internal/spec"
@@ -90,6 +91,85 @@ func checkSlugLookups(t *testing.T, srv http.Handler) {
 		rec := serve(srv, tc.req)
 		if rec.Code != tc.status || rec.Body.String() != tc.body {
 			t.Errorf("%s %s: %d %s, want %d %s", tc.req.method, tc.req.target, rec.Code, rec.Body, tc.status, tc.body)
+		}
+	}
+}
+
+// A path parameter declared a string that addresses records keyed by an
+// integer id (springdoc's DELETE /store/order/{orderId} beside its GET's
+// int64) names the record its digits spell, as the backend parses it.
+func TestStringParameterNamesAnIntegerID(t *testing.T) {
+	t.Parallel()
+	param := func(typ string) string {
+		return `"parameters":[{"name":"orderId","in":"path","required":true,"schema":{"type":"` + typ + `"}}]`
+	}
+	one := `"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Order"}}}`
+	doc := `{"openapi":"3.0.1","info":{"title":"x","version":"1"},"paths":{
+"/orders":{"post":{"requestBody":{"required":true,` + one + `},"responses":{"200":{"description":"ok",` + one + `}}}},
+"/orders/{orderId}":{"get":{` + param("integer") + `,"responses":{"200":{"description":"ok",` + one + `},"404":{"description":"none"}}},
+  "delete":{` + param("string") + `,"responses":{"200":{"description":"ok"},"404":{"description":"none"}}}}},
+"components":{"schemas":{"Order":{"type":"object","properties":{"id":{"type":"integer","format":"int64"},"quantity":{"type":"integer"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "orders.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp})
+	rec := serve(srv, request{method: "POST", target: "/orders", body: `{"quantity":2}`, header: http.Header{"Content-Type": {"application/json"}}})
+	var order struct{ ID int64 }
+	if err := json.Unmarshal(rec.Body.Bytes(), &order); rec.Code != 200 || err != nil || order.ID == 0 {
+		t.Fatalf("create: %d %s, want an order with its id", rec.Code, rec.Body)
+	}
+	id := strconv.FormatInt(order.ID, 10)
+	for _, tc := range []struct {
+		req    request
+		status int
+	}{
+		{request{method: "DELETE", target: "/orders/x" + id}, 404},
+		{request{method: "DELETE", target: "/orders/" + id}, 200},
+		{request{target: "/orders/" + id}, 404},
+		{request{method: "DELETE", target: "/orders/" + id}, 404},
+	} {
+		if rec := serve(srv, tc.req); rec.Code != tc.status {
+			t.Errorf("%s %s: %d %s, want %d", tc.req.method, tc.req.target, rec.Code, rec.Body, tc.status)
+		}
+	}
+}
+
+// An operation answered from its example under a path that names a record
+// (GET /pets/{id}/owner under GET /pets/{id}) answers for the records the
+// mock holds, one just created among them, and 404s the ids none has, as
+// the backend's lookup of the pet does.
+func TestExampleUnderARecordAnswersForItsRecords(t *testing.T) {
+	t.Parallel()
+	id := `"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}]`
+	pet := `"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Pet"}}}`
+	none := `"404":{"description":"none","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Error"}}}}`
+	doc := `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/pets":{"post":{"requestBody":{"required":true,` + pet + `},"responses":{"200":{"description":"ok",` + pet + `}}}},
+"/pets/{id}":{"get":{` + id + `,"responses":{"200":{"description":"ok",` + pet + `},` + none + `}}},
+"/pets/{id}/owner":{"get":{` + id + `,"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Owner"}}}},` + none + `}}}},
+"components":{"schemas":{
+ "Pet":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}},
+ "Owner":{"type":"object","required":["name","age"],"properties":{"name":{"type":"string"},"age":{"type":"integer"}}},
+ "Error":{"type":"object","required":["code"],"properties":{"code":{"type":"integer"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "pets.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp})
+	rec := serve(srv, request{method: "POST", target: "/pets", body: `{"id":424242,"name":"Rex"}`, header: http.Header{"Content-Type": {"application/json"}}})
+	if rec.Code != 200 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	for _, tc := range []struct {
+		target string
+		status int
+	}{
+		{"/pets/424242/owner", 200},
+		{"/pets/987654321/owner", 404},
+	} {
+		if rec := serve(srv, request{target: tc.target}); rec.Code != tc.status {
+			t.Errorf("GET %s: %d %s, want %d", tc.target, rec.Code, rec.Body, tc.status)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -66,6 +67,25 @@ func (s *Server) namedValues() map[string]bool {
 		}
 	}
 	return named
+}
+
+// holders are, for each path parameter of mo, the collection whose
+// records it names: the collection a read of one record answers at the
+// path up to the parameter (GET /pets/{id} for GET /pets/{id}/owner,
+// GET /user/{username} for PUT /user/{username}). nil when none does.
+func (s *Server) holders(mo *model.Operation) map[string]*model.Collection {
+	var out map[string]*model.Collection
+	for _, read := range s.model.Operations {
+		if read.Kind != model.ReadOne || read.Coll == nil || read.IDParam == "" ||
+			(mo.Path != read.Path && !strings.HasPrefix(mo.Path, read.Path+"/")) {
+			continue
+		}
+		if out == nil {
+			out = map[string]*model.Collection{}
+		}
+		out[read.IDParam] = read.Coll
+	}
+	return out
 }
 
 // paramValues are the values a parameter's declaration gives it.

@@ -63,10 +63,11 @@ func (c *call) notFound(coll *model.Collection) {
 func (c *call) key(coll *model.Collection, param string) (string, bool) {
 	v := c.args.get(param)
 	if coll.IDKind == model.IntID {
-		if !v.Int.Fits {
+		n, ok := integer(v)
+		if !ok {
 			return "", false
 		}
-		return strconv.FormatInt(v.Int.Int64, 10), true
+		return strconv.FormatInt(n, 10), true
 	}
 	return fixtures.IDKey(coll, v.Str), true
 }
@@ -103,15 +104,30 @@ func (c *call) find(coll *model.Collection, param string) (string, *fixtures.Rec
 	return key, rec, ok
 }
 
+// integer is the int64 a path or query value names: an integer input's
+// parsed value, or the decimal text of a string input that addresses an
+// integer field (springdoc's DELETE /store/order/{orderId} declares a
+// string where its GET declares the int64 id: Spring parses either into
+// the Long its repository takes). False beyond int64, or for text that
+// is no integer: no record holds it.
+func integer(v fastapi.Value) (int64, bool) {
+	if v.Int.Text != "" {
+		return v.Int.Int64, v.Int.Fits
+	}
+	n, err := strconv.ParseInt(v.Str, 10, 64)
+	return n, err == nil
+}
+
 // paramJSON is a path or query value as the field f holds it.
 func (c *call) paramJSON(name string, f *model.Field) ([]byte, bool) {
 	v := c.args.get(name)
 	switch f.Type {
 	case "integer":
-		if !v.Int.Fits {
+		n, ok := integer(v)
+		if !ok {
 			return nil, false
 		}
-		return strconv.AppendInt(nil, v.Int.Int64, 10), true
+		return strconv.AppendInt(nil, n, 10), true
 	case "number":
 		x, ok := fastapi.ParseLaxFloat(v.Str)
 		return fastapi.AppendValue(nil, x), ok
@@ -510,10 +526,12 @@ func example(c *call) {
 }
 
 // namedRecord answers the 404 of an Example operation whose path names a
-// record neither the contract nor the mock's answers know (operation.lookup),
-// as the application's own lookup would (FastAPI's
-// HTTPException(404, "Item not found")), and reports whether the record is
-// known.
+// record neither the contract, the mock's answers nor the mock's records
+// know (operation.lookup), as the application's own lookup would
+// (FastAPI's HTTPException(404, "Item not found")), and reports whether
+// the record is known. A parameter naming a record of a collection
+// (operation.holders) names one the state holds: the pet a GET
+// /pets/{id}/owner asks about is the one GET /pets/{id} reads.
 func (c *call) namedRecord() bool {
 	last := ""
 	for _, in := range c.o.inputs.List {
@@ -521,6 +539,14 @@ func (c *call) namedRecord() bool {
 			continue
 		}
 		last = in.Name
+		if coll := c.o.holders[in.Name]; coll != nil {
+			c.st.mu.RLock()
+			_, _, ok := c.find(coll, in.Name)
+			c.st.mu.RUnlock()
+			if ok {
+				continue
+			}
+		}
 		if named := c.s.named(); named[in.Name+"\x00"+c.args.get(in.Name).Str] || named["\x00"+c.args.get(in.Name).Str] {
 			continue
 		}

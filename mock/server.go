@@ -202,6 +202,10 @@ type operation struct {
 	// 404 answers it for a value neither the contract nor the mock's
 	// answers name (Server.named).
 	lookup bool
+	// holders are, for the path parameters of a lookup operation, the
+	// collection each names a record of: the one a read at the path up
+	// to the parameter answers (GET /pets/{id} for /pets/{id}/owner).
+	holders map[string]*model.Collection
 	// refusal is a login's status for wrong credentials; token its
 	// answer's members when the declared schema has more than
 	// access_token and token_type (nil: just those).
@@ -634,7 +638,7 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	}
 	o.notFound = s.declaredNotFound(mo)
 	if mo.Kind == model.Example && strings.Contains(mo.Path, "{") && mo.Op.Responses.Value("404") != nil {
-		o.lookup = true
+		o.lookup, o.holders = true, s.holders(mo)
 	}
 	if mo.Kind == model.Login {
 		o.refusal, o.token = loginRefusal(mo), s.tokenMembers(mo)

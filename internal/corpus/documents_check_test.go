@@ -35,6 +35,19 @@ const checkDoc = `{
     "/bare": {
       "delete": {"responses": {"204": {"description": "gone"}}}
     },
+    "/things/{id}": {
+      "put": {
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+        "responses": {"200": {"description": "ok"}}
+      }
+    },
+    "/refusals": {
+      "post": {
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
+        "responses": {"400": {"description": "bad"}, "405": {"description": "no"}}
+      }
+    },
     "/guarded": {
       "get": {
         "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}}],
@@ -95,6 +108,14 @@ func TestCheckAnswer(t *testing.T) {
 		{"nothing declared for an invalid one: any 4xx", "DELETE /bare", true, 404, "application/json", `{}`, ""},
 		{"no bad-input status declared: an undeclared 400 will do", "GET /guarded", true, 400, "application/json", `{}`, ""},
 		{"no bad-input status declared: still a 4xx", "GET /guarded", true, 500, "application/json", `{}`, "not a 4xx"},
+		{"a made-up key's record not there: its undeclared 404", "PUT /things/{id}", false, 404, "application/json", `{"detail":"Thing not found"}`, ""},
+		{"a value some record holds: an undeclared 409", "PUT /things/{id}", false, 409, "application/json", `{"detail":"taken"}`, ""},
+		{"the application's own 400 to a write", "PUT /things/{id}", false, 400, "application/json", `{"detail":"Username already registered"}`, ""},
+		{"a validation 400 to a valid write", "PUT /things/{id}", false, 400, "application/json", `{"detail":[{"loc":["body","name"]}]}`, "to a valid request"},
+		{"no key in the path: an undeclared 404", "DELETE /bare", false, 404, "application/json", `{}`, "declares 204"},
+		{"no key in the path: an undeclared 409", "DELETE /bare", false, 409, "application/json", `{}`, "declares 204"},
+		{"only refusals declared: any 2xx succeeds", "POST /refusals", false, 200, "", ``, ""},
+		{"only refusals declared: no 3xx", "POST /refusals", false, 302, "", ``, "declares 400, 405"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
