@@ -181,8 +181,8 @@ func (s *seqRun) updateMe(a *account, o *model.Operation) {
 // wrap, when it has one) a fresh username and email and the password pass,
 // each where the body holds that member. The member key, the account's
 // key (RealWorld's username, in /profiles/{username}), keeps the account's
-// value keyVal: other records name the account by it, and the mock keeps
-// a record's key, so a change of it is not sent. It returns the body and
+// value keyVal: the run's later steps name the account by it, so a change
+// of it is not sent. It returns the body and
 // what the login then takes (user "" when the body does not change it;
 // newPass "" when it sends no password).
 func renameAccount(body []byte, wrap, name, pass, by, key string, keyVal any) (out []byte, user, newPass string) {

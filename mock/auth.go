@@ -88,7 +88,7 @@ func (s *Server) authenticate(r *http.Request, st *state) (*fixtures.Record, str
 		return nil, fastapi.DetailBadCredentials, false
 	}
 	st.mu.RLock()
-	user, ok := view{base: st.base, ov: st.ov}.user(username)
+	user, ok := view{base: st.base, ov: st.ov}.holder(username)
 	st.mu.RUnlock()
 	if !ok {
 		if user = s.accounts[username]; user == nil {
@@ -112,7 +112,7 @@ func (s *Server) tokenUser(r *http.Request, st *state) *fixtures.Record {
 		return nil
 	}
 	st.mu.RLock()
-	user, found := view{base: st.base, ov: st.ov}.user(name)
+	user, found := view{base: st.base, ov: st.ov}.holder(name)
 	st.mu.RUnlock()
 	if !found {
 		return s.accounts[name]
@@ -441,7 +441,7 @@ func (s *Server) checkSecurity(w http.ResponseWriter, r *http.Request, st *state
 			return false
 		}
 		st.mu.RLock()
-		u, found := view{base: st.base, ov: st.ov}.user(name)
+		u, found := view{base: st.base, ov: st.ov}.holder(name)
 		st.mu.RUnlock()
 		if !found {
 			if u = s.accounts[name]; u == nil {

@@ -55,9 +55,7 @@ func (v view) flag(c *model.Collection, f *model.Field, key, who string, stored 
 // setMark records that who set (on) or cleared flag f on the record of c
 // with key. The caller holds the state's lock.
 func (s *state) setMark(c *model.Collection, f *model.Field, key, who string, on bool) {
-	if s.ov == nil {
-		s.ov = &overlay{colls: make([]*collOverlay, len(s.base.Model.Collections))}
-	}
+	s.writes()
 	k := mark{c.Index, f.Index, key}
 	if s.ov.marks == nil {
 		s.ov.marks = map[mark]map[string]bool{}
@@ -119,52 +117,91 @@ func (c *call) personal(coll *model.Collection, rec *fixtures.Record) *fixtures.
 // personalEmbed is raw, an embedded record of e (an article's author),
 // with e's flags as who set them; raw unchanged when it is no object.
 func personalEmbed(v view, e *model.Collection, raw []byte, who string) []byte {
-	if len(raw) == 0 || raw[0] != '{' {
+	members, ok := objectMembers(raw)
+	if !ok {
 		return raw
+	}
+	i := slices.IndexFunc(members, func(m member) bool { return m.name == e.ID.Name })
+	if i < 0 {
+		return raw
+	}
+	key := string(members[i].val)
+	for i, m := range members {
+		if f := e.Field(m.name); f != nil && slices.Contains(e.Flags, f) {
+			members[i].val = strconv.AppendBool(nil, v.flag(e, f, key, who, m.val))
+		}
+	}
+	return appendObject(nil, members)
+}
+
+// member is one member of a JSON object, its value as written.
+type member struct {
+	name string
+	val  []byte
+}
+
+// objectMembers are the members of raw, a JSON object, in order; false
+// when raw is no object.
+func objectMembers(raw []byte) ([]member, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return raw
-	}
-	type member struct {
-		name string
-		val  json.RawMessage
+		return nil, false
 	}
 	var members []member
-	var key []byte
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return raw
+			return nil, false
 		}
 		name, _ := tok.(string)
 		var val json.RawMessage
 		if dec.Decode(&val) != nil {
-			return raw
-		}
-		if name == e.ID.Name {
-			key = val
+			return nil, false
 		}
 		members = append(members, member{name, val})
 	}
-	if key == nil {
-		return raw
-	}
-	out := []byte{'{'}
+	return members, true
+}
+
+// appendObject writes members as a JSON object.
+func appendObject(b []byte, members []member) []byte {
+	b = append(b, '{')
 	for i, m := range members {
 		if i > 0 {
-			out = append(out, ',')
+			b = append(b, ',')
 		}
-		out = fastapi.AppendString(out, m.name)
-		out = append(out, ':')
-		val := []byte(m.val)
-		if f := e.Field(m.name); f != nil && slices.Contains(e.Flags, f) {
-			val = strconv.AppendBool(nil, v.flag(e, f, string(key), who, val))
-		}
-		out = append(out, val...)
+		b = fastapi.AppendString(b, m.name)
+		b = append(b, ':')
+		b = append(b, m.val...)
 	}
-	return append(out, '}')
+	return append(b, '}')
+}
+
+// moveMarks keeps the flags set on the record of c keyed old as the
+// flags of its new key, now (a renamed record is followed, favorited, as
+// it was); those of a record keyed now before are dropped with it. The
+// caller holds the state's lock.
+func (s *state) moveMarks(c *model.Collection, old, now string) {
+	if s.ov == nil {
+		return
+	}
+	var moved []mark
+	for k := range s.ov.marks {
+		switch {
+		case k.coll != c.Index:
+		case k.key == now:
+			delete(s.ov.marks, k)
+		case k.key == old:
+			moved = append(moved, k)
+		}
+	}
+	for _, k := range moved {
+		s.ov.marks[mark{k.coll, k.field, now}] = s.ov.marks[k]
+		delete(s.ov.marks, k)
+	}
 }
 
 // actedBy is the test of a ByActor filter: the records the account the

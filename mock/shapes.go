@@ -343,7 +343,9 @@ func (c *call) answersRecord() bool {
 	return o.Response != nil && o.Shape == model.OneShape && o.Response.Value != nil
 }
 
-// changeMe is UpdateMe: the token's user changed by the fields sent.
+// changeMe is UpdateMe: the token's user changed by the fields sent, its
+// key too where a body may change it (a username the path names the
+// account by: rekey.go), and what refers to it following (follow).
 func changeMe(c *call) {
 	coll := c.o.m.Coll
 	c.st.mu.Lock()
@@ -352,7 +354,13 @@ func changeMe(c *call) {
 	old := c.user
 	vals := old.Vals(coll)
 	for _, f := range coll.Fields {
-		if f == coll.ID || f.Embed != nil {
+		if f == coll.ID {
+			if key := c.newKey(coll); key != nil {
+				vals[f.Index] = key // a new username, where it keys the account
+			}
+			continue
+		}
+		if f.Embed != nil {
 			continue
 		}
 		if val, set, ok := c.bodyValue(f); ok && set && (string(val) != "null" || f.Nullable) {
@@ -362,22 +370,29 @@ func changeMe(c *call) {
 			vals[f.Index] = fastapi.AppendString(nil, c.s.model.Framework.FormatDateTime(c.s.cfg.Now()))
 		}
 	}
-	if status := c.s.meConflictStatus(c.o); status != 0 {
-		if f := takenBy(v, coll, old, vals); f != nil {
-			if !c.s.refuse(c.w, c.o, status, problem(f.Name+" is already taken")) {
-				fastapi.WriteDetail(c.w, status, coll.Title+" with this "+f.Name+" already exists")
-			}
-			return
-		}
+	status := c.s.meConflictStatus(c.o)
+	var taken *model.Field
+	if status != 0 {
+		taken = takenBy(v, coll, old, vals)
+	}
+	if taken == nil && keyTaken(v, coll, old.Key(coll), vals) {
+		// never kept: it would replace the other account
+		taken, status = coll.ID, cmp.Or(status, c.s.conflictStatus(c.o))
+	}
+	if taken != nil {
+		c.refuseTaken(status, coll, taken)
+		return
 	}
 	secret := old.Secret
 	if s := c.bodySecret(coll); s != "" {
 		secret = s
 	}
 	rec := fixtures.Build(coll, vals, v.join, secret, nil)
-	if !c.store(coll, rec.Key(coll), &rec) {
+	if !c.rekey(coll, old.Key(coll), &rec) {
 		return
 	}
+	c.follow(old, &rec)
+	c.user = &rec
 	c.writeRecord(&rec, c.bearer())
 }
 

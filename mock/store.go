@@ -35,6 +35,10 @@ type overlay struct {
 	// marks are the accounts that set each flag an action sets per user
 	// (flags.go).
 	marks map[mark]map[string]bool
+	// aliases are the names accounts had before a rename (rekey.go), each
+	// to the account's name now: a token issued under the old name names
+	// the account still.
+	aliases map[string]string
 }
 
 // collOverlay is one collection's changes: records replaced or deleted
@@ -150,6 +154,19 @@ func (v view) user(name string) (*fixtures.Record, bool) {
 	return v.base.Table(c).ByUsername(name)
 }
 
+// holder is the account a token's subject names: the login record called
+// name, else the one renamed from name since, whose tokens keep working
+// as a backend's do that names its users by an id no update changes.
+func (v view) holder(name string) (*fixtures.Record, bool) {
+	if r, ok := v.user(name); ok || v.ov == nil {
+		return r, ok
+	}
+	if now, ok := v.ov.aliases[name]; ok {
+		return v.user(now)
+	}
+	return nil, false
+}
+
 // join renders an embedded record as this view has it.
 func (v view) join(f *model.Field, key []byte) []byte {
 	r, ok := v.get(f.Embed, string(key))
@@ -159,12 +176,17 @@ func (v view) join(f *model.Field, key []byte) []byte {
 	return r.JSON
 }
 
-// writeable returns c's overlay, made on first write.
-func (s *state) writeable(c *model.Collection) *collOverlay {
+// writes is the state's overlay, made on first write.
+func (s *state) writes() *overlay {
 	if s.ov == nil {
 		s.ov = &overlay{colls: make([]*collOverlay, len(s.base.Model.Collections))}
 	}
-	co := s.ov.colls[c.Index]
+	return s.ov
+}
+
+// writeable returns c's overlay, made on first write.
+func (s *state) writeable(c *model.Collection) *collOverlay {
+	co := s.writes().colls[c.Index]
 	if co == nil {
 		co = &collOverlay{changed: map[string]*fixtures.Record{}, addedAt: map[string]int{}}
 		if c.IDKind == model.IntID {

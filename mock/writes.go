@@ -281,7 +281,8 @@ func (c *call) answer(rec *fixtures.Record) {
 }
 
 // modify is replace (PUT: every field of the body model) and update (PATCH:
-// only the fields sent).
+// only the fields sent); a natural key sent (a slug) re-keys the record
+// (rekey).
 func modify(c *call) {
 	coll, o := c.o.m.Coll, c.o.m
 	c.st.mu.Lock()
@@ -297,7 +298,13 @@ func modify(c *call) {
 	}
 	vals := old.Vals(coll)
 	for _, f := range coll.Fields {
-		if f == coll.ID || f.Embed != nil {
+		if f == coll.ID {
+			if k := c.newKey(coll); k != nil {
+				vals[f.Index] = k // a new slug, as sent
+			}
+			continue
+		}
+		if f.Embed != nil {
 			continue
 		}
 		if val, set, ok := c.bodyValue(f); ok && (set || o.Kind == model.Replace) {
@@ -323,14 +330,21 @@ func modify(c *call) {
 	if c.refsMissing(coll, vals) {
 		return
 	}
+	if keyTaken(v, coll, key, vals) {
+		c.refuseTaken(c.s.conflictStatus(c.o), coll, coll.ID)
+		return
+	}
 	secret := old.Secret
 	if s := c.bodySecret(coll); s != "" {
 		secret = s
 	}
 	rec := fixtures.Build(coll, vals, v.join, secret, nil)
 	rec.Parent = old.Parent
-	if !c.store(coll, key, &rec) {
+	if !c.rekey(coll, key, &rec) {
 		return
+	}
+	if coll == c.s.model.Login {
+		c.follow(old, &rec)
 	}
 	c.answer(&rec)
 }
