@@ -289,7 +289,7 @@ func (s *seqRun) accountLogin(login *model.Operation, user, pass, what, check st
 		c = call{json: []byte(loginBody(login, user, pass)), auth: &none}
 	}
 	res, v := s.step(login, fmt.Sprintf("%s with %s: answers a token", opName(login), what), ExpectSuccess, c)
-	tok := loginToken(login, v)
+	tok := model.TokenIn(v)
 	bad := expectStatus(res, login.Status, "a login with valid credentials")
 	if bad == nil && tok == "" {
 		want := "an access_token"

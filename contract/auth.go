@@ -15,6 +15,7 @@ import (
 
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/framework"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -107,14 +108,15 @@ func (r *runner) logInTokenURL(ctx context.Context, b *builder, report *Report) 
 		}
 		form := url.Values{"username": {r.cfg.Username}, "password": {r.cfg.Password}, "grant_type": {"password"}}
 		resp := r.send(ctx, Request{Method: "POST", URL: target, Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}, Body: form.Encode()})
-		var tok struct {
-			AccessToken string `json:"access_token"`
+		var v any
+		if resp.Status/100 != 2 || json.Unmarshal(resp.Body, &v) != nil {
+			continue
 		}
-		if resp.Status/100 == 2 && json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
+		if tok := model.TokenIn(v); tok != "" {
 			if b.headers == nil {
 				b.headers = http.Header{}
 			}
-			r.useToken(b, tok.AccessToken)
+			r.useToken(b, tok)
 			report.Notes = append(report.Notes, fmt.Sprintf("logged in at the tokenUrl %s as %q; every other request carries its bearer token", u, r.cfg.Username))
 			return
 		}

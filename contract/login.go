@@ -178,37 +178,6 @@ func loginBody(o *model.Operation, user, pass string) string {
 	return string(raw)
 }
 
-// maxTokenDepth bounds how deep an answer is searched for its token.
-const maxTokenDepth = 8
-
-// tokenIn finds the token an answer holds, at any depth up to
-// maxTokenDepth: a non-empty string member named token, access_token,
-// accessToken, jwt, id_token or auth_token (in any case, with or without
-// separators), the shallowest first.
-func tokenIn(v any) string {
-	level := []any{v}
-	for depth := 0; depth < maxTokenDepth && len(level) > 0; depth++ {
-		var next []any
-		for _, x := range level {
-			m, ok := x.(map[string]any)
-			if !ok {
-				continue
-			}
-			for _, k := range sortedKeys(m) {
-				switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k)) {
-				case "token", "accesstoken", "jwt", "idtoken", "authtoken":
-					if s, ok := m[k].(string); ok && s != "" {
-						return s
-					}
-				}
-				next = append(next, m[k])
-			}
-		}
-		level = next
-	}
-	return ""
-}
-
 // logInJSON logs in through a JSON login with --username and --password;
 // the token of its answer goes where the document wants it. A refusal,
 // or an answer without a token, is the error the run stops with.
@@ -221,9 +190,9 @@ func (r *runner) logInJSON(ctx context.Context, o *operation, b *builder, report
 	if json.Unmarshal(resp.Body, &v) != nil {
 		return fmt.Errorf("%w: %s %s answered %d with no JSON body to read a token from", ErrLogin, o.method, o.path, resp.Status)
 	}
-	tok := tokenIn(v)
+	tok := model.TokenIn(v)
 	if tok == "" {
-		return fmt.Errorf("%w: %s %s answered %d with no token in its body (no member named token, access_token or jwt)", ErrLogin, o.method, o.path, resp.Status)
+		return fmt.Errorf("%w: %s %s answered %d with no token in its body (no string member named access_token, access, token, key, jwt or …token)", ErrLogin, o.method, o.path, resp.Status)
 	}
 	r.useToken(b, tok)
 	report.Notes = append(report.Notes, fmt.Sprintf("logged in as %q (%s %s); every other request carries its token in %s", r.cfg.Username, o.method, o.path, r.cred.describe()))
@@ -254,17 +223,6 @@ func (r *runner) refusedEverywhere(results []*Result) error {
 	}
 	hint := "give the format the target wants with --auth-format, e.g. --auth-format 'Token {token}'"
 	return fmt.Errorf("%w: all %d cases of secured operations sent with the run's credential in %s were refused (401 or 403): %s, or check the account's rights", ErrLogin, sent, r.cred.describe(), hint)
-}
-
-// loginToken is the token a login's answer v holds: an OAuth2 form's
-// access_token, a JSON login's token at any depth.
-func loginToken(o *model.Operation, v any) string {
-	if o.LoginBy != "" {
-		return tokenIn(v)
-	}
-	m, _ := v.(map[string]any)
-	tok, _ := m["access_token"].(string)
-	return tok
 }
 
 // jsonLoginCases are a JSON login's own cases: the given credentials
@@ -356,7 +314,8 @@ func freshAccount(body []byte, wrap, name, pass, by string) ([]byte, map[string]
 }
 
 // withoutToken is an account's answer without the token it carries
-// (tokenIn's names), which every answer may issue anew.
+// (a string member model.TokenPreference names), which every answer may
+// issue anew.
 func withoutToken(v any) any {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -364,7 +323,7 @@ func withoutToken(v any) any {
 	}
 	out := make(map[string]any, len(m))
 	for k, x := range m {
-		if _, isString := x.(string); isString && tokenIn(map[string]any{k: x}) != "" {
+		if _, isString := x.(string); isString && model.TokenPreference(k) > 0 {
 			continue
 		}
 		out[k] = x

@@ -654,15 +654,15 @@ func (r *runner) logIn(ctx context.Context, o *operation, b *builder, report *Re
 	if b.headers.Get("Authorization") != "" {
 		return
 	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-		TokenType   string `json:"token_type"`
+	var v any
+	if json.Unmarshal(resp.Body, &v) != nil {
+		return
 	}
-	if json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
+	if tok := model.TokenIn(v); tok != "" {
 		if b.headers == nil {
 			b.headers = http.Header{}
 		}
-		r.useToken(b, tok.AccessToken)
+		r.useToken(b, tok)
 		report.Notes = append(report.Notes, fmt.Sprintf("logged in as %q (%s %s); every other request carries its bearer token", vals["username"], o.method, o.path))
 	}
 }

@@ -411,7 +411,7 @@ func (s *seqRun) logIn() {
 	resp := s.r.send(s.ctx, req)
 	var v any
 	if resp.Status/100 == 2 && json.Unmarshal(resp.Body, &v) == nil {
-		if tok := loginToken(login, v); tok != "" {
+		if tok := model.TokenIn(v); tok != "" {
 			s.auth = s.r.cred.value(tok)
 			return
 		}

@@ -1,0 +1,79 @@
+package contract_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// A login's answer names its token as its framework does (simplejwt's
+// {refresh, access}, dj-rest-auth's {key}, {"data": {"accessToken"}}):
+// the run logs in, finds the access token by its name, and sends it
+// where the scheme says to the secured operation, which the backend
+// here answers only with that token.
+func TestLoginTokenMembers(t *testing.T) {
+	t.Parallel()
+	const access = "the-access-token"
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{
+"/api/token/":{"post":{"operationId":"login","requestBody":{"required":true,"content":{"application/x-www-form-urlencoded":{"schema":{
+  "type":"object","required":["username","password"],"properties":{"username":{"type":"string"},"password":{"type":"string"}}}}}},
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"401":{"description":"no"}}}},
+"/me":{"get":{"operationId":"me","security":[{"oauth":[]}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{
+  "type":"object","required":["name"],"properties":{"name":{"type":"string"}}}}}},"401":{"description":"no"}}}}},
+"components":{"securitySchemes":{"oauth":{"type":"oauth2","flows":{"password":{"tokenUrl":"/api/token/","scopes":{}}}}}}}`
+	sp, err := spec.Load([]byte(doc), "openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, answer := range []string{
+		`{"refresh":"the-refresh-token","access":"` + access + `"}`,
+		`{"key":"` + access + `"}`,
+		`{"refresh_token":"the-refresh-token","data":{"accessToken":"` + access + `"}}`,
+	} {
+		t.Run(answer, func(t *testing.T) {
+			t.Parallel()
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				switch r.URL.Path {
+				case "/api/token/":
+					if r.FormValue("username") != "u" || r.FormValue("password") != "p" {
+						w.Header().Set("WWW-Authenticate", "Bearer")
+						w.WriteHeader(http.StatusUnauthorized)
+						return
+					}
+					_, _ = w.Write([]byte(answer))
+				case "/me":
+					if r.Header.Get("Authorization") != "Bearer "+access {
+						w.Header().Set("WWW-Authenticate", "Bearer")
+						w.WriteHeader(http.StatusUnauthorized)
+						return
+					}
+					_, _ = w.Write([]byte(`{"name":"u"}`))
+				default:
+					http.NotFound(w, r)
+				}
+			}))
+			defer ts.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			report, err := contract.Run(ctx, contract.Config{Spec: sp, BaseURL: ts.URL, Username: "u", Password: "p", MaxResponseTime: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if line := report.SummaryLine(); !strings.Contains(line, "2/2 operations tested") {
+				t.Errorf("summary %q, want 2/2 operations tested; notes %q", line, report.Notes)
+			}
+			for _, res := range report.Results {
+				if res.Case.Path == "/me" && res.Case.Kind == contract.Positive && res.Response.Status != http.StatusOK {
+					t.Errorf("GET /me %q: %d, want 200 with the access token", res.Case.Name, res.Response.Status)
+				}
+			}
+		})
+	}
+}
