@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -338,4 +339,51 @@ func keyOfColl(rec map[string]any, c *model.Collection) (string, bool) {
 		return "", false
 	}
 	return keyOf(rec, c.ID.Name)
+}
+
+// basicCredentials makes --username and --password the run's HTTP basic
+// credentials when the contract has no login to give them to: they are
+// sent to every operation declaring an HTTP basic scheme that they open,
+// alone or with the --header, --query and --cookie given (one
+// alternative of its security requirements satisfied). A request that
+// carries an Authorization header already keeps it.
+func (r *runner) basicCredentials(ops []*operation, b *builder, report *Report) {
+	if b.headers.Get("Authorization") != "" {
+		return
+	}
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte(r.cfg.Username+":"+r.cfg.Password))
+	n := 0
+	for _, o := range ops {
+		if !model.BasicAuth(r.sp.Doc, o.op) {
+			continue
+		}
+		req := b.request(o, values{})
+		if req.Header == nil {
+			req.Header = http.Header{}
+		}
+		req.Header.Set("Authorization", basic)
+		if credentialed(r.sp.Doc, o.op, req, nil) {
+			o.basicOpens = true
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	b.basic = basic
+	report.Notes = append(report.Notes, fmt.Sprintf("the contract has no login: --username %q and --password go as HTTP basic credentials to the %d operations they open", r.cfg.Username, n))
+}
+
+// credentialHint says which flags give the runner a credential for o.
+func (b *builder) credentialHint(o *operation) string {
+	if b.hasLogin {
+		return "give --username and --password for the contract's login, or a token the target issued with --token"
+	}
+	switch {
+	case b.basic != "" && model.BasicAuth(b.sp.Doc, o.op):
+		return "the contract has no login, and the basic credentials given satisfy none of its security requirements alone: give a token the target issued with --token, or what the requirement takes beside them with --header, --query or --cookie"
+	case model.BasicAuth(b.sp.Doc, o.op):
+		return "the contract has no login: give a token the target issued with --token, --username and --password as HTTP basic credentials, or --header"
+	}
+	return "the contract has no login: give a token the target issued with --token, or --header"
 }

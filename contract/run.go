@@ -56,7 +56,11 @@ type Config struct {
 	// security scheme wants it, "{token}" standing for it ("Token
 	// {token}"); "": "Bearer {token}" for a bearer scheme, the token
 	// alone for an API key.
-	AuthFormat      string
+	AuthFormat string
+	// Token is a credential the target issued, given instead of a login:
+	// sent where the document's security scheme wants it, as AuthFormat
+	// writes it. "": none.
+	Token           string
 	Seed            uint64
 	Checks          []string // nil: all
 	ExcludeChecks   []string
@@ -472,6 +476,10 @@ func (r *runner) run(ctx context.Context) *Report {
 		b.formValues["username"], b.formValues["password"] = r.cfg.Username, r.cfg.Password
 	}
 
+	if r.cfg.Token != "" && !r.holdsCredential(b) {
+		r.useToken(b, r.cfg.Token)
+		report.Notes = append(report.Notes, fmt.Sprintf("every request carries the given token (--token) in %s", r.cred.describe()))
+	}
 	// Discovery runs first and in order: a token for the other requests,
 	// then the lists, whose ids the item reads use, then probes for ids
 	// nothing listed.
@@ -498,6 +506,10 @@ func (r *runner) run(ctx context.Context) *Report {
 	if trustedLogin && (loginOp || len(tokenURLs(r.sp)) > 0) && !r.holdsCredential(b) {
 		r.stop = fmt.Errorf("%w: no login of the contract with --username %q gave a token (%s)", ErrLogin, r.cfg.Username, r.cred.describe())
 		return report
+	}
+	b.hasLogin = loginOp || len(tokenURLs(r.sp)) > 0
+	if trustedLogin && !b.hasLogin {
+		r.basicCredentials(ops, b, report)
 	}
 	for _, o := range ops {
 		for _, it := range ops {
@@ -545,7 +557,7 @@ func (r *runner) run(ctx context.Context) *Report {
 	b.cases = slices.Concat(b.cases[built:], b.cases[:built])
 
 	report.Results = r.execute(ctx, b.cases)
-	if trustedLogin {
+	if trustedLogin || r.cfg.Token != "" {
 		if err := r.refusedEverywhere(report.Results); err != nil {
 			r.stop = err
 			r.cleanUp(ctx, ops, b, report)

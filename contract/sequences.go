@@ -319,7 +319,7 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 }
 
 // noTokenSkip is why a secured step is not sent.
-const noTokenSkip = "secured, and the runner has no token (give --username and --password)"
+const noTokenSkip = "secured, and the runner has no token (give --username and --password for the contract's login, or --token)"
 
 // noCredentialsSkip is why a step of an operation the run has no
 // credentials for is not sent.

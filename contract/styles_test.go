@@ -1,10 +1,14 @@
 package contract_test
 
 import (
+	"context"
+	"fmt"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -208,5 +212,50 @@ func TestSequencesWriteThePathStyle(t *testing.T) {
 	}
 	if !slices.ContainsFunc(styled, func(s string) bool { return !strings.HasPrefix(s, "positive") && !strings.HasPrefix(s, "negative") }) {
 		t.Errorf("no sequence step reached /pets/{id}: %q", styled)
+	}
+}
+
+// A required exploded form object that admits any member is not missing
+// while the request carries a query key no other parameter declares (the
+// member of another object parameter): the runner sends no "missing"
+// case the reader would take as present. One that admits only its own
+// members is missing without them.
+func TestObjectMissingOnlyWhenAbsent(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/cats":{"get":{"operationId":"cats","parameters":[
+ {"name":"filter","in":"query","required":true,"schema":{"type":"object","additionalProperties":%s,"properties":{"name":{"type":"string"}}}},
+ {"name":"raw","in":"query","required":true,"schema":{"type":"object","required":["foo"],"properties":{"foo":{"type":"string"}}}}],
+ "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"400":{"description":"bad"}}}}}}`
+	for _, tc := range []struct {
+		additional  string
+		wantMissing bool
+	}{{"true", false}, {"false", true}} {
+		t.Run("additionalProperties "+tc.additional, func(t *testing.T) {
+			t.Parallel()
+			sp, err := spec.Load([]byte(fmt.Sprintf(doc, tc.additional)), "openapi.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := mock.New(mock.Config{Spec: sp})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			report, err := contract.Run(context.Background(), contract.Config{Spec: sp, BaseURL: ts.URL, MaxResponseTime: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			missing := false
+			for _, res := range report.Results {
+				missing = missing || res.Case.Name == "filter missing"
+			}
+			if missing != tc.wantMissing {
+				t.Errorf(`a "filter missing" case: %v, want %v`, missing, tc.wantMissing)
+			}
+			if report.Failures() > 0 {
+				t.Errorf("the mock fails: %s", report.SummaryLine())
+			}
+		})
 	}
 }

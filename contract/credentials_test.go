@@ -1,0 +1,140 @@
+package contract_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/spec"
+)
+
+// credentialsDoc is a document without a login whose one operation,
+// GET /thing, requires the scheme given (its JSON).
+func credentialsDoc(t *testing.T, scheme string) *spec.Spec {
+	t.Helper()
+	doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{
+"/thing":{"get":{"operationId":"thing","security":[{"s":[]}],"responses":{
+  "200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","required":["ok"],"properties":{"ok":{"type":"boolean"}}}}}},
+  "401":{"description":"no"}}}}},
+"components":{"securitySchemes":{"s":` + scheme + `}}}`
+	sp, err := spec.Load([]byte(doc), "openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+// credentialServer answers GET /thing 200 to a request that ok accepts,
+// else 401 challenging with challenge.
+func credentialServer(t *testing.T, challenge string, ok func(r *http.Request) bool) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/thing" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if !ok(r) {
+			if challenge != "" {
+				w.Header().Set("WWW-Authenticate", challenge)
+			}
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		fmt.Fprint(w, `{"ok":true}`)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// A contract without a login is tested with the credentials the user
+// gives: a token (--token) where its scheme wants it, written as
+// --auth-format says, or --username and --password as HTTP basic
+// credentials. The secured operation's valid requests run with them.
+func TestGivenCredentials(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, scheme, challenge string
+		cfg                     contract.Config
+		ok                      func(r *http.Request) bool
+	}{
+		{"a bearer token", `{"type":"http","scheme":"bearer"}`, "Bearer", contract.Config{Token: "t0k"},
+			func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer t0k" }},
+		{"a token in an API key header, as --auth-format writes it", `{"type":"apiKey","in":"header","name":"Authorization"}`, "", contract.Config{Token: "t0k", AuthFormat: "Token {token}"},
+			func(r *http.Request) bool { return r.Header.Get("Authorization") == "Token t0k" }},
+		{"an API key in the query", `{"type":"apiKey","in":"query","name":"api_key"}`, "", contract.Config{Token: "k3y"},
+			func(r *http.Request) bool { return r.URL.Query().Get("api_key") == "k3y" }},
+		{"HTTP basic", `{"type":"http","scheme":"basic"}`, "Basic", contract.Config{Username: "u", Password: "p"},
+			func(r *http.Request) bool { u, p, ok := r.BasicAuth(); return ok && u == "u" && p == "p" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ts := credentialServer(t, tc.challenge, tc.ok)
+			cfg := tc.cfg
+			cfg.Spec, cfg.BaseURL, cfg.MaxResponseTime = credentialsDoc(t, tc.scheme), ts.URL, time.Minute
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			report, err := contract.Run(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if line := report.SummaryLine(); !strings.Contains(line, "PASSED") || !strings.Contains(line, "1/1 operations tested") {
+				t.Errorf("summary %q, want PASSED and 1/1 operations tested; notes %q", line, report.Notes)
+			}
+			refusals := 0
+			for _, res := range report.Results {
+				if res.Case.Kind == contract.Unauthenticated {
+					refusals++
+				}
+			}
+			if refusals == 0 {
+				t.Error("no case without valid credentials was sent")
+			}
+		})
+	}
+}
+
+// Without credentials for a contract that has no login, the secured
+// operation is not counted as tested, and a note says which flags would
+// test it; the runner invents none.
+func TestNoCredentialsSaysWhich(t *testing.T) {
+	t.Parallel()
+	ts := credentialServer(t, "Bearer", func(r *http.Request) bool { return r.Header.Get("Authorization") != "" })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	report, err := contract.Run(ctx, contract.Config{Spec: credentialsDoc(t, `{"type":"http","scheme":"bearer"}`), BaseURL: ts.URL, MaxResponseTime: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line := report.SummaryLine(); !strings.Contains(line, "0/1 operations tested") {
+		t.Errorf("summary %q, want 0/1 operations tested", line)
+	}
+	for _, res := range report.Results {
+		if res.Case.Kind == contract.Positive {
+			t.Errorf("positive case %q sent %q: the runner has no credential of its own", res.Case.Name, res.Case.Request.Header.Get("Authorization"))
+		}
+	}
+	want := "thing: secured, and the runner has no token: only its 401s are tested (the contract has no login: give a token the target issued with --token"
+	if !strings.Contains(strings.Join(report.Notes, "\n"), want) {
+		t.Errorf("notes %q, want one saying %q", report.Notes, want)
+	}
+}
+
+// A token the target refuses in every secured case stops the run with
+// ErrLogin saying why, as a login's token does.
+func TestGivenTokenRefusedEverywhere(t *testing.T) {
+	t.Parallel()
+	ts := credentialServer(t, "Bearer", func(r *http.Request) bool { return r.Header.Get("Authorization") == "Token t0k" })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := contract.Run(ctx, contract.Config{Spec: credentialsDoc(t, `{"type":"http","scheme":"bearer"}`), BaseURL: ts.URL, Token: "t0k", MaxResponseTime: time.Minute})
+	if !errors.Is(err, contract.ErrLogin) || !strings.Contains(err.Error(), "--auth-format") {
+		t.Fatalf("err %v, want ErrLogin naming --auth-format", err)
+	}
+}
