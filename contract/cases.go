@@ -340,6 +340,8 @@ type builder struct {
 	// login earned, "" when none did.
 	cred     credPlace
 	rawToken string
+	// givenToken: rawToken is the --token given, not one a login earned.
+	givenToken bool
 	// hasLogin: the contract has a login (a form, a tokenUrl, a JSON
 	// login) that --username and --password are for.
 	hasLogin bool

@@ -70,6 +70,11 @@ func TestGivenCredentials(t *testing.T) {
 			func(r *http.Request) bool { return r.Header.Get("Authorization") == "Token t0k" }},
 		{"an API key in the query", `{"type":"apiKey","in":"query","name":"api_key"}`, "", contract.Config{Token: "k3y"},
 			func(r *http.Request) bool { return r.URL.Query().Get("api_key") == "k3y" }},
+		// The runner did not see the key issued: a server taking any key
+		// present (as the mock does a key it did not issue) is not sent
+		// one "no server issued".
+		{"an API key the server does not verify", `{"type":"apiKey","in":"header","name":"X-Key"}`, "", contract.Config{Token: "k3y"},
+			func(r *http.Request) bool { return r.Header.Get("X-Key") != "" }},
 		{"HTTP basic", `{"type":"http","scheme":"basic"}`, "Basic", contract.Config{Username: "u", Password: "p"},
 			func(r *http.Request) bool { u, p, ok := r.BasicAuth(); return ok && u == "u" && p == "p" }},
 	} {

@@ -478,6 +478,7 @@ func (r *runner) run(ctx context.Context) *Report {
 
 	if r.cfg.Token != "" && !r.holdsCredential(b) {
 		r.useToken(b, r.cfg.Token)
+		b.givenToken = true
 		report.Notes = append(report.Notes, fmt.Sprintf("every request carries the given token (--token) in %s", r.cred.describe()))
 	}
 	// Discovery runs first and in order: a token for the other requests,
