@@ -985,6 +985,27 @@ func (b *builder) positive(o *operation) {
 			b.add(o, Positive, ExpectSuccess, describe(full, o.inputs.List), full, nil)
 		}
 	}
+	b.optionalObjects(o, vals)
+}
+
+// optionalObjects adds the positive case of o with every optional object
+// parameter (in the query, a header or a cookie; or one described by
+// content) set to a value its schema accepts, written as its style says:
+// no other case sends one whole (a generated case sends random text).
+func (b *builder) optionalObjects(o *operation, vals values) {
+	full := clone(vals)
+	added := false
+	for _, in := range o.inputs.List {
+		if _, set := full[in.Name]; set || in.Required || in.Object == nil || in.List || in.In == "body" || in.In == "path" {
+			continue
+		}
+		if v, ok := b.objectValue(o, in); ok {
+			full[in.Name], added = v, true
+		}
+	}
+	if added {
+		b.add(o, Positive, ExpectSuccess, describe(full, o.inputs.List), full, nil)
+	}
 }
 
 // acceptedPatternValue is the literal a simple anchored pattern spells

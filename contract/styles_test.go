@@ -259,3 +259,41 @@ func TestObjectMissingOnlyWhenAbsent(t *testing.T) {
 		})
 	}
 }
+
+// An optional object parameter has a positive case that sends it whole,
+// written as its style says (a deepObject's filter[name]=…, an exploded
+// form's member keys), and the mock of the document accepts it.
+func TestOptionalObjectPositive(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/cats":{"get":{"operationId":"cats","parameters":[
+ {"name":"filter","in":"query","style":"deepObject","explode":true,"schema":{"type":"object","required":["name"],"properties":{"name":{"type":"string","example":"tom"}}}},
+ {"name":"page","in":"query","schema":{"type":"object","additionalProperties":false,"required":["size"],"properties":{"size":{"type":"integer","minimum":1,"example":5}}}}],
+ "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"400":{"description":"bad"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	report, err := contract.Run(context.Background(), contract.Config{Spec: sp, BaseURL: ts.URL, MaxResponseTime: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := false
+	for _, res := range report.Results {
+		u := res.Case.Request.URL
+		if res.Case.Kind == contract.Positive && strings.Contains(u, "filter%5Bname%5D=") && strings.Contains(u, "size=") {
+			sent = true
+		}
+	}
+	if !sent {
+		t.Error("no positive case sends the optional objects filter and page")
+	}
+	if report.Failures() > 0 {
+		t.Errorf("the mock fails: %s", report.SummaryLine())
+	}
+}
