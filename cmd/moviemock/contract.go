@@ -42,7 +42,10 @@ password form with the username and password of the form's example in the
 contract (alice and wonderland on the embedded contract; generated ones where
 it has none), and goes on without a token when the target refuses them (a
 note says so). Give the credentials of an account of the target to test its
-logins and secured operations as that user.
+logins and secured operations as that user. A contract with no login is
+tested with the credential you give: --token (where its security scheme
+wants it), or --username and --password as HTTP basic credentials; the
+runner never makes one up, and says which operations it could not test.
 
 Exit code: 0 every check passed, 1 a check failed, 2 bad usage, an unreadable
 contract, or a target nothing answers at.
