@@ -1,12 +1,9 @@
 package contract_test
 
 import (
-	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -38,7 +35,7 @@ func TestLoginTokenMembers(t *testing.T) {
 	} {
 		t.Run(answer, func(t *testing.T) {
 			t.Parallel()
-			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
 				switch r.URL.Path {
 				case "/api/token/":
@@ -58,14 +55,8 @@ func TestLoginTokenMembers(t *testing.T) {
 				default:
 					http.NotFound(w, r)
 				}
-			}))
-			defer ts.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			report, err := contract.Run(ctx, contract.Config{Spec: sp, BaseURL: ts.URL, Username: "u", Password: "p", MaxResponseTime: time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
+			})
+			report := run(t, backend, contract.Config{Spec: sp, Username: "u", Password: "p"})
 			if line := report.SummaryLine(); !strings.Contains(line, "2/2 operations tested") {
 				t.Errorf("summary %q, want 2/2 operations tested; notes %q", line, report.Notes)
 			}

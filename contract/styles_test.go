@@ -1,14 +1,11 @@
 package contract_test
 
 import (
-	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/moviemock/moviemock/contract"
 	"github.com/moviemock/moviemock/internal/spec"
@@ -183,15 +180,7 @@ paths:
 // writes it too: /pets/;id=1, not /pets/1.
 func TestSequencesWriteThePathStyle(t *testing.T) {
 	t.Parallel()
-	sp, err := spec.Load([]byte(matrixPetsDoc), "pets.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mock.New(mock.Config{Spec: sp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	report := run(t, srv, contract.Config{Spec: sp})
+	report := runOnMock(t, matrixPetsDoc, "pets.yaml")
 	if f := failed(report); len(f) > 0 {
 		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
 	}
@@ -232,20 +221,7 @@ func TestObjectMissingOnlyWhenAbsent(t *testing.T) {
 	}{{"true", false}, {"false", true}} {
 		t.Run("additionalProperties "+tc.additional, func(t *testing.T) {
 			t.Parallel()
-			sp, err := spec.Load([]byte(fmt.Sprintf(doc, tc.additional)), "openapi.json")
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv, err := mock.New(mock.Config{Spec: sp})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ts := httptest.NewServer(srv)
-			defer ts.Close()
-			report, err := contract.Run(context.Background(), contract.Config{Spec: sp, BaseURL: ts.URL, MaxResponseTime: time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
+			report := runOnMock(t, fmt.Sprintf(doc, tc.additional), "openapi.json")
 			missing := false
 			for _, res := range report.Results {
 				missing = missing || res.Case.Name == "filter missing"
@@ -269,20 +245,7 @@ func TestOptionalObjectPositive(t *testing.T) {
  {"name":"filter","in":"query","style":"deepObject","explode":true,"schema":{"type":"object","required":["name"],"properties":{"name":{"type":"string","example":"tom"}}}},
  {"name":"page","in":"query","schema":{"type":"object","additionalProperties":false,"required":["size"],"properties":{"size":{"type":"integer","minimum":1,"example":5}}}}],
  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"400":{"description":"bad"}}}}}}`
-	sp, err := spec.Load([]byte(doc), "openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mock.New(mock.Config{Spec: sp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	report, err := contract.Run(context.Background(), contract.Config{Spec: sp, BaseURL: ts.URL, MaxResponseTime: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
+	report := runOnMock(t, doc, "openapi.json")
 	sent := false
 	for _, res := range report.Results {
 		u := res.Case.Request.URL
@@ -296,4 +259,19 @@ func TestOptionalObjectPositive(t *testing.T) {
 	if report.Failures() > 0 {
 		t.Errorf("the mock fails: %s", report.SummaryLine())
 	}
+}
+
+// runOnMock runs the runner against the mock of the document doc, read
+// as the file name says.
+func runOnMock(t *testing.T, doc, name string) *contract.Report {
+	t.Helper()
+	sp, err := spec.Load([]byte(doc), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run(t, srv, contract.Config{Spec: sp})
 }
