@@ -122,3 +122,36 @@ func TestGivenTokenRefusedEverywhere(t *testing.T) {
 		t.Fatalf("err %v, want ErrLogin naming --auth-format", err)
 	}
 }
+
+// The sequences send the basic credentials given to the operations they
+// open, as the cases do: a record is created, read back and listed.
+func TestBasicCredentialsInSequences(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"security":[{"basic":[]}],"paths":{
+"/things":{"get":{"operationId":"list","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}}}}},"401":{"description":"no"}}},
+  "post":{"operationId":"create","requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ThingIn"}}}},
+  "responses":{"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Thing"}}}},"400":{"description":"bad"},"401":{"description":"no"}}}},
+"/things/{id}":{"get":{"operationId":"read","parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Thing"}}}},"401":{"description":"no"},"404":{"description":"none"}}}}},
+"components":{"securitySchemes":{"basic":{"type":"http","scheme":"basic"}},"schemas":{
+ "ThingIn":{"type":"object","required":["name"],"properties":{"name":{"type":"string","maxLength":20}}},
+ "Thing":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string","maxLength":20}}}}}}`
+	report := runOnMock(t, doc, "openapi.json", contract.Config{Username: "u", Password: "p"})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("failures on the mock:\n%s", strings.Join(f, "\n"))
+	}
+	steps := 0
+	for _, res := range report.Results {
+		if res.Case.Kind != contract.Sequence {
+			continue
+		}
+		if res.Response.Skipped != "" {
+			t.Errorf("step %q not sent: %s", res.Case.Name, res.Response.Skipped)
+			continue
+		}
+		steps++
+	}
+	if steps == 0 {
+		t.Error("no sequence step was sent")
+	}
+}

@@ -370,7 +370,7 @@ func (r *runner) basicCredentials(ops []*operation, b *builder, report *Report) 
 	if n == 0 {
 		return
 	}
-	b.basic = basic
+	b.basic, r.basic = basic, basic
 	report.Notes = append(report.Notes, fmt.Sprintf("the contract has no login: --username %q and --password go as HTTP basic credentials to the %d operations they open", r.cfg.Username, n))
 }
 

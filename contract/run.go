@@ -272,6 +272,10 @@ type runner struct {
 	rawToken string
 	// cred is where the document wants the token (placeFor).
 	cred credPlace
+	// basic is the Authorization header of the HTTP basic credentials
+	// the run sends the operations they open (basicCredentials), for the
+	// sequences; "" when none.
+	basic string
 	// stop is why the run stopped before its cases (ErrLogin); nil when
 	// it ran.
 	stop error

@@ -263,6 +263,12 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 	case cred.in == "header" && auth != "" && s.r.cfg.Header.Get(cred.name) == "":
 		h.Set(cred.name, auth)
 	}
+	if s.r.basic != "" && c.auth == nil && h.Get("Authorization") == "" && model.BasicAuth(s.r.sp.Doc, o.Op) {
+		// The basic credentials given, where the contract has no login
+		// (basicCredentials): a step they do not open alone is still
+		// not sent (uncredentialed).
+		h.Set("Authorization", s.r.basic)
+	}
 	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
@@ -323,7 +329,7 @@ const noTokenSkip = "secured, and the runner has no token (give --username and -
 
 // noCredentialsSkip is why a step of an operation the run has no
 // credentials for is not sent.
-const noCredentialsSkip = "secured, and the runner has no credentials for its schemes (give them with --header, --query or --cookie)"
+const noCredentialsSkip = "secured, and the runner has no credentials for its schemes (give them with --token, --header, --query or --cookie)"
 
 // requiredInputs completes a step's query and headers as a case's are: the
 // query parameters and cookies the user gives for every request, and a

@@ -180,7 +180,7 @@ paths:
 // writes it too: /pets/;id=1, not /pets/1.
 func TestSequencesWriteThePathStyle(t *testing.T) {
 	t.Parallel()
-	report := runOnMock(t, matrixPetsDoc, "pets.yaml")
+	report := runOnMock(t, matrixPetsDoc, "pets.yaml", contract.Config{})
 	if f := failed(report); len(f) > 0 {
 		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
 	}
@@ -221,7 +221,7 @@ func TestObjectMissingOnlyWhenAbsent(t *testing.T) {
 	}{{"true", false}, {"false", true}} {
 		t.Run("additionalProperties "+tc.additional, func(t *testing.T) {
 			t.Parallel()
-			report := runOnMock(t, fmt.Sprintf(doc, tc.additional), "openapi.json")
+			report := runOnMock(t, fmt.Sprintf(doc, tc.additional), "openapi.json", contract.Config{})
 			missing := false
 			for _, res := range report.Results {
 				missing = missing || res.Case.Name == "filter missing"
@@ -245,7 +245,7 @@ func TestOptionalObjectPositive(t *testing.T) {
  {"name":"filter","in":"query","style":"deepObject","explode":true,"schema":{"type":"object","required":["name"],"properties":{"name":{"type":"string","example":"tom"}}}},
  {"name":"page","in":"query","schema":{"type":"object","additionalProperties":false,"required":["size"],"properties":{"size":{"type":"integer","minimum":1,"example":5}}}}],
  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"400":{"description":"bad"}}}}}}`
-	report := runOnMock(t, doc, "openapi.json")
+	report := runOnMock(t, doc, "openapi.json", contract.Config{})
 	sent := false
 	for _, res := range report.Results {
 		u := res.Case.Request.URL
@@ -261,9 +261,9 @@ func TestOptionalObjectPositive(t *testing.T) {
 	}
 }
 
-// runOnMock runs the runner against the mock of the document doc, read
-// as the file name says.
-func runOnMock(t *testing.T, doc, name string) *contract.Report {
+// runOnMock runs the runner, configured as cfg, against the mock of the
+// document doc, read as the file name says.
+func runOnMock(t *testing.T, doc, name string, cfg contract.Config) *contract.Report {
 	t.Helper()
 	sp, err := spec.Load([]byte(doc), name)
 	if err != nil {
@@ -273,5 +273,6 @@ func runOnMock(t *testing.T, doc, name string) *contract.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return run(t, srv, contract.Config{Spec: sp})
+	cfg.Spec = sp
+	return run(t, srv, cfg)
 }
