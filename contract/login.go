@@ -161,17 +161,28 @@ func (r *runner) holdsCredential(b *builder) bool {
 	return b.headers.Get(r.cred.name) != ""
 }
 
-// jsonLogin reports whether o is a login taking a JSON body (the model's
-// Login with LoginBy), not an OAuth2 form.
+// jsonLogin reports whether o is a login taking a JSON body: the model's
+// JSON login (LoginBy), or a login taking JSON beside its form (Django
+// REST framework's {username, email, password}); not an OAuth2 form.
 func (o *operation) jsonLogin() bool {
-	return o.model != nil && o.model.Kind == model.Login && o.model.LoginBy != "" && o.inputs.JSON != nil
+	return o.model != nil && o.model.Kind == model.Login && o.inputs.JSON != nil
+}
+
+// loginBy is the member a JSON login names the account by: its LoginBy,
+// else username (a login taking JSON beside its form reads the account
+// by its username, as the form does).
+func loginBy(o *model.Operation) string {
+	if o.LoginBy != "" {
+		return o.LoginBy
+	}
+	return "username"
 }
 
 // loginBody is the JSON body of a login o with user and pass: the member
-// naming the account and the password, in the envelope the document wraps
-// them in.
+// naming the account (loginBy) and the password, in the envelope the
+// document wraps them in.
 func loginBody(o *model.Operation, user, pass string) string {
-	var v any = map[string]any{o.LoginBy: user, "password": pass}
+	var v any = map[string]any{loginBy(o): user, "password": pass}
 	if o.BodyWrap != "" {
 		v = map[string]any{o.BodyWrap: v}
 	}
@@ -235,19 +246,19 @@ func (b *builder) jsonLoginCases(o *operation) {
 	if user == "" {
 		*b.notes = append(*b.notes, fmt.Sprintf("%s: no positive case: a login needs an account of the target (give --username and --password)", o.id))
 	} else {
-		b.add(o, Positive, ExpectSuccess, fmt.Sprintf("%s=%q with its password", o.model.LoginBy, user),
+		b.add(o, Positive, ExpectSuccess, fmt.Sprintf("%s=%q with its password", loginBy(o.model), user),
 			values{bodyKey: loginBody(o.model, user, b.cfg.Password)}, nil)
 	}
 	wrong := fmt.Sprintf("moviemock-wrong-%08x", b.rng.Uint32())
 	if user != "" {
-		b.add(o, WrongCredentials, ExpectUnauthorized, fmt.Sprintf("%s=%q with a wrong password", o.model.LoginBy, user),
+		b.add(o, WrongCredentials, ExpectUnauthorized, fmt.Sprintf("%s=%q with a wrong password", loginBy(o.model), user),
 			values{bodyKey: loginBody(o.model, user, wrong)}, nil)
 	}
 	nobody := "moviemock-nobody-" + wrong[len(wrong)-8:]
-	if o.model.LoginBy == "email" {
+	if loginBy(o.model) == "email" {
 		nobody += "@example.com"
 	}
-	b.add(o, WrongCredentials, ExpectUnauthorized, fmt.Sprintf("a %s no account has", o.model.LoginBy), values{bodyKey: loginBody(o.model, nobody, wrong)}, nil)
+	b.add(o, WrongCredentials, ExpectUnauthorized, fmt.Sprintf("a %s no account has", loginBy(o.model)), values{bodyKey: loginBody(o.model, nobody, wrong)}, nil)
 }
 
 // changesAccount reports whether o changes or removes the account whose

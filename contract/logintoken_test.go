@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -66,5 +67,53 @@ func TestLoginTokenMembers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A login taking JSON beside its form (Django REST framework's Login of
+// username, email and password, answering simplejwt's {refresh, access})
+// is logged in with JSON, the account named by its username; the access
+// token goes where the scheme says.
+func TestLoginJSONBesideForm(t *testing.T) {
+	t.Parallel()
+	const access = "the-access-token"
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{
+"/auth/login/":{"post":{"operationId":"login","requestBody":{"required":true,"content":{
+  "application/json":{"schema":{"$ref":"#/components/schemas/Login"}},
+  "application/x-www-form-urlencoded":{"schema":{"$ref":"#/components/schemas/Login"}}}},
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","required":["access","refresh"],
+    "properties":{"access":{"type":"string"},"refresh":{"type":"string"}}}}}},"401":{"description":"no"}}}},
+"/me":{"get":{"operationId":"me","security":[{"key":[]}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{
+  "type":"object","required":["name"],"properties":{"name":{"type":"string"}}}}}},"401":{"description":"no"}}}}},
+"components":{"schemas":{"Login":{"type":"object","required":["password"],"properties":{
+  "username":{"type":"string"},"email":{"type":"string","format":"email"},"password":{"type":"string"}}}},
+ "securitySchemes":{"key":{"type":"apiKey","in":"header","name":"X-Token"}}}}`
+	sp, err := spec.Load([]byte(doc), "openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/auth/login/":
+			var body struct{ Username, Password string }
+			if json.NewDecoder(r.Body).Decode(&body) != nil || body.Username != "u" || body.Password != "p" {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			_, _ = w.Write([]byte(`{"access":"` + access + `","refresh":"the-refresh-token"}`))
+		case "/me":
+			if r.Header.Get("X-Token") != access {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			_, _ = w.Write([]byte(`{"name":"u"}`))
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	report := run(t, backend, contract.Config{Spec: sp, Username: "u", Password: "p"})
+	if line := report.SummaryLine(); !strings.Contains(line, "PASSED") || !strings.Contains(line, "2/2 operations tested") {
+		t.Errorf("summary %q, want PASSED and 2/2 operations tested; notes %q", line, report.Notes)
 	}
 }

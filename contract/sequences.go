@@ -455,13 +455,24 @@ func (s *seqRun) loginForm(o *model.Operation, user, pass string) url.Values {
 	return form
 }
 
+// loginCall is the call logging in through login with user and pass,
+// without the run's token: a JSON body where the login takes JSON, else
+// its form.
+func (s *seqRun) loginCall(login *model.Operation, user, pass string) call {
+	none := ""
+	if login.Inputs.JSON != nil {
+		return call{json: []byte(loginBody(login, user, pass)), auth: &none}
+	}
+	return call{form: s.loginForm(login, user, pass), auth: &none}
+}
+
 func (s *seqRun) loginRequest(o *model.Operation, user, pass string) Request {
 	h := s.r.cfg.Header.Clone()
 	if h == nil {
 		h = http.Header{}
 	}
 	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + o.Path
-	if o.LoginBy != "" {
+	if o.Inputs.JSON != nil {
 		h.Set("Content-Type", "application/json")
 		return Request{Method: o.Method, URL: u, Header: h, Body: loginBody(o, user, pass)}
 	}
