@@ -201,12 +201,14 @@ func isJWT(tok string) bool {
 // bad token: FastAPI answers 401 before it validates parameters or the
 // body (a body that is not JSON at all aside), so the inputs matter not.
 func (b *builder) authCases(o *operation, base values) {
-	if o.basic {
-		b.basicCases(o, base)
+	if o.keyed {
+		// Before basic: an operation the run's key opens alone beside
+		// basic credentials is refused only without the key.
+		b.keyedCases(o, base)
 		return
 	}
-	if o.keyed {
-		b.keyedCases(o, base)
+	if o.basic {
+		b.basicCases(o, base)
 		return
 	}
 	if !o.secured {

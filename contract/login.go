@@ -105,6 +105,23 @@ func placeFor(sp *spec.Spec, format string) credPlace {
 	return p
 }
 
+// opensAlone reports whether scheme alone is one alternative of op's
+// security requirements (the document's when it declares none): its
+// credential opens op without another's (dj-rest-auth's session cookie
+// beside HTTP basic).
+func opensAlone(doc *openapi3.T, op *openapi3.Operation, scheme string) bool {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	for _, req := range reqs {
+		if _, ok := req[scheme]; ok && len(req) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // requires reports whether op needs the credential of scheme: every
 // alternative of its requirements (the document's when it declares none)
 // names it. An empty alternative ({}) makes credentials optional.

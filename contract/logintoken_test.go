@@ -117,3 +117,50 @@ func TestLoginJSONBesideForm(t *testing.T) {
 		t.Errorf("summary %q, want PASSED and 2/2 operations tested; notes %q", line, report.Notes)
 	}
 }
+
+// An operation opened by the login's token alone (a session cookie) or
+// by HTTP basic credentials is tested with the token, and refused
+// without it: its cases without credentials carry neither.
+func TestTokenBesideBasic(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{
+"/auth/login/":{"post":{"operationId":"login","requestBody":{"required":true,"content":{
+  "application/json":{"schema":{"$ref":"#/components/schemas/Login"}},
+  "application/x-www-form-urlencoded":{"schema":{"$ref":"#/components/schemas/Login"}}}},
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","required":["key"],"properties":{"key":{"type":"string"}}}}}},"401":{"description":"no"}}}},
+"/me":{"get":{"operationId":"me","security":[{"session":[]},{"basic":[]}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{
+  "type":"object","required":["name"],"properties":{"name":{"type":"string"}}}}}},"401":{"description":"no"}}}}},
+"components":{"schemas":{"Login":{"type":"object","required":["password"],"properties":{
+  "username":{"type":"string"},"email":{"type":"string","format":"email"},"password":{"type":"string"}}}},
+ "securitySchemes":{"session":{"type":"apiKey","in":"cookie","name":"sessionid"},"basic":{"type":"http","scheme":"basic"}}}}`
+	sp, err := spec.Load([]byte(doc), "openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/auth/login/":
+			var body struct{ Username, Password string }
+			if json.NewDecoder(r.Body).Decode(&body) != nil || body.Username != "u" || body.Password != "p" {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			_, _ = w.Write([]byte(`{"key":"s3ss10n"}`))
+		case "/me":
+			u, p, basic := r.BasicAuth()
+			if c, err := r.Cookie("sessionid"); (err != nil || c.Value != "s3ss10n") && !(basic && u == "u" && p == "p") {
+				w.Header().Set("WWW-Authenticate", "Basic")
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			_, _ = w.Write([]byte(`{"name":"u"}`))
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	report := run(t, backend, contract.Config{Spec: sp, Username: "u", Password: "p"})
+	if line := report.SummaryLine(); !strings.Contains(line, "PASSED") || !strings.Contains(line, "2/2 operations tested") {
+		t.Errorf("summary %q, want PASSED and 2/2 operations tested; failures %q", line, failed(report))
+	}
+}

@@ -464,7 +464,8 @@ func (r *runner) run(ctx context.Context) *Report {
 	}
 	b.attachModel(ops, r.model)
 	for _, o := range ops {
-		o.keyed = r.openAPI() && !o.secured && !o.basic && r.cred.scheme != "" && requires(r.sp.Doc, o.op, r.cred.scheme)
+		o.keyed = r.openAPI() && !o.secured && r.cred.scheme != "" &&
+			(!o.basic && requires(r.sp.Doc, o.op, r.cred.scheme) || o.basic && opensAlone(r.sp.Doc, o.op, r.cred.scheme))
 		o.needsCredential = o.secured || o.keyed
 	}
 	for name, ids := range r.cfg.IDs {
