@@ -353,7 +353,11 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 	}
 	start := time.Now()
 	var given []string
-	if tokenURL == "" && !d.hasLogin() && d.secured() {
+	switch {
+	case account != nil:
+		// The account the mock was started with logs the runner in.
+		given = []string{"--username", corpusAccount, "--password", corpusPassword}
+	case d.secured():
 		// No login to earn a token with: the runner is given one, as a
 		// user gives the token their backend issued; the mock takes any
 		// it did not issue itself.
