@@ -2,6 +2,7 @@ package contract_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -36,27 +37,8 @@ func TestLoginTokenMembers(t *testing.T) {
 	} {
 		t.Run(answer, func(t *testing.T) {
 			t.Parallel()
-			backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "application/json")
-				switch r.URL.Path {
-				case "/api/token/":
-					if r.FormValue("username") != "u" || r.FormValue("password") != "p" {
-						w.Header().Set("WWW-Authenticate", "Bearer")
-						w.WriteHeader(http.StatusUnauthorized)
-						return
-					}
-					_, _ = w.Write([]byte(answer))
-				case "/me":
-					if r.Header.Get("Authorization") != "Bearer "+access {
-						w.Header().Set("WWW-Authenticate", "Bearer")
-						w.WriteHeader(http.StatusUnauthorized)
-						return
-					}
-					_, _ = w.Write([]byte(`{"name":"u"}`))
-				default:
-					http.NotFound(w, r)
-				}
-			})
+			backend := tokenBackend("/api/token/", func(r *http.Request) bool { return r.FormValue("username") == "u" && r.FormValue("password") == "p" },
+				answer, func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer "+access }, "Bearer")
 			report := run(t, backend, contract.Config{Spec: sp, Username: "u", Password: "p"})
 			if line := report.SummaryLine(); !strings.Contains(line, "2/2 operations tested") {
 				t.Errorf("summary %q, want 2/2 operations tested; notes %q", line, report.Notes)
@@ -71,96 +53,81 @@ func TestLoginTokenMembers(t *testing.T) {
 }
 
 // A login taking JSON beside its form (Django REST framework's Login of
-// username, email and password, answering simplejwt's {refresh, access})
-// is logged in with JSON, the account named by its username; the access
-// token goes where the scheme says.
+// username, email and password) is logged in with JSON, the account
+// named by its username; the token its answer names (simplejwt's access,
+// dj-rest-auth's key) goes where the scheme says. An operation that key
+// opens alone beside HTTP basic is tested with the key and refused
+// without it: its cases without credentials carry neither.
 func TestLoginJSONBesideForm(t *testing.T) {
 	t.Parallel()
-	const access = "the-access-token"
 	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{
 "/auth/login/":{"post":{"operationId":"login","requestBody":{"required":true,"content":{
   "application/json":{"schema":{"$ref":"#/components/schemas/Login"}},
   "application/x-www-form-urlencoded":{"schema":{"$ref":"#/components/schemas/Login"}}}},
-  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","required":["access","refresh"],
-    "properties":{"access":{"type":"string"},"refresh":{"type":"string"}}}}}},"401":{"description":"no"}}}},
-"/me":{"get":{"operationId":"me","security":[{"key":[]}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":%s}}},"401":{"description":"no"}}}},
+"/me":{"get":{"operationId":"me","security":%s,"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{
   "type":"object","required":["name"],"properties":{"name":{"type":"string"}}}}}},"401":{"description":"no"}}}}},
 "components":{"schemas":{"Login":{"type":"object","required":["password"],"properties":{
   "username":{"type":"string"},"email":{"type":"string","format":"email"},"password":{"type":"string"}}}},
- "securitySchemes":{"key":{"type":"apiKey","in":"header","name":"X-Token"}}}}`
-	sp, err := spec.Load([]byte(doc), "openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		switch r.URL.Path {
-		case "/auth/login/":
-			var body struct{ Username, Password string }
-			if json.NewDecoder(r.Body).Decode(&body) != nil || body.Username != "u" || body.Password != "p" {
-				w.WriteHeader(http.StatusUnauthorized)
-				return
+ "securitySchemes":{"key":{"type":"apiKey","in":"header","name":"X-Token"},
+  "session":{"type":"apiKey","in":"cookie","name":"sessionid"},"basic":{"type":"http","scheme":"basic"}}}}`
+	const token = "the-access-token"
+	for _, tc := range []struct {
+		name, schema, security, answer, challenge string
+		opens                                     func(r *http.Request) bool
+	}{
+		{"simplejwt's pair, an API key header", `{"type":"object","required":["access","refresh"],"properties":{"access":{"type":"string"},"refresh":{"type":"string"}}}`,
+			`[{"key":[]}]`, `{"access":"` + token + `","refresh":"the-refresh-token"}`, "",
+			func(r *http.Request) bool { return r.Header.Get("X-Token") == token }},
+		{"dj-rest-auth's key, a session cookie beside basic", `{"type":"object","required":["key"],"properties":{"key":{"type":"string"}}}`,
+			`[{"session":[]},{"basic":[]}]`, `{"key":"` + token + `"}`, "Basic",
+			func(r *http.Request) bool {
+				u, p, basic := r.BasicAuth()
+				c, err := r.Cookie("sessionid")
+				return err == nil && c.Value == token || basic && u == "u" && p == "p"
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sp, err := spec.Load([]byte(fmt.Sprintf(doc, tc.schema, tc.security)), "openapi.json")
+			if err != nil {
+				t.Fatal(err)
 			}
-			_, _ = w.Write([]byte(`{"access":"` + access + `","refresh":"the-refresh-token"}`))
-		case "/me":
-			if r.Header.Get("X-Token") != access {
-				w.WriteHeader(http.StatusUnauthorized)
-				return
+			backend := tokenBackend("/auth/login/", func(r *http.Request) bool {
+				var body struct{ Username, Password string }
+				return json.NewDecoder(r.Body).Decode(&body) == nil && body.Username == "u" && body.Password == "p"
+			}, tc.answer, tc.opens, tc.challenge)
+			report := run(t, backend, contract.Config{Spec: sp, Username: "u", Password: "p"})
+			if line := report.SummaryLine(); !strings.Contains(line, "PASSED") || !strings.Contains(line, "2/2 operations tested") {
+				t.Errorf("summary %q, want PASSED and 2/2 operations tested; failures %q, notes %q", line, failed(report), report.Notes)
 			}
-			_, _ = w.Write([]byte(`{"name":"u"}`))
-		default:
-			http.NotFound(w, r)
-		}
-	})
-	report := run(t, backend, contract.Config{Spec: sp, Username: "u", Password: "p"})
-	if line := report.SummaryLine(); !strings.Contains(line, "PASSED") || !strings.Contains(line, "2/2 operations tested") {
-		t.Errorf("summary %q, want PASSED and 2/2 operations tested; notes %q", line, report.Notes)
+		})
 	}
 }
 
-// An operation opened by the login's token alone (a session cookie) or
-// by HTTP basic credentials is tested with the token, and refused
-// without it: its cases without credentials carry neither.
-func TestTokenBesideBasic(t *testing.T) {
-	t.Parallel()
-	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{
-"/auth/login/":{"post":{"operationId":"login","requestBody":{"required":true,"content":{
-  "application/json":{"schema":{"$ref":"#/components/schemas/Login"}},
-  "application/x-www-form-urlencoded":{"schema":{"$ref":"#/components/schemas/Login"}}}},
-  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","required":["key"],"properties":{"key":{"type":"string"}}}}}},"401":{"description":"no"}}}},
-"/me":{"get":{"operationId":"me","security":[{"session":[]},{"basic":[]}],"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{
-  "type":"object","required":["name"],"properties":{"name":{"type":"string"}}}}}},"401":{"description":"no"}}}}},
-"components":{"schemas":{"Login":{"type":"object","required":["password"],"properties":{
-  "username":{"type":"string"},"email":{"type":"string","format":"email"},"password":{"type":"string"}}}},
- "securitySchemes":{"session":{"type":"apiKey","in":"cookie","name":"sessionid"},"basic":{"type":"http","scheme":"basic"}}}}`
-	sp, err := spec.Load([]byte(doc), "openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	backend := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// tokenBackend answers a login at path login with answer when ok accepts
+// its credentials, and GET /me {"name":"u"} when opens accepts the
+// request's; each refusal is a 401, challenging with challenge ("": no
+// WWW-Authenticate).
+func tokenBackend(login string, ok func(*http.Request) bool, answer string, opens func(*http.Request) bool, challenge string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		switch r.URL.Path {
-		case "/auth/login/":
-			var body struct{ Username, Password string }
-			if json.NewDecoder(r.Body).Decode(&body) != nil || body.Username != "u" || body.Password != "p" {
-				w.WriteHeader(http.StatusUnauthorized)
-				return
+		var body string
+		switch {
+		case r.URL.Path == login && ok(r):
+			body = answer
+		case r.URL.Path == "/me" && opens(r):
+			body = `{"name":"u"}`
+		case r.URL.Path == login || r.URL.Path == "/me":
+			if challenge != "" {
+				w.Header().Set("WWW-Authenticate", challenge)
 			}
-			_, _ = w.Write([]byte(`{"key":"s3ss10n"}`))
-		case "/me":
-			u, p, basic := r.BasicAuth()
-			if c, err := r.Cookie("sessionid"); (err != nil || c.Value != "s3ss10n") && !(basic && u == "u" && p == "p") {
-				w.Header().Set("WWW-Authenticate", "Basic")
-				w.WriteHeader(http.StatusUnauthorized)
-				return
-			}
-			_, _ = w.Write([]byte(`{"name":"u"}`))
+			w.WriteHeader(http.StatusUnauthorized)
+			return
 		default:
 			http.NotFound(w, r)
+			return
 		}
+		_, _ = w.Write([]byte(body))
 	})
-	report := run(t, backend, contract.Config{Spec: sp, Username: "u", Password: "p"})
-	if line := report.SummaryLine(); !strings.Contains(line, "PASSED") || !strings.Contains(line, "2/2 operations tested") {
-		t.Errorf("summary %q, want PASSED and 2/2 operations tested; failures %q", line, failed(report))
-	}
 }
