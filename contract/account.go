@@ -283,17 +283,13 @@ func (s *seqRun) deleteAccount(a *account) {
 // accountLogin logs in through the login with user and pass, judged by
 // check: the login's declared success and a token. It returns the token.
 func (s *seqRun) accountLogin(login *model.Operation, user, pass, what, check string) string {
-	none := ""
-	c := call{form: s.loginForm(login, user, pass), auth: &none}
-	if login.LoginBy != "" {
-		c = call{json: []byte(loginBody(login, user, pass)), auth: &none}
-	}
+	c := s.loginCall(login, user, pass)
 	res, v := s.step(login, fmt.Sprintf("%s with %s: answers a token", opName(login), what), ExpectSuccess, c)
-	tok := loginToken(login, v)
+	tok := model.TokenIn(v)
 	bad := expectStatus(res, login.Status, "a login with valid credentials")
 	if bad == nil && tok == "" {
 		want := "an access_token"
-		if login.LoginBy != "" {
+		if login.Inputs.JSON != nil {
 			want = "a token"
 		}
 		bad = fail(want, "%s", snippet(res.Response.Body))
@@ -305,11 +301,7 @@ func (s *seqRun) accountLogin(login *model.Operation, user, pass, what, check st
 // loginRefused logs in with credentials that must no longer work (an old
 // password, a deleted account): a refusal (4xx) is owed.
 func (s *seqRun) loginRefused(login *model.Operation, user, pass, what, check string) {
-	none := ""
-	c := call{form: s.loginForm(login, user, pass), auth: &none}
-	if login.LoginBy != "" {
-		c = call{json: []byte(loginBody(login, user, pass)), auth: &none}
-	}
+	c := s.loginCall(login, user, pass)
 	res, _ := s.step(login, fmt.Sprintf("%s with %s: refused", opName(login), what), ExpectUnauthorized, c)
 	var bad *verdict
 	if st := res.Response.Status; st/100 != 4 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/framework"
+	"github.com/moviemock/moviemock/internal/model"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -107,14 +108,15 @@ func (r *runner) logInTokenURL(ctx context.Context, b *builder, report *Report) 
 		}
 		form := url.Values{"username": {r.cfg.Username}, "password": {r.cfg.Password}, "grant_type": {"password"}}
 		resp := r.send(ctx, Request{Method: "POST", URL: target, Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}, Body: form.Encode()})
-		var tok struct {
-			AccessToken string `json:"access_token"`
+		var v any
+		if resp.Status/100 != 2 || json.Unmarshal(resp.Body, &v) != nil {
+			continue
 		}
-		if resp.Status/100 == 2 && json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
+		if tok := model.TokenIn(v); tok != "" {
 			if b.headers == nil {
 				b.headers = http.Header{}
 			}
-			r.useToken(b, tok.AccessToken)
+			r.useToken(b, tok)
 			report.Notes = append(report.Notes, fmt.Sprintf("logged in at the tokenUrl %s as %q; every other request carries its bearer token", u, r.cfg.Username))
 			return
 		}
@@ -199,12 +201,14 @@ func isJWT(tok string) bool {
 // bad token: FastAPI answers 401 before it validates parameters or the
 // body (a body that is not JSON at all aside), so the inputs matter not.
 func (b *builder) authCases(o *operation, base values) {
-	if o.basic {
-		b.basicCases(o, base)
+	if o.keyed {
+		// Before basic: an operation the run's key opens alone beside
+		// basic credentials is refused only without the key.
+		b.keyedCases(o, base)
 		return
 	}
-	if o.keyed {
-		b.keyedCases(o, base)
+	if o.basic {
+		b.basicCases(o, base)
 		return
 	}
 	if !o.secured {
@@ -355,9 +359,13 @@ func (b *builder) keyedCases(o *operation, base values) {
 	if isJWT(b.rawToken) {
 		made = strings.TrimPrefix(badTokens[3].header, "Bearer ")
 	}
-	cases := []struct{ name, value string }{
-		{"no " + b.cred.name, ""},
-		{b.cred.name + " no server issued", b.cred.value(made)},
+	cases := []struct{ name, value string }{{"no " + b.cred.name, ""}}
+	if !b.givenToken || isJWT(b.rawToken) {
+		// A key the runner was given (--token), not seen issued by a
+		// login, says nothing of what the server's keys are: as for a
+		// bearer token (authCases), only one seen to be a JWT makes a
+		// key no server issued one the target owes a 401.
+		cases = append(cases, struct{ name, value string }{b.cred.name + " no server issued", b.cred.value(made)})
 	}
 	for _, t := range tamperedTokens("Bearer "+b.rawToken, b.cfg.Now()) {
 		cases = append(cases, struct{ name, value string }{t.name, b.cred.value(strings.TrimPrefix(t.header, "Bearer "))})

@@ -102,11 +102,14 @@ type operation struct {
 	// keyField: an item read paired with its list by the model, whose
 	// listed items give itemParam only from their field of that name
 	// (never their id).
-	keyField  bool
-	basic     bool // declares an HTTP basic requirement
-	listOf    *operation
-	itemParam string // for an item read: the path parameter naming the item
-	model     *model.Operation
+	keyField bool
+	basic    bool // declares an HTTP basic requirement
+	// basicOpens: the run holds HTTP basic credentials (builder.basic)
+	// that satisfy one alternative of its security requirements.
+	basicOpens bool
+	listOf     *operation
+	itemParam  string // for an item read: the path parameter naming the item
+	model      *model.Operation
 	// target is, for PUT, PATCH and DELETE, the path parameter naming the
 	// record changed: only records the runner created go there.
 	target string
@@ -341,6 +344,15 @@ type builder struct {
 	// login earned, "" when none did.
 	cred     credPlace
 	rawToken string
+	// givenToken: rawToken is the --token given, not one a login earned.
+	givenToken bool
+	// hasLogin: the contract has a login (a form, a tokenUrl, a JSON
+	// login) that --username and --password are for.
+	hasLogin bool
+	// basic is the Authorization header of --username and --password as
+	// HTTP basic credentials, sent to the operations basicOpens holds,
+	// when the contract has no login for them; "" when not.
+	basic string
 }
 
 func (b *builder) add(o *operation, kind Kind, expect Expect, name string, vals values, field []any) {
@@ -363,6 +375,9 @@ func (b *builder) request(o *operation, vals values) Request {
 	header := b.headers.Clone()
 	if header == nil {
 		header = http.Header{}
+	}
+	if o.basicOpens && header.Get("Authorization") == "" {
+		header.Set("Authorization", b.basic)
 	}
 	for k, vs := range b.cfg.Query {
 		query[k] = slices.Clone(vs)
@@ -875,15 +890,15 @@ func (b *builder) build(ops []*operation) {
 		if b.cfg.NoWrites && o.unsafe() {
 			continue
 		}
-		if o.basic && b.headers.Get("Authorization") == "" {
-			*b.notes = append(*b.notes, fmt.Sprintf("%s: secured by HTTP basic, and the runner has no credentials: only its 401s are tested (give --header 'Authorization: Basic …')", o.id))
+		if o.basic && b.headers.Get("Authorization") == "" && !o.basicOpens && !(o.keyed && b.rawToken != "") {
+			*b.notes = append(*b.notes, fmt.Sprintf("%s: secured by HTTP basic, and the runner has no credentials: only its 401s are tested (%s)", o.id, b.credentialHint(o)))
 			b.authCases(o, nil)
 			continue
 		}
-		if o.secured && b.headers.Get("Authorization") == "" {
+		if o.secured && b.headers.Get("Authorization") == "" && !o.basicOpens {
 			// FastAPI answers 401 before anything else: only the token
 			// can be tested.
-			*b.notes = append(*b.notes, fmt.Sprintf("%s: secured, and the runner has no token: only its 401s are tested (give --username and --password)", o.id))
+			*b.notes = append(*b.notes, fmt.Sprintf("%s: secured, and the runner has no token: only its 401s are tested (%s)", o.id, b.credentialHint(o)))
 			b.authCases(o, nil)
 			continue
 		}
@@ -1041,6 +1056,27 @@ func (b *builder) positive(o *operation) {
 			b.add(o, Positive, ExpectSuccess, describe(full, o.inputs.List), full, nil)
 		}
 	}
+	b.optionalObjects(o, vals)
+}
+
+// optionalObjects adds the positive case of o with every optional object
+// parameter (in the query, a header or a cookie; or one described by
+// content) set to a value its schema accepts, written as its style says:
+// no other case sends one whole (a generated case sends random text).
+func (b *builder) optionalObjects(o *operation, vals values) {
+	full := clone(vals)
+	added := false
+	for _, in := range o.inputs.List {
+		if _, set := full[in.Name]; set || in.Required || in.Object == nil || in.List || in.In == "body" || in.In == "path" {
+			continue
+		}
+		if v, ok := b.objectValue(o, in); ok {
+			full[in.Name], added = v, true
+		}
+	}
+	if added {
+		b.add(o, Positive, ExpectSuccess, describe(full, o.inputs.List), full, nil)
+	}
 }
 
 // acceptedPatternValue is the literal a simple anchored pattern spells
@@ -1122,6 +1158,9 @@ func (b *builder) negative(o *operation) {
 		if in.Required && in.In != "path" && !isHost(in) {
 			v := clone(base)
 			v[in.Name] = absent
+			if b.carriesMembers(o, in, v) {
+				continue
+			}
 			b.add(o, Negative, ExpectRejection, in.Name+" missing", v, in.Loc)
 			// An empty form value is an absence, unless the form is one
 			// model (or the field a file or a list).

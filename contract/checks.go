@@ -807,7 +807,7 @@ func checkJWT(x *checkInput) *verdict {
 	if !ok {
 		return nil
 	}
-	token, _ := body["access_token"].(string)
+	token := model.TokenIn(body) // access_token, or the member a document names for it
 	const want = "a JWT: three base64url parts, a known alg, exp in the future"
 	parts := strings.Split(token, ".")
 	if x.r.openAPI() && len(parts) != 3 && x.r.cfg.JWTSecret == nil {

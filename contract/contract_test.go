@@ -54,6 +54,17 @@ func run(t testing.TB, h http.Handler, cfg contract.Config) *contract.Report {
 	return report
 }
 
+// casesOf counts the cases of kind the run sent.
+func casesOf(r *contract.Report, kind contract.Kind) int {
+	n := 0
+	for _, res := range r.Results {
+		if res.Case.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
 // failed lists "check: case" for every failed check.
 func failed(r *contract.Report) []string {
 	var out []string

@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -104,6 +105,23 @@ func placeFor(sp *spec.Spec, format string) credPlace {
 	return p
 }
 
+// opensAlone reports whether scheme alone is one alternative of op's
+// security requirements (the document's when it declares none): its
+// credential opens op without another's (dj-rest-auth's session cookie
+// beside HTTP basic).
+func opensAlone(doc *openapi3.T, op *openapi3.Operation, scheme string) bool {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	for _, req := range reqs {
+		if _, ok := req[scheme]; ok && len(req) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // requires reports whether op needs the credential of scheme: every
 // alternative of its requirements (the document's when it declares none)
 // names it. An empty alternative ({}) makes credentials optional.
@@ -160,53 +178,33 @@ func (r *runner) holdsCredential(b *builder) bool {
 	return b.headers.Get(r.cred.name) != ""
 }
 
-// jsonLogin reports whether o is a login taking a JSON body (the model's
-// Login with LoginBy), not an OAuth2 form.
+// jsonLogin reports whether o is a login taking a JSON body: the model's
+// JSON login (LoginBy), or a login taking JSON beside its form (Django
+// REST framework's {username, email, password}); not an OAuth2 form.
 func (o *operation) jsonLogin() bool {
-	return o.model != nil && o.model.Kind == model.Login && o.model.LoginBy != "" && o.inputs.JSON != nil
+	return o.model != nil && o.model.Kind == model.Login && o.inputs.JSON != nil
+}
+
+// loginBy is the member a JSON login names the account by: its LoginBy,
+// else username (a login taking JSON beside its form reads the account
+// by its username, as the form does).
+func loginBy(o *model.Operation) string {
+	if o.LoginBy != "" {
+		return o.LoginBy
+	}
+	return "username"
 }
 
 // loginBody is the JSON body of a login o with user and pass: the member
-// naming the account and the password, in the envelope the document wraps
-// them in.
+// naming the account (loginBy) and the password, in the envelope the
+// document wraps them in.
 func loginBody(o *model.Operation, user, pass string) string {
-	var v any = map[string]any{o.LoginBy: user, "password": pass}
+	var v any = map[string]any{loginBy(o): user, "password": pass}
 	if o.BodyWrap != "" {
 		v = map[string]any{o.BodyWrap: v}
 	}
 	raw, _ := json.Marshal(v)
 	return string(raw)
-}
-
-// maxTokenDepth bounds how deep an answer is searched for its token.
-const maxTokenDepth = 8
-
-// tokenIn finds the token an answer holds, at any depth up to
-// maxTokenDepth: a non-empty string member named token, access_token,
-// accessToken, jwt, id_token or auth_token (in any case, with or without
-// separators), the shallowest first.
-func tokenIn(v any) string {
-	level := []any{v}
-	for depth := 0; depth < maxTokenDepth && len(level) > 0; depth++ {
-		var next []any
-		for _, x := range level {
-			m, ok := x.(map[string]any)
-			if !ok {
-				continue
-			}
-			for _, k := range sortedKeys(m) {
-				switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k)) {
-				case "token", "accesstoken", "jwt", "idtoken", "authtoken":
-					if s, ok := m[k].(string); ok && s != "" {
-						return s
-					}
-				}
-				next = append(next, m[k])
-			}
-		}
-		level = next
-	}
-	return ""
 }
 
 // logInJSON logs in through a JSON login with --username and --password;
@@ -221,9 +219,9 @@ func (r *runner) logInJSON(ctx context.Context, o *operation, b *builder, report
 	if json.Unmarshal(resp.Body, &v) != nil {
 		return fmt.Errorf("%w: %s %s answered %d with no JSON body to read a token from", ErrLogin, o.method, o.path, resp.Status)
 	}
-	tok := tokenIn(v)
+	tok := model.TokenIn(v)
 	if tok == "" {
-		return fmt.Errorf("%w: %s %s answered %d with no token in its body (no member named token, access_token or jwt)", ErrLogin, o.method, o.path, resp.Status)
+		return fmt.Errorf("%w: %s %s answered %d with no token in its body (no string member named access_token, access, token, key, jwt or …token)", ErrLogin, o.method, o.path, resp.Status)
 	}
 	r.useToken(b, tok)
 	report.Notes = append(report.Notes, fmt.Sprintf("logged in as %q (%s %s); every other request carries its token in %s", r.cfg.Username, o.method, o.path, r.cred.describe()))
@@ -256,17 +254,6 @@ func (r *runner) refusedEverywhere(results []*Result) error {
 	return fmt.Errorf("%w: all %d cases of secured operations sent with the run's credential in %s were refused (401 or 403): %s, or check the account's rights", ErrLogin, sent, r.cred.describe(), hint)
 }
 
-// loginToken is the token a login's answer v holds: an OAuth2 form's
-// access_token, a JSON login's token at any depth.
-func loginToken(o *model.Operation, v any) string {
-	if o.LoginBy != "" {
-		return tokenIn(v)
-	}
-	m, _ := v.(map[string]any)
-	tok, _ := m["access_token"].(string)
-	return tok
-}
-
 // jsonLoginCases are a JSON login's own cases: the given credentials
 // (--username, --password) must log in; a wrong password for that account
 // and an account no one has must not. Without credentials nothing can
@@ -276,19 +263,19 @@ func (b *builder) jsonLoginCases(o *operation) {
 	if user == "" {
 		*b.notes = append(*b.notes, fmt.Sprintf("%s: no positive case: a login needs an account of the target (give --username and --password)", o.id))
 	} else {
-		b.add(o, Positive, ExpectSuccess, fmt.Sprintf("%s=%q with its password", o.model.LoginBy, user),
+		b.add(o, Positive, ExpectSuccess, fmt.Sprintf("%s=%q with its password", loginBy(o.model), user),
 			values{bodyKey: loginBody(o.model, user, b.cfg.Password)}, nil)
 	}
 	wrong := fmt.Sprintf("moviemock-wrong-%08x", b.rng.Uint32())
 	if user != "" {
-		b.add(o, WrongCredentials, ExpectUnauthorized, fmt.Sprintf("%s=%q with a wrong password", o.model.LoginBy, user),
+		b.add(o, WrongCredentials, ExpectUnauthorized, fmt.Sprintf("%s=%q with a wrong password", loginBy(o.model), user),
 			values{bodyKey: loginBody(o.model, user, wrong)}, nil)
 	}
 	nobody := "moviemock-nobody-" + wrong[len(wrong)-8:]
-	if o.model.LoginBy == "email" {
+	if loginBy(o.model) == "email" {
 		nobody += "@example.com"
 	}
-	b.add(o, WrongCredentials, ExpectUnauthorized, fmt.Sprintf("a %s no account has", o.model.LoginBy), values{bodyKey: loginBody(o.model, nobody, wrong)}, nil)
+	b.add(o, WrongCredentials, ExpectUnauthorized, fmt.Sprintf("a %s no account has", loginBy(o.model)), values{bodyKey: loginBody(o.model, nobody, wrong)}, nil)
 }
 
 // changesAccount reports whether o changes or removes the account whose
@@ -356,7 +343,8 @@ func freshAccount(body []byte, wrap, name, pass, by string) ([]byte, map[string]
 }
 
 // withoutToken is an account's answer without the token it carries
-// (tokenIn's names), which every answer may issue anew.
+// (a string member model.TokenPreference names), which every answer may
+// issue anew.
 func withoutToken(v any) any {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -364,7 +352,7 @@ func withoutToken(v any) any {
 	}
 	out := make(map[string]any, len(m))
 	for k, x := range m {
-		if _, isString := x.(string); isString && tokenIn(map[string]any{k: x}) != "" {
+		if _, isString := x.(string); isString && model.TokenPreference(k) > 0 {
 			continue
 		}
 		out[k] = x
@@ -379,4 +367,51 @@ func keyOfColl(rec map[string]any, c *model.Collection) (string, bool) {
 		return "", false
 	}
 	return keyOf(rec, c.ID.Name)
+}
+
+// basicCredentials makes --username and --password the run's HTTP basic
+// credentials when the contract has no login to give them to: they are
+// sent to every operation declaring an HTTP basic scheme that they open,
+// alone or with the --header, --query and --cookie given (one
+// alternative of its security requirements satisfied). A request that
+// carries an Authorization header already keeps it.
+func (r *runner) basicCredentials(ops []*operation, b *builder, report *Report) {
+	if b.headers.Get("Authorization") != "" {
+		return
+	}
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte(r.cfg.Username+":"+r.cfg.Password))
+	n := 0
+	for _, o := range ops {
+		if !model.BasicAuth(r.sp.Doc, o.op) {
+			continue
+		}
+		req := b.request(o, values{})
+		if req.Header == nil {
+			req.Header = http.Header{}
+		}
+		req.Header.Set("Authorization", basic)
+		if credentialed(r.sp.Doc, o.op, req, nil) {
+			o.basicOpens = true
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	b.basic, r.basic = basic, basic
+	report.Notes = append(report.Notes, fmt.Sprintf("the contract has no login: --username %q and --password go as HTTP basic credentials to the %d operations they open", r.cfg.Username, n))
+}
+
+// credentialHint says which flags give the runner a credential for o.
+func (b *builder) credentialHint(o *operation) string {
+	if b.hasLogin {
+		return "give --username and --password for the contract's login, or a token the target issued with --token"
+	}
+	switch {
+	case b.basic != "" && model.BasicAuth(b.sp.Doc, o.op):
+		return "the contract has no login, and the basic credentials given satisfy none of its security requirements alone: give a token the target issued with --token, or what the requirement takes beside them with --header, --query or --cookie"
+	case model.BasicAuth(b.sp.Doc, o.op):
+		return "the contract has no login: give a token the target issued with --token, --username and --password as HTTP basic credentials, or --header"
+	}
+	return "the contract has no login: give a token the target issued with --token, or --header"
 }

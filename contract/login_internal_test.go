@@ -45,24 +45,3 @@ func TestPlaceFor(t *testing.T) {
 		})
 	}
 }
-
-// A login's token is found however deep its answer holds it, the
-// shallowest first.
-func TestTokenIn(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		v    any
-		want string
-	}{
-		{map[string]any{"user": map[string]any{"email": "a@b.c", "token": "jwt"}}, "jwt"},
-		{map[string]any{"access_token": "a", "data": map[string]any{"token": "b"}}, "a"},
-		{map[string]any{"data": map[string]any{"auth": map[string]any{"accessToken": "c"}}}, "c"},
-		{map[string]any{"token": ""}, ""},
-		{map[string]any{"token_type": "bearer"}, ""},
-		{[]any{map[string]any{"token": "x"}}, ""},
-	} {
-		if got := tokenIn(tc.v); got != tc.want {
-			t.Errorf("tokenIn(%v) = %q, want %q", tc.v, got, tc.want)
-		}
-	}
-}

@@ -387,7 +387,7 @@ func refuseTokens(string) bool { return false }
 // noCredentialsCase is the one case of an operation the runner holds no
 // credentials for: a request without them, answered 401.
 func (b *builder) noCredentialsCase(o *operation) {
-	*b.notes = append(*b.notes, fmt.Sprintf("%s: secured, and the runner has no credentials for its schemes: only its 401 is tested (give them with --header, --query or --cookie)", o.id))
+	*b.notes = append(*b.notes, fmt.Sprintf("%s: secured, and the runner has no credentials for its schemes: only its 401 is tested (give them with --token, --header, --query or --cookie)", o.id))
 	v := b.fillAnything(o)
 	v[authKey] = ""
 	b.add(o, Unauthenticated, ExpectAuthRequired, "no credentials", v, nil)

@@ -56,7 +56,11 @@ type Config struct {
 	// security scheme wants it, "{token}" standing for it ("Token
 	// {token}"); "": "Bearer {token}" for a bearer scheme, the token
 	// alone for an API key.
-	AuthFormat      string
+	AuthFormat string
+	// Token is a credential the target issued, given instead of a login:
+	// sent where the document's security scheme wants it, as AuthFormat
+	// writes it. "": none.
+	Token           string
 	Seed            uint64
 	Checks          []string // nil: all
 	ExcludeChecks   []string
@@ -268,6 +272,10 @@ type runner struct {
 	rawToken string
 	// cred is where the document wants the token (placeFor).
 	cred credPlace
+	// basic is the Authorization header of the HTTP basic credentials
+	// the run sends the operations they open (basicCredentials), for the
+	// sequences; "" when none.
+	basic string
 	// stop is why the run stopped before its cases (ErrLogin); nil when
 	// it ran.
 	stop error
@@ -457,7 +465,8 @@ func (r *runner) run(ctx context.Context) *Report {
 	}
 	b.attachModel(ops, r.model)
 	for _, o := range ops {
-		o.keyed = r.openAPI() && !o.secured && !o.basic && r.cred.scheme != "" && requires(r.sp.Doc, o.op, r.cred.scheme)
+		o.keyed = r.openAPI() && !o.secured && r.cred.scheme != "" &&
+			(!o.basic && requires(r.sp.Doc, o.op, r.cred.scheme) || o.basic && opensAlone(r.sp.Doc, o.op, r.cred.scheme))
 		o.needsCredential = o.secured || o.keyed
 	}
 	for name, ids := range r.cfg.IDs {
@@ -473,6 +482,11 @@ func (r *runner) run(ctx context.Context) *Report {
 		b.formValues["username"], b.formValues["password"] = r.cfg.Username, r.cfg.Password
 	}
 
+	if r.cfg.Token != "" && !r.holdsCredential(b) {
+		r.useToken(b, r.cfg.Token)
+		b.givenToken = true
+		report.Notes = append(report.Notes, fmt.Sprintf("every request carries the given token (--token) in %s", r.cred.describe()))
+	}
 	// Discovery runs first and in order: a token for the other requests,
 	// then the lists, whose ids the item reads use, then probes for ids
 	// nothing listed.
@@ -499,6 +513,10 @@ func (r *runner) run(ctx context.Context) *Report {
 	if trustedLogin && (loginOp || len(tokenURLs(r.sp)) > 0) && !r.holdsCredential(b) {
 		r.stop = fmt.Errorf("%w: no login of the contract with --username %q gave a token (%s)", ErrLogin, r.cfg.Username, r.cred.describe())
 		return report
+	}
+	b.hasLogin = loginOp || len(tokenURLs(r.sp)) > 0
+	if trustedLogin && !b.hasLogin {
+		r.basicCredentials(ops, b, report)
 	}
 	for _, o := range ops {
 		for _, it := range ops {
@@ -545,7 +563,7 @@ func (r *runner) run(ctx context.Context) *Report {
 	b.cases = slices.Concat(b.cases[built:], b.cases[:built])
 
 	report.Results = r.execute(ctx, b.cases)
-	if trustedLogin {
+	if trustedLogin || r.cfg.Token != "" {
 		if err := r.refusedEverywhere(report.Results); err != nil {
 			r.stop = err
 			r.cleanUp(ctx, ops, b, report)
@@ -654,15 +672,15 @@ func (r *runner) logIn(ctx context.Context, o *operation, b *builder, report *Re
 	if b.headers.Get("Authorization") != "" {
 		return
 	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-		TokenType   string `json:"token_type"`
+	var v any
+	if json.Unmarshal(resp.Body, &v) != nil {
+		return
 	}
-	if json.Unmarshal(resp.Body, &tok) == nil && tok.AccessToken != "" {
+	if tok := model.TokenIn(v); tok != "" {
 		if b.headers == nil {
 			b.headers = http.Header{}
 		}
-		r.useToken(b, tok.AccessToken)
+		r.useToken(b, tok)
 		report.Notes = append(report.Notes, fmt.Sprintf("logged in as %q (%s %s); every other request carries its bearer token", vals["username"], o.method, o.path))
 	}
 }

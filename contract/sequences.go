@@ -263,6 +263,12 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 	case cred.in == "header" && auth != "" && s.r.cfg.Header.Get(cred.name) == "":
 		h.Set(cred.name, auth)
 	}
+	if s.r.basic != "" && c.auth == nil && h.Get("Authorization") == "" && model.BasicAuth(s.r.sp.Doc, o.Op) {
+		// The basic credentials given, where the contract has no login
+		// (basicCredentials): a step they do not open alone is still
+		// not sent (uncredentialed).
+		h.Set("Authorization", s.r.basic)
+	}
 	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
@@ -347,11 +353,11 @@ func (s *seqRun) unaddressable(ins fastapi.Inputs, keys ...map[string]string) st
 }
 
 // noTokenSkip is why a secured step is not sent.
-const noTokenSkip = "secured, and the runner has no token (give --username and --password)"
+const noTokenSkip = "secured, and the runner has no token (give --username and --password for the contract's login, or --token)"
 
 // noCredentialsSkip is why a step of an operation the run has no
 // credentials for is not sent.
-const noCredentialsSkip = "secured, and the runner has no credentials for its schemes (give them with --header, --query or --cookie)"
+const noCredentialsSkip = "secured, and the runner has no credentials for its schemes (give them with --token, --header, --query or --cookie)"
 
 // requiredInputs completes a step's query and headers as a case's are: the
 // query parameters and cookies the user gives for every request, and a
@@ -439,7 +445,7 @@ func (s *seqRun) logIn() {
 	resp := s.r.send(s.ctx, req)
 	var v any
 	if resp.Status/100 == 2 && json.Unmarshal(resp.Body, &v) == nil {
-		if tok := loginToken(login, v); tok != "" {
+		if tok := model.TokenIn(v); tok != "" {
 			s.auth = s.r.cred.value(tok)
 			return
 		}
@@ -477,13 +483,24 @@ func (s *seqRun) loginForm(o *model.Operation, user, pass string) url.Values {
 	return form
 }
 
+// loginCall is the call logging in through login with user and pass,
+// without the run's token: a JSON body where the login takes JSON, else
+// its form.
+func (s *seqRun) loginCall(login *model.Operation, user, pass string) call {
+	none := ""
+	if login.Inputs.JSON != nil {
+		return call{json: []byte(loginBody(login, user, pass)), auth: &none}
+	}
+	return call{form: s.loginForm(login, user, pass), auth: &none}
+}
+
 func (s *seqRun) loginRequest(o *model.Operation, user, pass string) Request {
 	h := s.r.cfg.Header.Clone()
 	if h == nil {
 		h = http.Header{}
 	}
 	u := strings.TrimSuffix(s.r.cfg.BaseURL, "/") + o.Path
-	if o.LoginBy != "" {
+	if o.Inputs.JSON != nil {
 		h.Set("Content-Type", "application/json")
 		return Request{Method: o.Method, URL: u, Header: h, Body: loginBody(o, user, pass)}
 	}

@@ -475,3 +475,22 @@ func pathSegment(ins fastapi.Inputs, name, v string) string {
 	}
 	return url.PathEscape(v)
 }
+
+// carriesMembers reports whether the request of o with v, which leaves
+// the object query parameter in out, still carries members the mock's
+// reader takes for it: an exploded form object whose schema admits
+// additional properties takes any query key no other parameter declares,
+// the members of another exploded object among them (a required
+// ?filter that admits any member is never missing beside ?foo=, raw's
+// member). Such a request is no absence of in.
+func (b *builder) carriesMembers(o *operation, in fastapi.Input, v values) bool {
+	if in.In != "query" || in.Object == nil || in.Content || in.List {
+		return false
+	}
+	u, err := url.Parse(b.request(o, v).URL)
+	if err != nil {
+		return false
+	}
+	_, items := in.CheckObject(b.sp, fastapi.Source{Query: u.Query()})
+	return len(items) == 0 || items[0].Type != "missing"
+}

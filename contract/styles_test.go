@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -179,15 +180,7 @@ paths:
 // writes it too: /pets/;id=1, not /pets/1.
 func TestSequencesWriteThePathStyle(t *testing.T) {
 	t.Parallel()
-	sp, err := spec.Load([]byte(matrixPetsDoc), "pets.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mock.New(mock.Config{Spec: sp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	report := run(t, srv, contract.Config{Spec: sp})
+	report := runOnMock(t, matrixPetsDoc, "pets.yaml", contract.Config{})
 	if f := failed(report); len(f) > 0 {
 		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
 	}
@@ -209,4 +202,77 @@ func TestSequencesWriteThePathStyle(t *testing.T) {
 	if !slices.ContainsFunc(styled, func(s string) bool { return !strings.HasPrefix(s, "positive") && !strings.HasPrefix(s, "negative") }) {
 		t.Errorf("no sequence step reached /pets/{id}: %q", styled)
 	}
+}
+
+// A required exploded form object that admits any member is not missing
+// while the request carries a query key no other parameter declares (the
+// member of another object parameter): the runner sends no "missing"
+// case the reader would take as present. One that admits only its own
+// members is missing without them.
+func TestObjectMissingOnlyWhenAbsent(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/cats":{"get":{"operationId":"cats","parameters":[
+ {"name":"filter","in":"query","required":true,"schema":{"type":"object","additionalProperties":%s,"properties":{"name":{"type":"string"}}}},
+ {"name":"raw","in":"query","required":true,"schema":{"type":"object","required":["foo"],"properties":{"foo":{"type":"string"}}}}],
+ "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"400":{"description":"bad"}}}}}}`
+	for _, tc := range []struct {
+		additional  string
+		wantMissing bool
+	}{{"true", false}, {"false", true}} {
+		t.Run("additionalProperties "+tc.additional, func(t *testing.T) {
+			t.Parallel()
+			report := runOnMock(t, fmt.Sprintf(doc, tc.additional), "openapi.json", contract.Config{})
+			missing := false
+			for _, res := range report.Results {
+				missing = missing || res.Case.Name == "filter missing"
+			}
+			if missing != tc.wantMissing {
+				t.Errorf(`a "filter missing" case: %v, want %v`, missing, tc.wantMissing)
+			}
+			if report.Failures() > 0 {
+				t.Errorf("the mock fails: %s", report.SummaryLine())
+			}
+		})
+	}
+}
+
+// An optional object parameter has a positive case that sends it whole,
+// written as its style says (a deepObject's filter[name]=…, an exploded
+// form's member keys), and the mock of the document accepts it.
+func TestOptionalObjectPositive(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/cats":{"get":{"operationId":"cats","parameters":[
+ {"name":"filter","in":"query","style":"deepObject","explode":true,"schema":{"type":"object","required":["name"],"properties":{"name":{"type":"string","example":"tom"}}}},
+ {"name":"page","in":"query","schema":{"type":"object","additionalProperties":false,"required":["size"],"properties":{"size":{"type":"integer","minimum":1,"example":5}}}}],
+ "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object"}}}},"400":{"description":"bad"}}}}}}`
+	report := runOnMock(t, doc, "openapi.json", contract.Config{})
+	sent := false
+	for _, res := range report.Results {
+		u := res.Case.Request.URL
+		if res.Case.Kind == contract.Positive && strings.Contains(u, "filter%5Bname%5D=") && strings.Contains(u, "size=") {
+			sent = true
+		}
+	}
+	if !sent {
+		t.Error("no positive case sends the optional objects filter and page")
+	}
+	if report.Failures() > 0 {
+		t.Errorf("the mock fails: %s", report.SummaryLine())
+	}
+}
+
+// runOnMock runs the runner, configured as cfg, against the mock of the
+// document doc, read as the file name says.
+func runOnMock(t *testing.T, doc, name string, cfg contract.Config) *contract.Report {
+	t.Helper()
+	sp, err := spec.Load([]byte(doc), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Spec = sp
+	return run(t, srv, cfg)
 }

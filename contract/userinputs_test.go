@@ -154,13 +154,7 @@ func TestUnknownIDOwesNotFound(t *testing.T) {
 			t.Parallel()
 			h, cfg := mockWith(t, tc.app, tc.rule)
 			report := run(t, h, cfg)
-			unknown := 0
-			for _, res := range report.Results {
-				if res.Case.Kind == contract.UnknownID {
-					unknown++
-				}
-			}
-			if unknown == 0 {
+			if casesOf(report, contract.UnknownID) == 0 {
 				t.Fatal("no unknown-id case")
 			}
 			f := failed(report)

@@ -349,10 +349,11 @@ type tokenMember struct {
 // object with more than access_token and token_type (an expiry, a refresh
 // token), or names its token otherwise (Django REST framework's {key} and
 // {access, refresh, user}): every property in the document's order, the
-// token member the token (access_token, else the first whose name says
-// token: access, token, key, jwt, …), token_type "bearer" where the
-// schema takes it, the rest generated once. Nil when the schema has no
-// more than access_token and token_type, or no member for the token.
+// token member the token (the one model.TokenMember names: access_token,
+// access, token, key, jwt, …, never a refresh token before an access
+// token), token_type "bearer" where the schema takes it, the rest
+// generated once. Nil when the schema has no more than access_token and
+// token_type, or no member for the token.
 func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 	ref := o.Response
 	if ref == nil || ref.Value == nil {
@@ -362,13 +363,9 @@ func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 	order := s.spec.PropertyOrder(ref)
 	token := "access_token"
 	if props[token] == nil {
-		token = ""
-		for _, name := range order {
-			if tokenName(name) && props[name] != nil && props[name].Value != nil && s.spec.Validate(props[name].Value, "t", false) == nil {
-				token = name
-				break
-			}
-		}
+		token = model.TokenMember(order, func(name string) bool {
+			return props[name] != nil && props[name].Value != nil && s.spec.Validate(props[name].Value, "t", false) == nil
+		})
 	}
 	if token == "" {
 		return nil
@@ -390,17 +387,6 @@ func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 		out = append(out, m)
 	}
 	return out
-}
-
-// tokenName reports whether a member of a login's answer is named for the
-// token it carries: access_token, accessToken, access, token, key, jwt,
-// id_token, auth_token, in any case, with or without separators.
-func tokenName(name string) bool {
-	switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name)) {
-	case "accesstoken", "access", "token", "key", "jwt", "idtoken", "authtoken":
-		return true
-	}
-	return false
 }
 
 // mine reports whether token looks like one this mock issues (an HS256

@@ -21,13 +21,13 @@ import (
 
 // writeRecord answers the operation's success status with rec, wrapped in
 // the response's envelope when it declares one. The login collection's
-// token field ({"user": {…, "token"}}) carries a token of the
-// user's when one is issued for the answer.
+// token field ({"user": {…, "token"}}: model's TokenField) carries a
+// token of the user's when one is issued for the answer.
 func (c *call) writeRecord(rec *fixtures.Record, token string) {
 	rec = c.personal(c.o.m.Coll, rec)
 	body := rec.JSON
 	if token != "" && c.s.model.Framework != framework.FastAPI {
-		if f := c.o.m.Coll.Field("token"); f != nil && c.o.m.Coll == c.s.model.Login {
+		if f := c.o.m.Coll.TokenField(); f != nil && c.o.m.Coll == c.s.model.Login {
 			vals := rec.Vals(c.o.m.Coll)
 			vals[f.Index] = fastapi.AppendString(nil, token)
 			nr := fixtures.Build(c.o.m.Coll, vals, nil, rec.Secret, nil)

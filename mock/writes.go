@@ -173,7 +173,7 @@ func create(c *call) {
 	if !c.store(coll, rec.Key(coll), &rec) {
 		return
 	}
-	if coll == c.s.model.Login && coll.Field("token") != nil && c.answersRecord() {
+	if coll == c.s.model.Login && coll.TokenField() != nil && c.answersRecord() {
 		// a registration answering the account with its token
 		token, err := c.s.tokens.issue(rec.Str(coll.UserKey))
 		if err != nil {

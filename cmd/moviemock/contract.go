@@ -42,7 +42,10 @@ password form with the username and password of the form's example in the
 contract (alice and wonderland on the embedded contract; generated ones where
 it has none), and goes on without a token when the target refuses them (a
 note says so). Give the credentials of an account of the target to test its
-logins and secured operations as that user.
+logins and secured operations as that user. A contract with no login is
+tested with the credential you give: --token (where its security scheme
+wants it), or --username and --password as HTTP basic credentials; the
+runner never makes one up, and says which operations it could not test.
 
 Exit code: 0 every check passed, 1 a check failed, 2 bad usage, an unreadable
 contract, or a target nothing answers at.
@@ -63,7 +66,7 @@ Flags:
 // contractOptions are where contract's flags put their values.
 type contractOptions struct {
 	baseURL, specFlag, username, password, format, output, jwtSecret *string
-	authFormat                                                       *string
+	authFormat, token                                                *string
 	seed                                                             *uint64
 	examples, workers, maxFailures, maxCheckValues                   *int
 	verbose, noWrites, allowDestructive                              *bool
@@ -83,9 +86,10 @@ func contractFlags() (*flag.FlagSet, *contractOptions) {
 	o.specFlag = fs.String("spec", "", "contract `file or URL` (default: the embedded openapi.yaml); a FastAPI /openapi.json works as it is")
 	o.maxSpecBytes = maxSpecBytesFlag(fs)
 	o.framework = frameworkFlags(fs)
-	o.username = fs.String("username", "", "log in as this user, through the contract's OAuth2 form or JSON login (positive login, wrong-credentials cases, its token for the rest); without it, an OAuth2 form login is tried with the form's example credentials from the contract (alice on the embedded contract), and a JSON login gets no positive case")
+	o.username = fs.String("username", "", "log in as this user, through the contract's OAuth2 form or JSON login (positive login, wrong-credentials cases, its token for the rest); a contract with no login takes it and --password as HTTP basic credentials where it declares basic; without it, an OAuth2 form login is tried with the form's example credentials from the contract (alice on the embedded contract), and a JSON login gets no positive case")
 	o.password = fs.String("password", "", "password for --username")
-	o.authFormat = fs.String("auth-format", "", "how the login's token is written where the security scheme wants it, {token} standing for it, e.g. 'Token {token}' (default: 'Bearer {token}' for a bearer scheme, the token alone for an API key)")
+	o.authFormat = fs.String("auth-format", "", "how the login's token (or --token) is written where the security scheme wants it, {token} standing for it, e.g. 'Token {token}' (default: 'Bearer {token}' for a bearer scheme, the token alone for an API key)")
+	o.token = fs.String("token", "", "a credential the target issued (a bearer token, an API key), sent where the contract's security scheme wants it, as --auth-format writes it: for a contract without a login, or instead of one")
 	o.seed = fs.Uint64("seed", 1, "seed of generated inputs; the same seed sends the same requests")
 	fs.Var(&o.checks, "checks", "run only these `checks` (comma-separated or repeated)")
 	fs.Var(&o.exclude, "exclude-checks", "skip these `checks`")
@@ -184,7 +188,7 @@ func runContract(ctx context.Context, args []string, _ func(string) string, stdo
 		return usagef("contract: --base-url %q: give an http(s) URL with a host, e.g. http://127.0.0.1:8000", *o.baseURL)
 	}
 	cfg := contract.Config{
-		BaseURL: *o.baseURL, Username: *o.username, Password: *o.password, AuthFormat: *o.authFormat, Seed: *o.seed,
+		BaseURL: *o.baseURL, Username: *o.username, Password: *o.password, AuthFormat: *o.authFormat, Token: *o.token, Seed: *o.seed,
 		Checks: o.checks, ExcludeChecks: o.exclude, Examples: *o.examples, Workers: *o.workers,
 		Timeout: o.timeout, MaxResponseTime: o.maxTime, MaxCheckValues: *o.maxCheckValues,
 		MaxFailures: *o.maxFailures, NoWrites: *o.noWrites, AllowDestructive: *o.allowDestructive,

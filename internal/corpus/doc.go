@@ -39,7 +39,9 @@
 // answers a declared status, in a declared media type, with a body its
 // schema accepts; a wrong-typed parameter or a body without a required
 // field gets a declared 4xx in its declared schema; and `moviemock
-// contract` against the mock finds nothing. testdata/corpus/documents/
+// contract` against the mock finds nothing (logged in with the account
+// serve was started with where the document has a login, given a token
+// with --token where a secured document has none). testdata/corpus/documents/
 // known.json lists what fails today, per document, check and operation,
 // with why; the test fails on anything else, and on a listed failure that
 // no longer happens (-update rewrites it). TestDocumentRequests holds the

@@ -1055,7 +1055,7 @@ func (d *document) credentials(op *docOperation, r *docRequest) error {
 		case d.bearer != "":
 			r.header.Set("Authorization", "Bearer "+d.bearer)
 		default: // bearer, oauth2, openIdConnect
-			r.header.Set("Authorization", "Bearer corpus-token")
+			r.header.Set("Authorization", "Bearer "+corpusToken)
 		}
 	}
 	return nil
@@ -1064,6 +1064,11 @@ func (d *document) credentials(op *docOperation, r *docRequest) error {
 // The account the harness logs in with where a document has a password
 // login of its own.
 const corpusAccount, corpusPassword = "corpus@example.com", "corpus-password"
+
+// corpusToken is the bearer token the harness sends where a document has
+// no login to earn one with (the mock accepts a token it did not issue),
+// and gives the runner (--token).
+const corpusToken = "corpus-token"
 
 // isLogin reports whether op is a login of the document's own: a POST on
 // a path with a segment naming login (/users/login, /rest-auth/login/,
@@ -1136,6 +1141,14 @@ func (d *document) withAccount(schema string, v any) any {
 		}
 	}
 	return obj
+}
+
+// secured reports whether an operation of the document requires
+// credentials (a security requirement, none of them anonymous).
+func (d *document) secured() bool {
+	return slices.ContainsFunc(d.ops, func(op *docOperation) bool {
+		return len(op.security) > 0 && !slices.ContainsFunc(op.security, func(req map[string][]string) bool { return len(req) == 0 })
+	})
 }
 
 // hasLogin reports whether the document has a login of its own (isLogin).

@@ -352,7 +352,18 @@ func checkDocument(t *testing.T, bin string, d *document) *docResult {
 		t.Logf("harness note: %s", n)
 	}
 	start := time.Now()
-	res.contract = runDocContract(bin, base, d.path, res)
+	var given []string
+	switch {
+	case account != nil:
+		// The account the mock was started with logs the runner in.
+		given = []string{"--username", corpusAccount, "--password", corpusPassword}
+	case d.secured():
+		// No login to earn a token with: the runner is given one, as a
+		// user gives the token their backend issued; the mock takes any
+		// it did not issue itself.
+		given = []string{"--token", corpusToken}
+	}
+	res.contract = runDocContract(bin, base, d.path, res, given...)
 	res.took = time.Since(start)
 	return res
 }
@@ -669,13 +680,14 @@ func mediaMatches(declared, got string) bool {
 	return false
 }
 
-// runDocContract runs `moviemock contract` against the mock and records
-// its distinct failures; it returns its report's last line.
-func runDocContract(bin, base, spec string, res *docResult) string {
+// runDocContract runs `moviemock contract` against the mock, with args
+// beside its own, and records its distinct failures; it returns its
+// report's last line.
+func runDocContract(bin, base, spec string, res *docResult, args ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "contract", "--base-url", base, "--spec", filepath.Base(spec),
-		"--timeout", "30s", "--max-response-time", "1m", "--format", "json")
+	cmd := exec.CommandContext(ctx, bin, append([]string{"contract", "--base-url", base, "--spec", filepath.Base(spec),
+		"--timeout", "30s", "--max-response-time", "1m", "--format", "json"}, args...)...)
 	cmd.Dir = filepath.Dir(spec)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
