@@ -12,6 +12,7 @@ import (
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // Resource shapes beyond FastAPI's CRUD: records wrapped in an envelope
@@ -25,14 +26,17 @@ import (
 // token of the user's when one is issued for the answer.
 func (c *call) writeRecord(rec *fixtures.Record, token string) {
 	rec = c.personal(c.o.m.Coll, rec)
-	body := rec.JSON
 	if token != "" && c.s.model.Framework != framework.FastAPI {
 		if f := c.o.m.Coll.TokenField(); f != nil && c.o.m.Coll == c.s.model.Login {
 			vals := rec.Vals(c.o.m.Coll)
 			vals[f.Index] = fastapi.AppendString(nil, token)
 			nr := fixtures.Build(c.o.m.Coll, vals, nil, rec.Secret, nil)
-			body = nr.JSON
+			rec = &nr
 		}
+	}
+	body := rec.JSON
+	if c.o.m.View != nil {
+		body = c.appendView(nil, c.o.m.Coll, rec)
 	}
 	if env := c.o.m.Envelope; env != "" && c.o.m.Shape == model.OneShape {
 		out := make([]byte, 0, len(body)+len(env)+5)
@@ -644,6 +648,16 @@ func action(c *call) {
 func (c *call) appendList(b []byte, recs []*fixtures.Record) []byte {
 	o := c.o.m
 	recs = c.personalAll(recs)
+	if o.View != nil {
+		b = append(b, '[')
+		for i, r := range recs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = c.appendView(b, o.Coll, r)
+		}
+		return append(b, ']')
+	}
 	if o.Project == nil {
 		return appendRecords(b, recs)
 	}
@@ -664,6 +678,41 @@ func (c *call) appendList(b []byte, recs []*fixtures.Record) []byte {
 		b = append(b, '}')
 	}
 	return append(b, ']')
+}
+
+// appendView writes rec, a record of coll, as the operation's own schema
+// shows it (model.Operation.View: a create answering PetCreate where the
+// record is read as a PetRead): the members of that schema the record
+// holds, and each required one it lacks (owner, in PetCreate alone)
+// generated from the record's key, so that every answer showing it agrees
+// as the backend's stored value would. Members the schema does not
+// declare are left out.
+func (c *call) appendView(b []byte, coll *model.Collection, rec *fixtures.Record) []byte {
+	b = append(b, '{')
+	n := 0
+	for _, vm := range c.o.m.View {
+		var v []byte
+		if f := vm.Field; f != nil && rec.Has(f) {
+			v = rec.Value(f)
+			if string(v) == "null" && !spec.Nullable(vm.Ref.Value) {
+				v = nil // a null the view refuses: not held, for the view
+			}
+		}
+		if v == nil && vm.Required {
+			v = c.s.viewValue(coll, rec.Key(coll), vm)
+		}
+		if v == nil {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = fastapi.AppendString(b, vm.Name)
+		b = append(b, ':')
+		b = append(b, v...)
+	}
+	return append(b, '}')
 }
 
 // underParent reports whether rec, a record of a sub-collection

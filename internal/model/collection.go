@@ -162,35 +162,28 @@ func (m *Model) findCollections() error {
 		}
 		slices.Sort(order)
 	}
+	views := m.viewsOf(found, paths)
+	var later []string // the views, placed once the collections they show are
 	for _, name := range order {
 		if !found[name] {
 			continue
 		}
-		if same := m.sameAs(name, paths); same != nil {
-			m.byName[name] = same
+		if views[name] != "" {
+			later = append(later, name)
 			continue
 		}
-		c, err := m.compileCollection(name)
-		var odd *oddID
-		if errors.As(err, &odd) && !m.Strict {
-			// Not a collection the mock can key (an id that is an
-			// object, an array): its operations are answered from their
-			// schemas and examples.
-			m.degraded = append(m.degraded, fmt.Sprintf("schema %s: not served as a collection (%s)", name, odd.why))
-			continue
-		}
-		if err != nil {
+		if err := m.addCollection(name, paths); err != nil {
 			return err
 		}
-		c.Index = len(m.Collections)
-		m.Collections = append(m.Collections, c)
-		m.byName[name] = c
-		if other := m.byFile[c.File]; other != nil {
-			return fmt.Errorf("schemas %s and %s would share the fixture file %s", other.Name, name, c.File)
+	}
+	for _, name := range later {
+		if base := m.byName[views[name]]; base != nil {
+			m.byName[name] = base
+			m.views[name] = &openapi3.SchemaRef{Ref: "#/components/schemas/" + name, Value: doc.Components.Schemas[name].Value}
+			continue
 		}
-		m.byFile[c.File] = c
-		if m.Login == nil && c.Field("username") != nil {
-			m.Login = c
+		if err := m.addCollection(name, paths); err != nil {
+			return err
 		}
 	}
 	if m.Login == nil {
@@ -209,6 +202,38 @@ func (m *Model) findCollections() error {
 	for _, c := range m.Collections {
 		c.Record = recordSchema(c)
 		c.Checker = m.Spec.Checker(c.Record)
+	}
+	return nil
+}
+
+// addCollection compiles the schema called name into a collection, or
+// makes name another name of the collection it is the same as (sameAs).
+func (m *Model) addCollection(name string, paths map[string][]string) error {
+	if same := m.sameAs(name, paths); same != nil {
+		m.byName[name] = same
+		return nil
+	}
+	c, err := m.compileCollection(name)
+	var odd *oddID
+	if errors.As(err, &odd) && !m.Strict {
+		// Not a collection the mock can key (an id that is an
+		// object, an array): its operations are answered from their
+		// schemas and examples.
+		m.degraded = append(m.degraded, fmt.Sprintf("schema %s: not served as a collection (%s)", name, odd.why))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.Index = len(m.Collections)
+	m.Collections = append(m.Collections, c)
+	m.byName[name] = c
+	if other := m.byFile[c.File]; other != nil {
+		return fmt.Errorf("schemas %s and %s would share the fixture file %s", other.Name, name, c.File)
+	}
+	m.byFile[c.File] = c
+	if m.Login == nil && c.Field("username") != nil {
+		m.Login = c
 	}
 	return nil
 }
@@ -555,35 +580,158 @@ func jsonValue(v any) any {
 // serialise alike, so a record created or listed as one is read as the
 // other. The same fields under other paths (/items, /things) stay apart.
 func (m *Model) sameAs(name string, paths map[string][]string) *Collection {
-	key := func(name string) string {
-		raw, ok := m.Spec.RawJSON("components", "schemas", name)
-		if !ok {
-			return ""
-		}
-		var v map[string]any
-		if json.Unmarshal(raw, &v) != nil {
-			return ""
-		}
-		delete(v, "title")
-		delete(v, "description")
-		out, err := json.Marshal(v)
-		if err != nil {
-			return ""
-		}
-		return string(out) + "\x00" + strings.Join(m.Spec.KeyOrder("components", "schemas", name, "properties"), ",")
-	}
-	want := key(name)
+	want := m.sameKey(name)
 	if want == "" {
 		return nil
 	}
 	for _, c := range m.Collections {
 		if slices.ContainsFunc(paths[c.Name], func(p string) bool {
 			return slices.ContainsFunc(paths[name], func(q string) bool { return resourcePath(p) == resourcePath(q) })
-		}) && key(c.Name) == want {
+		}) && m.sameKey(c.Name) == want {
 			return c
 		}
 	}
 	return nil
+}
+
+// sameKey is what two schemas the same but for their title and
+// description have alike (see sameAs): their JSON without those, and
+// their properties' order. "" when name has no such JSON.
+func (m *Model) sameKey(name string) string {
+	raw, ok := m.Spec.RawJSON("components", "schemas", name)
+	if !ok {
+		return ""
+	}
+	var v map[string]any
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	delete(v, "title")
+	delete(v, "description")
+	out, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(out) + "\x00" + strings.Join(m.Spec.KeyOrder("components", "schemas", name, "properties"), ",")
+}
+
+// viewsOf finds, outside FastAPI documents, the schemas that show the
+// records of another collection rather than being one: a resource's
+// create, list items or update answered in a schema of its own beside the
+// one its record path reads (ent's PetCreate at /pets beside PetRead at
+// /pets/{id}, Swashbuckle's CreatedTodoItemModel of the id alone beside
+// TodoItemModel). The backend keeps one table: a record created as the
+// one is read, changed and deleted as the other. It maps each such view
+// to the schema read at the record path. Decided conservatively: every
+// path answering the view is of the resource whose record path (one GET
+// under a last path parameter, one schema) reads the base; the view is a
+// plain object schema (no allOf, anyOf, oneOf) with the base's id, no
+// other schema embeds it, it is not the base's same (sameAs joins those)
+// and each property the two share has one type (typeFits). Else the view
+// stays a collection of its own, as before.
+func (m *Model) viewsOf(found map[string]bool, paths map[string][]string) map[string]string {
+	if m.Framework == framework.FastAPI {
+		return nil
+	}
+	doc := m.Spec.Doc
+	reads := map[string]string{} // resource path → the schema its record path reads; "" when two do
+	for _, path := range m.Spec.Paths() {
+		item := doc.Paths.Value(path)
+		if _, last := segments(path); last == "" || item.Get == nil {
+			continue
+		}
+		_, s := successResponse(item.Get)
+		name, shape, _ := recordsOf(s, m.projectionOf)
+		if name == "" || shape != OneShape || !found[name] {
+			continue
+		}
+		r := resourcePath(path)
+		if prev, ok := reads[r]; ok && prev != name {
+			name = ""
+		}
+		reads[r] = name
+	}
+	if len(reads) == 0 {
+		return nil
+	}
+	views := map[string]string{}
+	for name, ps := range paths {
+		if !found[name] {
+			continue
+		}
+		base := ""
+		for _, p := range ps {
+			b := reads[resourcePath(p)]
+			if b == "" || b == name || (base != "" && b != base) {
+				base = ""
+				break
+			}
+			base = b
+		}
+		if base != "" && m.viewFits(name, base) {
+			views[name] = base
+		}
+	}
+	return views
+}
+
+// viewFits reports whether the schema view can show the records of the
+// schema base (see viewsOf).
+func (m *Model) viewFits(view, base string) bool {
+	schemas := m.Spec.Doc.Components.Schemas
+	v, b := schemas[view].Value, schemas[base].Value
+	plain := func(s *openapi3.Schema) bool {
+		return len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) == 0 && (s.Type == nil || s.Type.Is("object")) && len(s.Properties) > 0
+	}
+	if !plain(v) || !plain(b) || m.sameKey(view) == m.sameKey(base) {
+		return false
+	}
+	id := "id"
+	if b.Properties[id] == nil {
+		id = m.keys[base]
+	}
+	if id == "" || v.Properties[id] == nil {
+		return false
+	}
+	for prop, vp := range v.Properties {
+		if bp := b.Properties[prop]; bp != nil && !typeFits(vp, bp) {
+			return false
+		}
+	}
+	for _, ref := range schemas {
+		if ref.Value == nil {
+			continue
+		}
+		for _, p := range ref.Value.Properties {
+			if p = nonNull(p); componentRef(p) == view || p.Value != nil && p.Value.Items != nil && componentRef(p.Value.Items) == view {
+				return false // embedded: its records are another's members
+			}
+		}
+	}
+	return true
+}
+
+// typeFits reports whether two schemas of one property hold the same
+// values as far as a record's storage goes: the same types but null, the
+// same format, and for arrays and objects the same component schema.
+func typeFits(a, b *openapi3.SchemaRef) bool {
+	a, b = nonNull(a), nonNull(b)
+	if a.Value == nil || b.Value == nil {
+		return a.Value == b.Value
+	}
+	types := func(s *openapi3.Schema) []string {
+		ts := slices.DeleteFunc(slices.Clone(s.Type.Slice()), func(t string) bool { return t == "null" })
+		slices.Sort(ts)
+		return ts
+	}
+	av, bv := a.Value, b.Value
+	if !slices.Equal(types(av), types(bv)) || av.Format != bv.Format || componentRef(a) != componentRef(b) {
+		return false
+	}
+	if (av.Items == nil) != (bv.Items == nil) {
+		return false
+	}
+	return av.Items == nil || typeFits(av.Items, bv.Items)
 }
 
 // resourcePath is the path of the resource path addresses: a record's

@@ -47,6 +47,9 @@ type Model struct {
 	// (Degraded lists them first).
 	degraded []string
 	keys     map[string]string // schema → its natural key where it has no id (naturalKeys)
+	// views are the schemas that show another collection's records
+	// (viewsOf), each as a reference to it.
+	views map[string]*openapi3.SchemaRef
 	// byProp and projections serve projectionOf while compiling.
 	byProp      map[string][]string
 	projections map[*openapi3.Schema]string
@@ -101,7 +104,7 @@ func (m *Model) Degraded() []string {
 
 // Compile reads sp's collections and operations.
 func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
-	m := &Model{Spec: sp, byName: map[string]*Collection{}, byFile: map[string]*Collection{}}
+	m := &Model{Spec: sp, byName: map[string]*Collection{}, byFile: map[string]*Collection{}, views: map[string]*openapi3.SchemaRef{}}
 	m.Framework, m.FrameworkWhy = framework.Detect(sp.Doc)
 	for _, opt := range opts {
 		opt(m)

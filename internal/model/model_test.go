@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -237,6 +238,72 @@ func TestRequiredUndeclaredIsAField(t *testing.T) {
 				t.Errorf("field Id %+v, want none: additionalProperties: false forbids it", f)
 			case !tc.closed && (f == nil || !f.Required || c.Fields[f.Index] != f):
 				t.Errorf("field Id %+v, want a required field of Cart", f)
+			}
+		})
+	}
+}
+
+// A resource's create answering a schema of its own beside the one its
+// record path reads (ent's PetCreate beside PetRead) is a view of the
+// read's collection when the two fit: one record, each operation showing
+// it in its own schema. Schemas that do not fit, are answered elsewhere
+// too, or are FastAPI's stay collections of their own.
+func TestCreateSchemaIsAViewOfTheRead(t *testing.T) {
+	t.Parallel()
+	const read = `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"createdAt":{"type":"string","format":"date-time"}},"required":["id","name","createdAt"]}`
+	one := func(status, name string) string {
+		return `{"` + status + `":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/` + name + `"}}}}}`
+	}
+	for _, tc := range []struct {
+		name, create, elsewhere string
+		opts                    []Option
+		view                    bool
+	}{
+		{name: "fits", create: `{"type":"object","additionalProperties":false,"properties":{"id":{"type":"integer"},"name":{"type":"string"},"owner":{"type":"string"}},"required":["id","name","owner"]}`, view: true},
+		{name: "the id alone", create: `{"type":"object","properties":{"id":{"type":"integer"}}}`, view: true},
+		{name: "no id", create: `{"type":"object","properties":{"name":{"type":"string"},"owner":{"type":"string"}}}`},
+		{name: "a shared member of another type", create: `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"integer"}}}`},
+		{name: "an id of another type", create: `{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"}}}`},
+		{name: "answered under another resource too", create: `{"type":"object","properties":{"id":{"type":"integer"},"owner":{"type":"string"}}}`, elsewhere: "ThingCreate"},
+		{name: "FastAPI's", create: `{"type":"object","properties":{"id":{"type":"integer"},"owner":{"type":"string"}}}`, opts: []Option{WithFramework(framework.FastAPI)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			other := ""
+			if tc.elsewhere != "" {
+				other = `,"/jobs":{"get":{"responses":` + one("200", tc.elsewhere) + `}}`
+			}
+			doc := `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/things":{"post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","properties":{"name":{"type":"string"}}}}}},"responses":` + one("201", "ThingCreate") + `}},
+"/things/{id}":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"get":{"responses":` + one("200", "ThingRead") + `},"delete":{"responses":{"204":{"description":"gone"}}}}` + other + `},
+"components":{"schemas":{"ThingCreate":` + tc.create + `,"ThingRead":` + read + `}}}`
+			sp, err := spec.Load([]byte(doc), "things.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Compile(sp, tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			create, got := m.Operations[0], m.Collection("ThingCreate") == m.Collection("ThingRead")
+			if got != tc.view || (create.View != nil) != tc.view {
+				t.Fatalf("ThingCreate one collection with ThingRead: %v, create's view %v; want %v", got, create.View, tc.view)
+			}
+			if !tc.view {
+				return
+			}
+			if create.Kind != Create || len(m.Collections) != 1 || m.Collections[0].Name != "ThingRead" || create.Coll != m.Collections[0] {
+				t.Errorf("collections %v, create's %v: want ThingRead alone", m.Collections, create.Coll)
+			}
+			for _, vm := range create.View {
+				if want := m.Collections[0].Field(vm.Name); vm.Field != want {
+					t.Errorf("view member %s: field %v, want %v", vm.Name, vm.Field, want)
+				}
+			}
+			for _, o := range m.Operations[1:] {
+				if o.Coll != create.Coll || o.View != nil {
+					t.Errorf("%s: collection %v, view %v; want ThingRead's, none", o, o.Coll, o.View)
+				}
 			}
 		})
 	}

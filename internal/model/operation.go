@@ -107,6 +107,11 @@ type Operation struct {
 	// fields in the record's order: each record is served as them. nil
 	// when the items are the collection's schema.
 	Project []string
+	// View is, for an operation answering Coll's records in a schema of
+	// its own (see viewsOf: a create answering PetCreate where the record
+	// path reads PetRead), that schema's members in its order: each
+	// record is served as them. nil when it answers Coll's schema.
+	View []ViewMember
 	// ValuesOf is, for Values, the array field whose values it lists.
 	ValuesOf *Field
 	// Passwords are, for ChangePassword, the body members holding the
@@ -388,6 +393,13 @@ func (m *Model) place(o *Operation) {
 	o.Shape, o.Envelope = shape, member
 	if coll != nil && (shape == ArrayShape || shape == PageShape) {
 		o.Project = m.projection(o.Response, member, coll)
+	}
+	if v := m.views[name]; v != nil && coll != nil {
+		if n, _, _ := recordsOf(o.Response, nil); n == name {
+			// the view's own schema, not inline items projectionOf
+			// found it holds
+			o.View = viewMembers(m.Spec, v, coll)
+		}
 	}
 	jsonBody := bodySchema(o.Op, "application/json")
 	if inner, wrap := bodyEnvelope(jsonBody); wrap != "" {
@@ -950,4 +962,23 @@ func (o *Operation) VerbFields() (flag, count *Field) {
 func CountMember(name string) bool {
 	l := strings.ToLower(name)
 	return l == "count" || l == "total" || strings.HasSuffix(l, "count") || strings.HasPrefix(l, "total")
+}
+
+// ViewMember is one member of a view (Operation.View).
+type ViewMember struct {
+	Name string
+	Ref  *openapi3.SchemaRef // the view's schema of it
+	// Field is the collection's field of that name; nil when the
+	// collection has none.
+	Field    *Field
+	Required bool
+}
+
+// viewMembers are the members of the view schema v of coll's records.
+func viewMembers(sp *spec.Spec, v *openapi3.SchemaRef, coll *Collection) []ViewMember {
+	var out []ViewMember
+	for _, name := range sp.PropertyOrder(v) {
+		out = append(out, ViewMember{Name: name, Ref: v.Value.Properties[name], Field: coll.Field(name), Required: slices.Contains(v.Value.Required, name)})
+	}
+	return out
 }
