@@ -173,7 +173,16 @@ func diff(ctx context.Context, o *diffOptions, docs []string, failOn compare.Fai
 			return nil, err
 		}
 	}
-	old, new, err := compare.Load(data[0], data[1], docs[0], docs[1], compare.Options{Limits: spec.Limits{MaxBytes: o.maxSpecBytes}, MaxDepth: *o.maxDepth})
+	opts := compare.Options{Limits: spec.Limits{MaxBytes: o.maxSpecBytes}, MaxDepth: *o.maxDepth}
+	// A document read from a file has its references to other files read
+	// beside it, as serve and contract read them.
+	if !isURL(docs[0]) {
+		opts.OldPath = docs[0]
+	}
+	if !isURL(docs[1]) {
+		opts.NewPath = docs[1]
+	}
+	old, new, err := compare.Load(data[0], data[1], docs[0], docs[1], opts)
 	if err != nil {
 		return nil, usagef("diff: %v", err)
 	}

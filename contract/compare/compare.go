@@ -208,6 +208,19 @@ type Options struct {
 	// MaxDepth refuses a document whose schemas nest deeper (diff
 	// --max-depth; 0: no limit): see DefaultMaxDepth.
 	MaxDepth int
+	// OldPath and NewPath are the files the documents were read from: a
+	// document's references to other files ("./models.yaml#/Pet") are
+	// read beside it, under the same budgets (spec.LoadFile). "" for a
+	// document from elsewhere (a URL), whose references stay its own.
+	OldPath, NewPath string
+}
+
+// loadSide loads one side's document: from its file when it has one.
+func loadSide(data []byte, name, path string, lim spec.Limits) (*spec.Spec, error) {
+	if path != "" {
+		return spec.LoadFile(data, path, lim)
+	}
+	return spec.LoadLimited(data, name, lim)
 }
 
 // LoadError is a document that could not be read: Side is "OLD" or "NEW".
@@ -241,9 +254,9 @@ func Load(old, new []byte, oldName, newName string, opts Options) (*spec.Spec, *
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		sn, errNew = spec.LoadLimited(new, newName, opts.Limits)
+		sn, errNew = loadSide(new, newName, opts.NewPath, opts.Limits)
 	}()
-	so, errOld := spec.LoadLimited(old, oldName, opts.Limits)
+	so, errOld := loadSide(old, oldName, opts.OldPath, opts.Limits)
 	<-done
 	if errOld != nil {
 		return nil, nil, &LoadError{Side: "OLD", Name: oldName, Err: errOld}
