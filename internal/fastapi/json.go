@@ -267,14 +267,7 @@ func FormatDateTime(t time.Time) string {
 	t = t.UTC()
 	b := make([]byte, 0, 27)
 	b = t.AppendFormat(b, "2006-01-02T15:04:05")
-	if us := t.Nanosecond() / 1000; us != 0 {
-		b = append(b, '.')
-		s := strconv.Itoa(us)
-		for i := len(s); i < 6; i++ {
-			b = append(b, '0')
-		}
-		b = append(b, s...)
-	}
+	b = appendMicros(b, t)
 	return string(append(b, 'Z'))
 }
 
@@ -288,13 +281,21 @@ func FormatTime(t time.Time) string {
 	t = t.UTC()
 	b := make([]byte, 0, 15)
 	b = t.AppendFormat(b, time.TimeOnly)
-	if us := t.Nanosecond() / 1000; us != 0 {
-		b = append(b, '.')
-		s := strconv.Itoa(us)
-		for i := len(s); i < 6; i++ {
-			b = append(b, '0')
-		}
-		b = append(b, s...)
-	}
+	b = appendMicros(b, t)
 	return string(b)
+}
+
+// appendMicros appends t's fraction of a second as Python writes a time's
+// microseconds: six digits after a dot, nothing when they are zero.
+func appendMicros(b []byte, t time.Time) []byte {
+	us := t.Nanosecond() / 1000
+	if us == 0 {
+		return b
+	}
+	b = append(b, '.')
+	s := strconv.Itoa(us)
+	for i := len(s); i < 6; i++ {
+		b = append(b, '0')
+	}
+	return append(b, s...)
 }
