@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/moviemock/moviemock/contract/compare"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/problems"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/internal/traffic"
@@ -23,11 +24,16 @@ or it cannot read the answer), warning (some clients may be affected), or
 info. Each change comes with the operation it is in (as OLD names it), where
 in it (a parameter, a body field, the security) and why a client suffers.
 
-oasdiff finds the changes; moviemock reads them the way FastAPI means the
-documents: its Optional (anyOf [T, null]) is one change, "became nullable";
-a response field with a default is sent in every answer, so removing it is
-breaking; findings no client sees (info.version not bumped) are left out.
-See docs/contract-changes.md.
+oasdiff finds the changes; moviemock reads them by the framework profile
+NEW shows, as serve and contract choose it (--framework to choose): a
+FastAPI document the way a FastAPI backend means it (a response field with
+a default is sent in every answer, so removing it is breaking; every
+security scheme of a route is required), any other by its own words (the
+security requirements are alternatives, an optional field may be left
+out, an invalid request is refused with the status the operation
+declares). For both, an Optional (anyOf [T, null]) is one change, "became
+nullable", and findings no client sees (info.version not bumped) are left
+out. See docs/contract-changes.md.
 
 With --traffic SRC (a HAR saved by Chromium's DevTools or Playwright's
 recordHar, or a journal saved from GET /__mock/journal of serve or proxy),
@@ -51,7 +57,8 @@ refused: oasdiff's cost grows with the cube of the depth.
 Exit code: 0 no change at or above --fail-on, 1 such a change, 2 bad usage
 or a document that cannot be read (the message says whether OLD or NEW).
 
-How FastAPI's documents are read:
+How the changes are read (fastapi: only for a FastAPI document; openapi:
+only for any other):
 %s
 Examples:
   moviemock diff main/openapi.json openapi.json
@@ -67,7 +74,11 @@ Flags:
 func diffHelp() string {
 	var list strings.Builder
 	for _, r := range compare.Rules {
-		fmt.Fprintf(&list, "  %-24s %s\n", r.Name, r.About)
+		about := r.About
+		if r.Profile != "" {
+			about = fmt.Sprintf("(%s) %s", r.Profile, about)
+		}
+		fmt.Fprintf(&list, "  %-24s %s\n", r.Name, about)
 	}
 	return fmt.Sprintf(diffUsage, list.String())
 }
@@ -83,6 +94,7 @@ type diffOptions struct {
 	maxChanges             *int
 	maxDepth               *int
 	timeout                time.Duration
+	framework              *string
 }
 
 // diffFlags defines diff's flags.
@@ -104,6 +116,7 @@ func diffFlags() (*flag.FlagSet, *diffOptions) {
 	})
 	o.maxDepth = fs.Int("max-depth", compare.DefaultMaxDepth, "refuse a document whose schemas nest deeper than this `number` (0: no limit): comparing them costs the cube of the depth")
 	o.maxChanges = fs.Int("max-changes", compare.DefaultMaxChanges, "stop collecting changes past this `number` (0: no limit); the report then says it is partial, its verdict of the changes seen")
+	o.framework = fs.String("framework", "auto", "the framework `profile` the changes are read by: auto (what NEW shows), fastapi or openapi")
 	fs.Func("timeout", "time limit of fetching a document named by URL (default 30s)", func(v string) (err error) {
 		o.timeout, err = parseDuration(v)
 		return err
@@ -139,6 +152,9 @@ func runDiff(ctx context.Context, args []string, _ func(string) string, stdout, 
 	failOn, err := compare.ParseFailOn(*o.failOn)
 	if err != nil {
 		return usagef("diff: --fail-on %v", err)
+	}
+	if _, _, err := framework.Parse(*o.framework); err != nil {
+		return usagef("diff: --framework: %v", err)
 	}
 	if failOn == compare.FailOnBreakingUsed && *o.traffic == "" {
 		return usagef("diff: --fail-on breaking-used needs --traffic: the recorded calls that say which changes are used")
@@ -191,7 +207,8 @@ func diff(ctx context.Context, o *diffOptions, docs []string, failOn compare.Fai
 			fmt.Fprintf(stderr, "moviemock: diff: warning: %s %s: %s\n", []string{"OLD", "NEW"}[i], docs[i], w)
 		}
 	}
-	report, err := compare.CompareSpecsMax(old, new, *o.maxChanges)
+	fw, _, _ := framework.Parse(*o.framework)
+	report, err := compare.CompareSpecsAs(old, new, *o.maxChanges, fw)
 	if err != nil {
 		return nil, usagef("diff: %v", err)
 	}

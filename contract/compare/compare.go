@@ -4,12 +4,16 @@
 // (a parameter, a body field, the security), and why a client suffers.
 //
 // oasdiff (github.com/oasdiff/oasdiff) finds the changes; this package reads
-// its findings the way a FastAPI backend means them (rules.go): FastAPI's
-// Optional (anyOf [T, {type: null}]) is one change, "made nullable", not a
-// type change, an anyOf added and the fields below removed; a response field
-// with a default is sent in every answer although it is not in `required`,
-// so removing it breaks a client that reads it; findings no client can see
-// (the version not bumped) are dropped. Both documents are read by
+// its findings again (rules.go) by the framework profile NEW shows, as the
+// mock and the runner choose it. For every document, an Optional (anyOf
+// [T, {type: null}]) is one change, "made nullable", not a type change, an
+// anyOf added and the fields below removed, and findings no client can see
+// (the version not bumped) are dropped. A FastAPI document is read as its
+// backend means it: a response field with a default is sent in every answer
+// although it is not in `required`, so removing it breaks a client that
+// reads it, and every security scheme of a route is required. Any other is
+// read by its own words: its security requirements are alternatives, and an
+// invalid request is refused with the status its operation declares. Both documents are read by
 // internal/spec, under its budgets, as every other command reads a contract.
 //
 // It neither fetches documents nor writes reports to files: cmd/moviemock
@@ -29,6 +33,7 @@ import (
 	"github.com/oasdiff/oasdiff/load"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -121,6 +126,11 @@ type Hit struct {
 type Report struct {
 	// Old and New name the documents as they were given.
 	Old, New string
+	// Framework is the profile the changes are read by: FastAPI's habits
+	// where NEW is FastAPI's document, the documents' own words for any
+	// other; FrameworkWhy is what showed it (or that a flag chose it).
+	Framework    framework.Name
+	FrameworkWhy string
 	// Changes are sorted by operation (path, then method), then level
 	// (breaking first), then where.
 	Changes []Change
@@ -291,8 +301,17 @@ func CompareSpecs(old, new *spec.Spec) (*Report, error) {
 
 // CompareSpecsMax compares two loaded documents, collecting oasdiff's
 // findings until maxChanges are found (0: no limit): then Report.Stopped
-// says the report holds only those. It does not change the documents.
-func CompareSpecsMax(old, new *spec.Spec, maxChanges int) (r *Report, err error) {
+// says the report holds only those. The changes are read by the profile
+// NEW shows (CompareSpecsAs). It does not change the documents.
+func CompareSpecsMax(old, new *spec.Spec, maxChanges int) (*Report, error) {
+	return CompareSpecsAs(old, new, maxChanges, "")
+}
+
+// CompareSpecsAs is CompareSpecsMax reading the changes by the profile
+// fw: "" for the one NEW shows (framework.Detect), as the mock and the
+// runner of NEW would choose it. The behaviour a client meets after the
+// change is NEW's backend's.
+func CompareSpecsAs(old, new *spec.Spec, maxChanges int, fw framework.Name) (r *Report, err error) {
 	if old == nil || new == nil {
 		return nil, errors.New("compare: a document is missing")
 	}
@@ -313,7 +332,13 @@ func CompareSpecsMax(old, new *spec.Spec, maxChanges int) (r *Report, err error)
 	}
 	found, stopped := check(d, sources, maxChanges)
 	r = &Report{Old: contract.Safe(old.Source()), New: contract.Safe(new.Source()), MaxChanges: maxChanges, Stopped: stopped}
-	r.Changes, r.Dropped = read(found, old, new)
+	r.Framework, r.FrameworkWhy = fw, "chosen by --framework"
+	if fw == "" {
+		var mark string
+		r.Framework, mark = framework.Detect(new.Doc)
+		r.FrameworkWhy = "NEW shows it: " + contract.Safe(mark)
+	}
+	r.Changes, r.Dropped = read(found, old, new, r.Framework)
 	sortChanges(r.Changes)
 	return r, nil
 }

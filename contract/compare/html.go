@@ -15,7 +15,7 @@ import (
 // says so); every string from the documents is escaped by html/template.
 func (r *Report) WriteHTML(w io.Writer) error {
 	v := htmlView{
-		Old: r.Old, New: r.New, Engine: Engine, FailOn: string(r.failOn()),
+		Old: r.Old, New: r.New, Engine: Engine, ReadBy: r.ReadBy(), FailOn: string(r.failOn()),
 		Outcome: "passed", Label: "PASSED", SummaryLine: r.SummaryLine(),
 		Breaking: r.Count(Breaking), Warning: r.Count(Warning), Info: r.Count(Info), Dropped: r.Dropped,
 	}
@@ -68,14 +68,14 @@ func (r *Report) WriteHTML(w io.Writer) error {
 }
 
 type htmlView struct {
-	Old, New, Engine, FailOn, Outcome, Label, SummaryLine string
-	Breaking, Warning, Info, Dropped                      int
-	Operations                                            []htmlOp
-	Levels                                                []htmlLevel
-	Traffic                                               *Traffic
-	TrafficLine                                           string
-	Unmatched                                             []Unmatched
-	MoreUnmatched                                         int
+	Old, New, Engine, ReadBy, FailOn, Outcome, Label, SummaryLine string
+	Breaking, Warning, Info, Dropped                              int
+	Operations                                                    []htmlOp
+	Levels                                                        []htmlLevel
+	Traffic                                                       *Traffic
+	TrafficLine                                                   string
+	Unmatched                                                     []Unmatched
+	MoreUnmatched                                                 int
 }
 
 type htmlOp struct {
@@ -125,7 +125,7 @@ var htmlPage = template.Must(template.New("diff").Parse(`<!DOCTYPE html>
 <dl>
 <dt>OLD</dt><dd><code class="old">{{.Old}}</code></dd>
 <dt>NEW</dt><dd><code class="new">{{.New}}</code></dd>
-<dt>Engine</dt><dd>{{.Engine}}, read the way FastAPI means the documents</dd>
+<dt>Engine</dt><dd>{{.Engine}}{{with .ReadBy}}, read by the {{.}}{{end}}</dd>
 <dt>Fails on</dt><dd><code>--fail-on {{.FailOn}}</code></dd>
 <dt>Changes</dt><dd class="counts">{{.Breaking}} breaking, {{.Warning}} warning, {{.Info}} info</dd>
 {{- if .Dropped}}

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/moviemock/moviemock/contract/compare"
 )
 
 // FastAPI writes every Optional parameter or field as anyOf [T, {type:
@@ -137,14 +135,7 @@ func TestCompareReadsConstraintsInsideOptional(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := compare.Compare(tc.old.bytes(), tc.new.bytes(), "old.json", "new.json", compare.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, c := range r.Changes {
-				got = append(got, line(c))
-			}
+			r, got := compareDocs(t, tc.old, tc.new)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("changes:\n got  %s\n want %s", strings.Join(got, "\n      "), strings.Join(tc.want, "\n      "))
 				for _, c := range r.Changes {

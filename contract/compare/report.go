@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/moviemock/moviemock/internal/framework"
 )
 
 // document is the operation name of the document-wide changes in the
@@ -186,6 +188,18 @@ func (g *group) also() string {
 	return s
 }
 
+// ReadBy says how the changes were read: the profile and what chose it
+// ("" for a report that names none).
+func (r *Report) ReadBy() string {
+	if r.Framework == "" {
+		return ""
+	}
+	if r.Framework == framework.FastAPI {
+		return fmt.Sprintf("fastapi profile, as a FastAPI backend means the documents (%s)", r.FrameworkWhy)
+	}
+	return fmt.Sprintf("%s profile, by the documents' own words (%s)", r.Framework, r.FrameworkWhy)
+}
+
 // WriteText writes the report for a reader: breaking changes first, then
 // warnings, then info, each grouped by operation; a change the same in
 // several operations (a schema they share) is told once with the others
@@ -193,6 +207,9 @@ func (g *group) also() string {
 func (r *Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("moviemock diff: OLD %s → NEW %s (%s)\n", r.Old, r.New, Engine)
+	if r.Framework != "" {
+		ew.printf("Read by the %s\n", r.ReadBy())
+	}
 	if len(r.Changes) == 0 {
 		ew.printf("\nNo change a client can see.\n")
 	}
@@ -262,6 +279,8 @@ type jsonReport struct {
 	Old         string      `json:"old"`
 	New         string      `json:"new"`
 	Engine      string      `json:"engine"`
+	Framework   string      `json:"framework,omitempty"`
+	ReadBy      string      `json:"read_by,omitempty"`
 	FailOn      FailOn      `json:"fail_on"`
 	Failed      bool        `json:"failed"`
 	Summary     jsonSummary `json:"summary"`
@@ -294,7 +313,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		n--
 	}
 	out := jsonReport{
-		Old: r.Old, New: r.New, Engine: Engine, FailOn: r.failOn(), Failed: r.Failed(),
+		Old: r.Old, New: r.New, Engine: Engine, Framework: string(r.Framework), ReadBy: r.FrameworkWhy, FailOn: r.failOn(), Failed: r.Failed(),
 		Summary:     jsonSummary{Breaking: r.Count(Breaking), Warning: r.Count(Warning), Info: r.Count(Info), Operations: n, Dropped: r.Dropped, Stopped: r.Stopped},
 		SummaryLine: r.SummaryLine(),
 		Changes:     r.Changes,

@@ -9,6 +9,8 @@ import (
 	"github.com/oasdiff/oasdiff/checker"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/framework"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
 	"github.com/moviemock/moviemock/internal/spec"
 )
 
@@ -41,24 +43,73 @@ const (
 	IDRequestBodyNotNullable      = "request-body-became-not-nullable"
 )
 
-// Rules describe the FastAPI-aware reading of oasdiff's findings, as diff
-// --help and docs/contract-changes.md list them.
-var Rules = []struct{ Name, About string }{
-	{"no-version-policy", "oasdiff's versioning-policy findings (api-version-not-bumped and the like) judge the document's info.version, which no client sees: left out"},
-	{"optional-read-through", "FastAPI's Optional of an inline schema (anyOf [T, {type: null}]) is compared as T made nullable, so the constraints inside it (max_length, pattern, ge/le, a Literal's values, format, type) count as T's own: a parameter `q: str | None` that gains max_length=50 is breaking; an Optional of a model ($ref) is compared through its component"},
-	{"made-nullable", "FastAPI's Optional (anyOf [T, {type: null}], or nullable: true) added to or taken from a field or a body is one change, \"became nullable\", not oasdiff's type change, anyOf added and fields below removed: breaking in a response, info in a request (and the reverse)"},
-	{"sent-although-optional", "FastAPI serializes every field of a response model, a field with a default too (it is only left out of `required`): removing such a field is breaking, and a field that only leaves `required` is still sent (info)"},
-	{"operation-gone", "an operation removed is breaking whatever its deprecation: FastAPI answers 404, or 405 when the path remains for other methods"},
-	{"operation-id", "an operationId changed renames the function of a client generated from the document (FastAPI derives it from the route's function): a warning"},
-	{"enum-widened-in-response", "a new enum value in a response: a warning, for clients that handle only the values they knew"},
-	{"null-in-parameters", "null added to or taken from a parameter's schema (FastAPI's `q: str | None = None`) is info: a parameter is text on the wire, never JSON null"},
-	{"security-is-all-required", "FastAPI runs every security dependency of a route, so an operation's security schemes are all required, not the alternatives OpenAPI reads: a scheme added is breaking, one removed is info"},
-	{"type-replaced", "an object field (or body) that became another type, or another type that became an object (a list wrapped in a page), is one change: the fields below it, which oasdiff reports removed or added one by one, go with it"},
-	{"lax-widening", "a request type or format pydantic fills from every value of the old one (integer to number, date to date-time) accepts every request it did: info"},
-	{"types-listed", "a type generalized inside FastAPI's Optional, which oasdiff also reports as the list of types widened or narrowed, is one change"},
-	{"parameter-ignored", "a query, header or cookie parameter removed is breaking whatever its deprecation: FastAPI ignores a parameter it does not declare, so a call that still sends it gets a wrong answer without an error"},
-	{"default-changed", "a request parameter's or field's default changed is a warning: a call that leaves it out gets another answer, silently"},
-	{"renamed-parameter", "a parameter removed and another added in the same place of one operation are told as a possible rename"},
+// Rule is one way diff reads oasdiff's findings again. Profile says for
+// which documents: FastAPI's habits (framework.FastAPI) hold only where
+// the document is FastAPI's, the document's own words (framework.OpenAPI)
+// everywhere else, and "" for both.
+type Rule struct {
+	Name    string
+	Profile framework.Name
+	About   string
+}
+
+// Rules describe how oasdiff's findings are read, as diff --help and
+// docs/contract-changes.md list them.
+var Rules = []Rule{
+	{"no-version-policy", "", "oasdiff's versioning-policy findings (api-version-not-bumped and the like) judge the document's info.version, which no client sees: left out"},
+	{"optional-read-through", "", "an Optional of an inline schema (anyOf [T, {type: null}], FastAPI's `X | None`) is compared as T made nullable, so the constraints inside it (maxLength, pattern, minimum/maximum, enum, format, type) count as T's own: a parameter `q: str | None` that gains max_length=50 is breaking; an Optional of a model ($ref) is compared through its component"},
+	{"made-nullable", "", "null (anyOf [T, {type: null}], or nullable: true) added to or taken from a field or a body is one change, \"became nullable\", not oasdiff's type change, anyOf added and fields below removed: breaking in a response, info in a request (and the reverse)"},
+	{"sent-although-optional", framework.FastAPI, "FastAPI serializes every field of a response model, a field with a default too (it is only left out of `required`): removing such a field is breaking, and a field that only leaves `required` is still sent (info)"},
+	{"optional-may-be-absent", framework.OpenAPI, "a response field out of `required` may be left out, as the document says: removing it is a warning (a careful client handles its absence, but what it showed is gone), and a field that leaves `required` is breaking (a client may now miss it)"},
+	{"operation-gone", "", "an operation removed is breaking whatever its deprecation: a client that still calls it fails (FastAPI answers 404, or 405 when the path remains for other methods)"},
+	{"operation-id", "", "an operationId changed renames the function of a client generated from the document: a warning"},
+	{"enum-widened-in-response", "", "a new enum value in a response: a warning, for clients that handle only the values they knew"},
+	{"null-in-parameters", "", "null added to or taken from a parameter's schema (FastAPI's `q: str | None = None`) is info: a parameter is text on the wire, never JSON null"},
+	{"security-is-all-required", framework.FastAPI, "FastAPI runs every security dependency of a route, so an operation's security schemes are all required, not the alternatives OpenAPI reads: a scheme added is breaking, one removed is info"},
+	{"security-alternatives", framework.OpenAPI, "an operation's security requirements are alternatives, as OpenAPI reads them (oasdiff's levels): one added is info, one removed is breaking for the clients that used it"},
+	{"type-replaced", "", "an object field (or body) that became another type, or another type that became an object (a list wrapped in a page), is one change: the fields below it, which oasdiff reports removed or added one by one, go with it"},
+	{"lax-widening", framework.FastAPI, "a request type or format pydantic fills from every value of the old one (integer to number, date to date-time) accepts every request it did: info"},
+	{"types-listed", "", "a type generalized inside an Optional (anyOf [T, null]), which oasdiff also reports as the list of types widened or narrowed, is one change"},
+	{"parameter-ignored", framework.FastAPI, "a query, header or cookie parameter removed is breaking whatever its deprecation: FastAPI ignores a parameter it does not declare, so a call that still sends it gets a wrong answer without an error"},
+	{"default-changed", "", "a request parameter's or field's default changed is a warning: a call that leaves it out gets another answer, silently"},
+	{"parameter-removed", framework.OpenAPI, "a query, header or cookie parameter removed is a warning (oasdiff's level): the document no longer says what the server does with it, so a call that still sends it may get an answer as if it had not"},
+	{"renamed-parameter", "", "a parameter removed and another added in the same place of one operation are told as a possible rename"},
+}
+
+// reading is how one comparison reads the findings: by FastAPI's habits
+// where the documents are FastAPI's, else by their own words; new is the
+// NEW document, whose operations say how they refuse a request.
+type reading struct {
+	fastapi bool
+	new     *spec.Spec
+}
+
+// refused is how a request of f's operation that the change makes invalid
+// is refused: FastAPI's 422, else the status the NEW operation declares for
+// invalid input (400 or 422), else a 4xx.
+func (rd reading) refused(f *finding) string {
+	if rd.fastapi {
+		return "refused with 422"
+	}
+	var op *openapi3.Operation
+	if rd.new != nil && rd.new.Doc.Paths != nil {
+		if item := rd.new.Doc.Paths.Value(f.Path); item != nil {
+			op = item.GetOperation(f.Method)
+		}
+	}
+	if op != nil && op.Responses != nil && (op.Responses.Value("400") != nil || op.Responses.Value("422") != nil) {
+		return fmt.Sprintf("refused with %d", openapiprofile.BadInputStatus(op))
+	}
+	return "refused (a 4xx)"
+}
+
+// optional names anyOf [T, null] for a change's text: FastAPI's Optional
+// in its documents, the schema's own words in others.
+func (rd reading) optional(tn string) string {
+	if rd.fastapi {
+		return fmt.Sprintf("FastAPI's Optional: anyOf [%s, null]", tn)
+	}
+	return fmt.Sprintf("anyOf [%s, null]", tn)
 }
 
 // versionPolicy are oasdiff's findings about info.version, which no client
@@ -75,9 +126,11 @@ func levelOf(l checker.Level) Level {
 	return Info
 }
 
-// read turns oasdiff's findings into changes, read as FastAPI means them.
-// It returns how many findings were dropped as invisible to clients.
-func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
+// read turns oasdiff's findings into changes, read by the profile fw:
+// FastAPI's habits, or the documents' own words. It returns how many
+// findings were dropped as invisible to clients.
+func read(found checker.Changes, old, new *spec.Spec, fw framework.Name) ([]Change, int) {
+	rd := reading{fastapi: fw == framework.FastAPI, new: new}
 	loc := checker.NewDefaultLocalizer()
 	fs := make([]*finding, 0, len(found))
 	ps := places{}
@@ -97,7 +150,7 @@ func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 			dropped++
 		}
 	}
-	fs = append(fs, madeNullable(fs, old, new)...)
+	fs = append(fs, madeNullable(fs, old, new, rd)...)
 	typeReplaced(fs, old, new)
 	typesListed(fs, new)
 	for _, f := range fs {
@@ -107,9 +160,9 @@ func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 		if f.Where == "" {
 			f.Where = f.where(old, new)
 		}
-		reread(f, new)
+		rd.reread(f)
 	}
-	renamedParameters(fs)
+	rd.renamedParameters(fs)
 	statusReplaced(fs)
 	var out []Change
 	for _, f := range fs {
@@ -117,7 +170,7 @@ func read(found checker.Changes, old, new *spec.Spec) ([]Change, int) {
 			continue
 		}
 		if f.Why == "" {
-			f.Why = why(f)
+			f.Why = rd.why(f)
 		}
 		c := f.Change
 		c.at = place{side: f.side, status: f.status, paramIn: f.paramIn, param: f.paramName, prop: f.prop, hasProp: f.hasProp}
@@ -160,7 +213,7 @@ func fieldArtifact(id string) bool {
 // madeNullable is the made-nullable rule: where a field or a body gained
 // or lost nullability and is otherwise the same type, one change says so,
 // and oasdiff's findings that only saw the wrapper are claimed by it.
-func madeNullable(fs []*finding, old, new *spec.Spec) []*finding {
+func madeNullable(fs []*finding, old, new *spec.Spec, rd reading) []*finding {
 	type place struct{ method, path, side, status, media, prop string }
 	seen := map[place]bool{}
 	var out []*finding
@@ -218,7 +271,7 @@ func madeNullable(fs []*finding, old, new *spec.Spec) []*finding {
 		switch {
 		case f.side == "response" && made:
 			c.ID, c.Level = pick(body, IDResponseBodyNullable, IDResponsePropertyNullable), Breaking
-			c.Text = fmt.Sprintf("%s became nullable (FastAPI's Optional: anyOf [%s, null])", what, tn)
+			c.Text = fmt.Sprintf("%s became nullable (%s)", what, rd.optional(tn))
 			c.Why = fmt.Sprintf("it may now be null: a client that expects %s there, without a null check, fails on it", tn)
 		case f.side == "response":
 			c.ID, c.Level = pick(body, IDResponseBodyNotNullable, IDResponsePropertyNotNullable), Info
@@ -226,12 +279,12 @@ func madeNullable(fs []*finding, old, new *spec.Spec) []*finding {
 			c.Why = "it is never null now: a client's null check is only unused"
 		case made:
 			c.ID, c.Level = pick(body, IDRequestBodyNullable, IDRequestPropertyNullable), Info
-			c.Text = fmt.Sprintf("%s became nullable (FastAPI's Optional: anyOf [%s, null])", what, tn)
+			c.Text = fmt.Sprintf("%s became nullable (%s)", what, rd.optional(tn))
 			c.Why = "it now also accepts null: every request valid before still is"
 		default:
 			c.ID, c.Level = pick(body, IDRequestBodyNotNullable, IDRequestPropertyNotNullable), Breaking
 			c.Text = fmt.Sprintf("%s is no longer nullable (was anyOf [%s, null])", what, tn)
-			c.Why = "a request that sends null for it, valid before, is now refused with 422"
+			c.Why = "a request that sends null for it, valid before, is now " + rd.refused(f)
 		}
 		if f.status != "" && f.side == "response" && !body {
 			c.Text += " for the status " + f.status
@@ -241,11 +294,12 @@ func madeNullable(fs []*finding, old, new *spec.Spec) []*finding {
 	return out
 }
 
-func pick(body bool, ifBody, ifField string) string {
-	if body {
-		return ifBody
+// pick is yes when cond holds, else no.
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
 	}
-	return ifField
+	return no
 }
 
 // isUnder reports whether the oasdiff property path p is below q ("" the
@@ -355,15 +409,17 @@ func withoutAlternatives(prop string) string {
 }
 
 // laxWidening reports whether a request finding changes a type or format
-// to one pydantic's lax mode also fills from every value of the old one:
-// an integer is a valid float, a date a valid datetime (run for real:
-// pydantic 2.13.4 takes "2024-01-02" for a datetime as midnight).
-func laxWidening(f *finding) bool {
+// to one that accepts every value of the old one: an integer is a number
+// in JSON Schema, and in FastAPI's documents pydantic's lax mode also
+// fills a datetime from a date (run for real: pydantic 2.13.4 takes
+// "2024-01-02" for a datetime as midnight), which JSON Schema's date-time
+// refuses.
+func (rd reading) laxWidening(f *finding) bool {
 	if f.side != "request" || !strings.Contains(f.ID, "type-changed") {
 		return false
 	}
 	what, from, to, ok := changedFromTo(f)
-	return ok && (what == "type" && from == "integer" && to == "number" || what == "format" && from == "date" && to == "date-time")
+	return ok && (what == "type" && from == "integer" && to == "number" || rd.fastapi && what == "format" && from == "date" && to == "date-time")
 }
 
 // changedFromTo is a type-changed finding's change: "type" or "format",
@@ -390,47 +446,72 @@ func nullInParameter(f *finding) bool {
 	return strings.Contains(f.ID, "list-of-types") && slices.ContainsFunc(f.args, func(a any) bool { return argString(a) == "null" })
 }
 
-// reread applies the rules that judge a single finding again.
-func reread(f *finding, new *spec.Spec) {
+// reread applies the rules that judge a single finding again. Where a
+// FastAPI backend does more than its document says, the FastAPI reading
+// tells what it does; any other document is read by its own words.
+func (rd reading) reread(f *finding) {
+	fa := rd.fastapi
 	switch id := f.ID; {
 	case nullInParameter(f):
 		f.Level = Info
-		f.Why = "a parameter is text on the wire, never JSON null: FastAPI's `X | None` on a parameter only says it may be left out, which its `required` tells"
-	case laxWidening(f):
+		f.Why = "a parameter is text on the wire, never JSON null: " + pick(fa, "FastAPI's `X | None` on a parameter", "null in its schema") + " only says it may be left out, which its `required` tells"
+	case rd.laxWidening(f):
 		f.Level = Info
-		f.Why = "pydantic fills the new type from every value of the old one (an integer is a float, a date a datetime at midnight): every request valid before still is"
+		f.Why = pick(fa, "pydantic fills the new type from every value of the old one (an integer is a float, a date a datetime at midnight)", "every integer is a number") + ": every request valid before still is"
 	case parameterRemoved(id) && f.paramIn != "path":
-		f.Level = Breaking
-		f.Why = fmt.Sprintf("FastAPI ignores a %s parameter it does not declare: a call that still sends %s gets an answer as if it had not, a wrong answer without an error", f.paramIn, f.paramName)
+		f.Level = Warning
+		if fa {
+			f.Level = Breaking
+		}
+		f.Why = rd.unsentParameter(f)
 	case id == "request-parameter-default-value-changed" || id == "request-property-default-value-changed":
 		f.Level = Warning
 		f.Why = "a call that leaves it out now gets what the new default does (a shorter page, another order), silently"
-	case id == "api-security-added":
+	case id == "api-security-added" && fa:
 		f.Level = Breaking
 		f.Why = "FastAPI runs every security dependency of a route, so the document's list of schemes is all required, not alternatives: a call without this one's credentials is refused (401 or 403), unless its dependency is optional (auto_error=False), which the document does not tell"
-	case id == "api-security-removed":
+	case id == "api-security-added":
+		f.Why = "the operation's security requirements are alternatives: this one is another way in, and a client that sends the credentials it did still passes"
+	case id == "api-security-removed" && fa:
 		f.Level = Info
 		f.Why = "FastAPI no longer asks for this scheme's credentials on the route (the others it runs are unchanged): a client that sends them is unaffected"
-	case id == "response-optional-property-removed":
+	case id == "api-security-removed":
+		f.Why = "the operation's security requirements are alternatives: a client that authenticated this way is refused now (401 or 403)"
+	case id == "response-optional-property-removed" && fa:
 		f.Level = Breaking
 		f.Why = "FastAPI sends every field of a response model, one with a default too (it is only left out of `required`): a client that reads it now finds nothing"
-	case id == "response-property-became-optional":
+	case id == "response-optional-property-removed":
+		f.Level = Warning
+		f.Why = "the document never promised it (it is not in `required`), so a careful client handles its absence, but what it showed from it is gone"
+	case id == "response-property-became-optional" && fa:
 		f.Level = Info
 		f.Why = "FastAPI still sends the field in every answer (its default when unset): it left `required` only because it now has a default"
+	case id == "response-property-became-optional":
+		f.Level = Breaking
+		f.Why = "the document no longer promises it: a client that reads it without checking that it is there may find nothing"
 	case strings.HasPrefix(id, "api-removed-") || strings.HasPrefix(id, "api-path-removed-"):
 		f.Level = Breaking
-		if new.Doc.Paths != nil && new.Doc.Paths.Value(f.Path) != nil {
-			f.Why = "the operation is gone while its path remains: FastAPI answers its calls 405 Method Not Allowed"
+		if rd.new.Doc.Paths != nil && rd.new.Doc.Paths.Value(f.Path) != nil {
+			f.Why = "the operation is gone while its path remains: " + pick(fa, "FastAPI answers its calls 405 Method Not Allowed", "a client that still calls it is refused (commonly 405 Method Not Allowed)")
 		} else {
-			f.Why = "the operation is gone: FastAPI answers its calls 404 Not Found"
+			f.Why = "the operation is gone: " + pick(fa, "FastAPI answers its calls 404 Not Found", "a client that still calls it is refused (commonly 404 Not Found)")
 		}
 	case id == "api-operation-id-removed" || id == "api-operation-id-updated":
 		f.Level = Warning
-		f.Why = "a client generated from the document (openapi-generator, orval, openapi-ts) names this function after the operationId, which FastAPI derives from the route's function: code calling the old name breaks when the client is regenerated"
+		f.Why = "a client generated from the document (openapi-generator, orval, openapi-ts) names this function after the operationId" + pick(fa, ", which FastAPI derives from the route's function", "") + ": code calling the old name breaks when the client is regenerated"
 	case strings.HasSuffix(id, "enum-value-added") && f.side == "response":
 		f.Level = Warning
 		f.Why = "a client that handles only the values listed before meets one it does not know"
 	}
+}
+
+// unsentParameter is why a query, header or cookie parameter removed hurts
+// a call that still sends it.
+func (rd reading) unsentParameter(f *finding) string {
+	if rd.fastapi {
+		return fmt.Sprintf("FastAPI ignores a %s parameter it does not declare: a call that still sends %s gets an answer as if it had not, a wrong answer without an error", f.paramIn, f.paramName)
+	}
+	return fmt.Sprintf("the document no longer says what the server does with a %s parameter %s: a call that still sends it may get an answer as if it had not, silently", f.paramIn, f.paramName)
 }
 
 // parameterRemoved reports whether id is oasdiff's finding of a request
@@ -443,7 +524,7 @@ func parameterRemoved(id string) bool {
 
 // renamedParameters tells a parameter removed and another added in the
 // same place of one operation as a possible rename, on both findings.
-func renamedParameters(fs []*finding) {
+func (rd reading) renamedParameters(fs []*finding) {
 	for _, rm := range fs {
 		if rm.dropped || rm.claimed || !parameterRemoved(rm.ID) {
 			continue
@@ -453,7 +534,7 @@ func renamedParameters(fs []*finding) {
 				!strings.HasPrefix(add.ID, "new-") || !strings.HasSuffix(add.ID, "request-parameter") {
 				continue
 			}
-			rm.Why = fmt.Sprintf("renamed to %s? FastAPI ignores a %s parameter it does not declare: a call that still sends %s gets an answer as if it had not, a wrong answer without an error", add.paramName, rm.paramIn, rm.paramName)
+			rm.Why = fmt.Sprintf("renamed to %s? %s", add.paramName, rd.unsentParameter(rm))
 			if add.Why == "" && add.Level < Breaking {
 				add.Why = fmt.Sprintf("renamed from %s? A client must send the new name to keep what %s did", rm.paramName, rm.paramName)
 			}
@@ -484,24 +565,28 @@ func statusReplaced(fs []*finding) {
 
 // why is the default reason of a finding no rule judged: by its id, else
 // its family and level.
-func why(f *finding) string {
+func (rd reading) why(f *finding) string {
 	switch id := f.ID; {
 	case id == "response-success-status-removed":
 		return fmt.Sprintf("a client that checks for the status %s treats every answer as a failure", f.status)
 	case id == "response-required-property-removed":
 		return "a client that reads the field now finds nothing"
 	case strings.Contains(id, "security") && f.Level == Breaking:
-		return "calls without the credentials now required are refused (401 or 403) by FastAPI's security dependency"
+		return "calls without the credentials now required are refused (401 or 403)" + pick(rd.fastapi, " by FastAPI's security dependency", "")
 	case id == "new-required-request-property":
-		return "a request body without it, valid before, is now refused with 422 naming the missing field"
+		return "a request body without it, valid before, is now " + rd.refused(f) + " naming the missing field"
 	case id == "new-required-request-parameter" || id == "request-parameter-became-required":
-		return "a call without it, valid before, is now refused with 422 naming the missing parameter"
-	case parameterRemoved(id):
+		return "a call without it, valid before, is now " + rd.refused(f) + " naming the missing parameter"
+	case parameterRemoved(id) && rd.fastapi:
 		return fmt.Sprintf("FastAPI ignores a %s parameter it does not declare: a call that still sends it gets the default behaviour, silently", f.paramIn)
-	case id == "request-property-removed":
+	case parameterRemoved(id):
+		return rd.unsentParameter(f)
+	case id == "request-property-removed" && rd.fastapi:
 		return "FastAPI ignores a body field the model does not declare (unless it forbids extra fields): a client that still sends it has it dropped, silently"
+	case id == "request-property-removed":
+		return "the document no longer declares it: a client that still sends it has it dropped silently, or its request refused where the body allows no other fields"
 	case strings.HasSuffix(id, "enum-value-removed") && f.side == "request":
-		return "a request with the removed value, valid before, is now refused with 422"
+		return "a request with the removed value, valid before, is now " + rd.refused(f)
 	case strings.Contains(id, "type-changed") && f.side == "response":
 		if what, from, to, ok := changedFromTo(f); ok {
 			if what == "format" {
@@ -517,9 +602,9 @@ func why(f *finding) string {
 	case Breaking:
 		switch {
 		case f.paramName != "":
-			return "a call valid before may now be refused with 422"
+			return "a call valid before may now be " + rd.refused(f)
 		case f.side == "request":
-			return "a request body valid before may now be refused with 422"
+			return "a request body valid before may now be " + rd.refused(f)
 		case f.side == "response":
 			return "a client that reads the answer as the OLD document describes it may fail on what it gets now"
 		}
