@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -143,13 +144,10 @@ func TestPassthroughEnvelopeRefusals(t *testing.T) {
 	}
 }
 
-// The example scenario for RealWorld's document (docs/examples) loads
-// against it: a fresh mock's ?favorited= lists no article, and a wrong
-// login's 401, declared with no content, is the rule's whole body (the
-// app's {"errors": {…}}, as JSON) while a right login goes on as the mock
-// answers it.
-func TestExampleRealWorldScenario(t *testing.T) {
-	t.Parallel()
+// realworldExample runs the mock of RealWorld's document under the
+// example scenario for it (docs/examples/realworld), which must load.
+func realworldExample(t *testing.T) *httptest.Server {
+	t.Helper()
 	sp, m, data := realworld(t)
 	text, err := os.ReadFile("../docs/examples/realworld/realworld.yaml")
 	if err != nil {
@@ -160,6 +158,17 @@ func TestExampleRealWorldScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts, _ := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Scenarios: set, Scenario: "realworld"})
+	return ts
+}
+
+// The example scenario for RealWorld's document (docs/examples) loads
+// against it: a fresh mock's ?favorited= lists no article, and a wrong
+// login's 401, declared with no content, is the rule's whole body (the
+// app's {"errors": {…}}, as JSON) while a right login goes on as the mock
+// answers it.
+func TestExampleRealWorldScenario(t *testing.T) {
+	t.Parallel()
+	ts := realworldExample(t)
 	c := newClient(t, ts, "", "")
 	c.want("?favorited=", c.get("/articles?favorited=jake"), 200, `{"articles":[],"articlesCount":0}`)
 	post := func(path, body string) (int, string, string) {
@@ -313,16 +322,7 @@ rules:
 // own after it, none again after the unfollow.
 func TestExampleRealWorldFeed(t *testing.T) {
 	t.Parallel()
-	sp, m, data := realworld(t)
-	text, err := os.ReadFile("../docs/examples/realworld/realworld.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := scenarios.Load(sp, data, scenarios.Source{Name: "docs/examples/realworld", FS: fstest.MapFS{"realworld.yaml": {Data: text}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, _ := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Scenarios: set, Scenario: "realworld"})
+	ts := realworldExample(t)
 	call := func(method, path, token, body string, want int) map[string]any {
 		t.Helper()
 		req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
