@@ -110,7 +110,7 @@ func (c *call) personal(coll *model.Collection, rec *fixtures.Record) *fixtures.
 		}
 	}
 	out := fixtures.Build(coll, vals, nil, rec.Secret, nil)
-	out.Parent = rec.Parent
+	out.Carry(rec)
 	return &out
 }
 

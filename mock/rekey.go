@@ -100,7 +100,7 @@ func (c *call) rekey(coll *model.Collection, old string, rec *fixtures.Record) b
 				vals = r.Vals(other)
 			}
 			nr := fixtures.Build(other, vals, v.join, r.Secret, nil)
-			nr.Parent = r.Parent
+			nr.Carry(r)
 			if under {
 				nr.Parent = now
 			}
@@ -156,6 +156,7 @@ func (c *call) moveView(w *model.Collection, old, now string) {
 		vals := own.Vals(w)
 		vals[w.ID.Index] = []byte(now)
 		nr := fixtures.Build(w, vals, v.join, own.Secret, nil)
+		nr.Carry(own)
 		c.st.put(w, now, &nr)
 	default:
 		if _, held := v.get(w, now); held {
@@ -193,7 +194,7 @@ func (c *call) refreshCopies(coll *model.Collection, f *model.Field, was []byte,
 			vals := r.Vals(coll)
 			vals[f.Index] = out
 			nr := fixtures.Build(coll, vals, v.join, r.Secret, nil)
-			nr.Parent = r.Parent
+			nr.Carry(r)
 			redo = append(redo, nr)
 		}
 		return true

@@ -31,6 +31,7 @@ func (c *call) writeRecord(rec *fixtures.Record, token string) {
 			vals := rec.Vals(c.o.m.Coll)
 			vals[f.Index] = fastapi.AppendString(nil, token)
 			nr := fixtures.Build(c.o.m.Coll, vals, nil, rec.Secret, nil)
+			nr.Carry(rec)
 			rec = &nr
 		}
 	}
@@ -392,6 +393,8 @@ func changeMe(c *call) {
 		secret = s
 	}
 	rec := fixtures.Build(coll, vals, v.join, secret, nil)
+	rec.Carry(old)
+	rec.Sent = c.viewSent(coll, old.Sent)
 	if !c.rekey(coll, old.Key(coll), &rec) {
 		return
 	}
@@ -492,6 +495,7 @@ func changePassword(c *call) {
 	c.st.mu.Lock()
 	defer c.st.mu.Unlock()
 	rec := fixtures.Build(coll, c.user.Vals(coll), c.view().join, next, nil)
+	rec.Carry(c.user)
 	if !c.store(coll, rec.Key(coll), &rec) {
 		return
 	}
@@ -633,7 +637,7 @@ func action(c *call) {
 		vals[count.Index] = strconv.AppendInt(nil, n, 10)
 	}
 	rec := fixtures.Build(coll, vals, c.view().join, old.Secret, nil)
-	rec.Parent = old.Parent
+	rec.Carry(old)
 	if !c.store(coll, key, &rec) {
 		return
 	}
@@ -683,10 +687,11 @@ func (c *call) appendList(b []byte, recs []*fixtures.Record) []byte {
 // appendView writes rec, a record of coll, as the operation's own schema
 // shows it (model.Operation.View: a create answering PetCreate where the
 // record is read as a PetRead): the members of that schema the record
-// holds, and each required one it lacks (owner, in PetCreate alone)
-// generated from the record's key, so that every answer showing it agrees
-// as the backend's stored value would. Members the schema does not
-// declare are left out.
+// holds, in its fields or as a write sent them (Record.Sent: owner, in
+// PetCreate alone), and each one it lacks that this or another view
+// requires generated from the record's key, so that every answer showing
+// it agrees as the backend's stored value would. Members the schema does
+// not declare are left out.
 func (c *call) appendView(b []byte, coll *model.Collection, rec *fixtures.Record) []byte {
 	b = append(b, '{')
 	n := 0
@@ -697,8 +702,10 @@ func (c *call) appendView(b []byte, coll *model.Collection, rec *fixtures.Record
 			if string(v) == "null" && !spec.Nullable(vm.Ref.Value) {
 				v = nil // a null the view refuses: not held, for the view
 			}
+		} else if sent, ok := rec.Sent[vm.Name]; ok && vm.Field == nil && c.s.fitsSchema(vm.Ref, sent) {
+			v = sent // kept beside the record's fields (viewSent)
 		}
-		if v == nil && vm.Required {
+		if v == nil && (vm.Required || vm.Field == nil && coll.ViewRequired(vm.Name)) {
 			v = c.s.viewValue(coll, rec.Key(coll), vm)
 		}
 		if v == nil {

@@ -17,8 +17,10 @@ import (
 // viewsDoc is a resource whose create, list and read answer three schemas
 // of one record, as ent's entoas and ASP.NET DTOs write them: the create
 // a ThingCreate with an owner the read does not show and no additional
-// properties, the list a ThingList with that owner too, the read and the
-// update a ThingRead with a createdAt the create does not show.
+// properties, the list and the update a ThingList with that owner too
+// and a label, the read and the replace a ThingRead with a createdAt the
+// create does not show. The writes send the owner and the label, which
+// only the views declare, and a rank of another type than the list's.
 const viewsDoc = `{"openapi":"3.0.3","info":{"title":"things","version":"1"},"paths":{
 "/things":{
   "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/ThingList"}}}}}}},
@@ -27,13 +29,16 @@ const viewsDoc = `{"openapi":"3.0.3","info":{"title":"things","version":"1"},"pa
 "/things/{id}":{
   "parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
   "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ThingRead"}}}},"404":{"description":"missing"}}},
-  "patch":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ThingInput"}}}},
+  "put":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ThingInput"}}}},
     "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ThingRead"}}}},"400":{"description":"bad"},"404":{"description":"missing"}}},
+  "patch":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/ThingPatch"}}}},
+    "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ThingList"}}}},"400":{"description":"bad"},"404":{"description":"missing"}}},
   "delete":{"responses":{"204":{"description":"gone"},"404":{"description":"missing"}}}}},
 "components":{"schemas":{
-  "ThingInput":{"type":"object","properties":{"name":{"type":"string"}}},
+  "ThingInput":{"type":"object","properties":{"name":{"type":"string"},"owner":{"type":"string"},"label":{"type":"string"},"rank":{"type":"integer"}},"required":["name"]},
+  "ThingPatch":{"type":"object","properties":{"name":{"type":"string"},"owner":{"type":"string"},"label":{"type":"string"}}},
   "ThingCreate":{"type":"object","additionalProperties":false,"properties":{"id":{"type":"integer"},"name":{"type":"string"},"owner":{"type":"string"}},"required":["id","name","owner"]},
-  "ThingList":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"owner":{"type":"string"}},"required":["id","name","owner"]},
+  "ThingList":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"owner":{"type":"string"},"label":{"type":"string"},"rank":{"type":"string"}},"required":["id","name","owner"]},
   "ThingRead":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},"createdAt":{"type":"string","format":"date-time"}},"required":["id","name","createdAt"]}}}}`
 
 // A record created in one schema is read, listed, changed and deleted in
@@ -46,13 +51,103 @@ func TestViewsOfOneRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(t, mock.Config{Spec: sp, Seed: 1})
+	call := viewCaller(t, sp, newServer(t, mock.Config{Spec: sp, Seed: 1}), "/things/")
+
+	created := call("POST", "/things", "", `{"name":"lamp"}`, 201).(map[string]any)
+	if created["name"] != "lamp" || created["owner"] == nil || created["createdAt"] != nil {
+		t.Fatalf("create answered %v, want its name, an owner and no createdAt", created)
+	}
+	item := "/things/{id}"
+	id := fmt.Sprint(created["id"])
+	read := call("GET", item, id, "", 200).(map[string]any)
+	if read["id"] != created["id"] || read["name"] != "lamp" || read["createdAt"] == nil || read["owner"] != nil {
+		t.Fatalf("read answered %v, want the record created (%v) with its createdAt and no owner", read, created)
+	}
+	changed := call("PUT", item, id, `{"name":"desk lamp"}`, 200).(map[string]any)
+	if changed["name"] != "desk lamp" || changed["createdAt"] != read["createdAt"] {
+		t.Fatalf("replace answered %v, want the new name and the createdAt read (%v)", changed, read["createdAt"])
+	}
+	found := false
+	for _, it := range call("GET", "/things", "", "", 200).([]any) {
+		if it := it.(map[string]any); it["id"] == created["id"] {
+			found = true
+			if it["name"] != "desk lamp" || it["owner"] != created["owner"] || it["createdAt"] != nil {
+				t.Errorf("listed %v, want the changed name and the owner created (%v), no createdAt", it, created["owner"])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the list does not hold the record created")
+	}
+	call("DELETE", item, id, "", 204)
+	call("GET", item, id, "", 404)
+}
+
+// A write keeps what it sends for the members only its views declare,
+// and every view shows its own from the record kept: the create echoes
+// the owner sent, the list shows it and the label, a later update keeps
+// them, a replace keeps only what it sends; a value of another type than
+// a view's (rank, an integer where the list shows a string) is never
+// shown; a required member never sent is the same stand-in in each view.
+func TestViewsEchoWhatWasSent(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(viewsDoc), "things.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := viewCaller(t, sp, newServer(t, mock.Config{Spec: sp, Seed: 1}), "/things/")
+	item := "/things/{id}"
+	listed := func(id any) map[string]any {
+		t.Helper()
+		for _, it := range call("GET", "/things", "", "", 200).([]any) {
+			if it := it.(map[string]any); it["id"] == id {
+				return it
+			}
+		}
+		t.Fatalf("the list does not hold %v", id)
+		return nil
+	}
+	want := func(what string, got map[string]any, members map[string]any) {
+		t.Helper()
+		for k, v := range members {
+			if got[k] != v {
+				t.Errorf("%s answered %v: %s is %v, want %v", what, got, k, got[k], v)
+			}
+		}
+	}
+
+	created := call("POST", "/things", "", `{"name":"lamp","owner":"ann","label":"desk","rank":3}`, 201).(map[string]any)
+	want("the create", created, map[string]any{"name": "lamp", "owner": "ann"})
+	id := created["id"]
+	want("the list", listed(id), map[string]any{"name": "lamp", "owner": "ann", "label": "desk", "rank": nil})
+	read := call("GET", item, fmt.Sprint(id), "", 200).(map[string]any)
+	want("the read", read, map[string]any{"name": "lamp", "owner": nil, "label": nil})
+
+	changed := call("PATCH", item, fmt.Sprint(id), `{"label":"shelf"}`, 200).(map[string]any)
+	want("the update", changed, map[string]any{"name": "lamp", "owner": "ann", "label": "shelf"})
+	want("the list after the update", listed(id), map[string]any{"owner": "ann", "label": "shelf"})
+
+	replaced := call("PUT", item, fmt.Sprint(id), `{"name":"lamp","owner":"bob"}`, 200).(map[string]any)
+	want("the replace", replaced, map[string]any{"name": "lamp", "owner": nil, "label": nil})
+	want("the list after the replace", listed(id), map[string]any{"owner": "bob", "label": nil})
+
+	bare := call("POST", "/things", "", `{"name":"stool"}`, 201).(map[string]any)
+	if bare["owner"] == nil {
+		t.Fatalf("the create answered %v without its required owner", bare)
+	}
+	want("the list of a record sent no owner", listed(bare["id"]), map[string]any{"owner": bare["owner"], "label": nil})
+}
+
+// viewCaller is a call of srv: method on the document's path, at the
+// record id when id is set (itemPrefix+id), answering want with a body its
+// schema accepts; it returns the body decoded.
+func viewCaller(t *testing.T, sp *spec.Spec, srv http.Handler, itemPrefix string) func(method, path, id, body string, want int) any {
 	jsonCT := http.Header{"Content-Type": {"application/json"}}
-	call := func(method, path, id, body string, want int) any {
+	return func(method, path, id, body string, want int) any {
 		t.Helper()
 		target := path
 		if id != "" {
-			target = "/things/" + id
+			target = itemPrefix + id
 		}
 		rec := serve(srv, request{method: method, target: target, header: jsonCT, body: body})
 		if rec.Code != want {
@@ -69,35 +164,6 @@ func TestViewsOfOneRecord(t *testing.T) {
 		}
 		return v
 	}
-
-	created := call("POST", "/things", "", `{"name":"lamp"}`, 201).(map[string]any)
-	if created["name"] != "lamp" || created["owner"] == nil || created["createdAt"] != nil {
-		t.Fatalf("create answered %v, want its name, an owner and no createdAt", created)
-	}
-	item := "/things/{id}"
-	id := fmt.Sprint(created["id"])
-	read := call("GET", item, id, "", 200).(map[string]any)
-	if read["id"] != created["id"] || read["name"] != "lamp" || read["createdAt"] == nil || read["owner"] != nil {
-		t.Fatalf("read answered %v, want the record created (%v) with its createdAt and no owner", read, created)
-	}
-	changed := call("PATCH", item, id, `{"name":"desk lamp"}`, 200).(map[string]any)
-	if changed["name"] != "desk lamp" || changed["createdAt"] != read["createdAt"] {
-		t.Fatalf("update answered %v, want the new name and the createdAt read (%v)", changed, read["createdAt"])
-	}
-	found := false
-	for _, it := range call("GET", "/things", "", "", 200).([]any) {
-		if it := it.(map[string]any); it["id"] == created["id"] {
-			found = true
-			if it["name"] != "desk lamp" || it["owner"] != created["owner"] || it["createdAt"] != nil {
-				t.Errorf("listed %v, want the changed name and the owner created (%v), no createdAt", it, created["owner"])
-			}
-		}
-	}
-	if !found {
-		t.Errorf("the list does not hold the record created")
-	}
-	call("DELETE", item, id, "", 204)
-	call("GET", item, id, "", 404)
 }
 
 // The runner's sequences hold the mock to the same: a record created in

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
@@ -38,12 +41,56 @@ func (c *call) bodyValue(f *model.Field) (v []byte, set, ok bool) {
 // fits reports whether the JSON value v is valid for the record field f:
 // a body may name a relation by its id (owner: 7) where the record holds
 // the related object, which an answer must not echo.
-func (s *Server) fits(f *model.Field, v []byte) bool {
+func (s *Server) fits(f *model.Field, v []byte) bool { return s.fitsSchema(f.Ref, v) }
+
+// fitsSchema reports whether the JSON value v is valid for the schema ref.
+func (s *Server) fitsSchema(ref *openapi3.SchemaRef, v []byte) bool {
 	var x any
-	if err := json.Unmarshal(v, &x); err != nil {
+	if ref == nil || ref.Value == nil || json.Unmarshal(v, &x) != nil {
 		return false
 	}
-	return s.spec.Validate(f.Ref.Value, x, false) == nil
+	return s.spec.Validate(ref.Value, x, false) == nil
+}
+
+// viewSent is what a write keeps of its body for the members only coll's
+// views declare (model.Collection.ViewOnly: the owner a create sends,
+// that PetCreate shows and PetRead does not), over was, what the record
+// kept before: each value sent that a view declaring it accepts, as the
+// backend stores every column a write sends whichever schema reads it. A
+// replace keeps only what it sends; a create or an update keeps the rest
+// of was. Its values are fixtures.Record.Sent's.
+func (c *call) viewSent(coll *model.Collection, was map[string][]byte) map[string][]byte {
+	if len(coll.ViewOnly) == 0 {
+		return nil
+	}
+	var out map[string][]byte
+	if c.o.m.Kind != model.Replace {
+		out = was
+	}
+	cloned := false
+	for _, bf := range c.bodyFields() {
+		if !bf.Set || bf.JSON == nil {
+			continue
+		}
+		for _, vm := range coll.ViewOnly {
+			if vm.Name != bf.Name {
+				continue
+			}
+			v, err := fixtures.CanonFor(coll, c.s.spec, nil, vm.Ref, bf.JSON)
+			if err != nil || !c.s.fitsSchema(vm.Ref, v) {
+				continue // another type than this view's (owner: 7 where PetCreate shows an object)
+			}
+			if !cloned {
+				out, cloned = maps.Clone(out), true // was is the old record's: never changed in place
+				if out == nil {
+					out = map[string][]byte{}
+				}
+			}
+			out[bf.Name] = v
+			break
+		}
+	}
+	return out
 }
 
 // bodySecret is the password a registration body carries.
@@ -169,7 +216,7 @@ func create(c *call) {
 		}
 	}
 	rec := fixtures.Build(coll, vals, v.join, secret, nil)
-	rec.Parent = parent
+	rec.Parent, rec.Sent = parent, c.viewSent(coll, nil)
 	if !c.store(coll, rec.Key(coll), &rec) {
 		return
 	}
@@ -257,7 +304,7 @@ func (c *call) cascade(coll *model.Collection, key string) {
 			})
 			for _, r := range redo {
 				nr := fixtures.Build(other, r.Vals(other), v.join, r.Secret, nil)
-				nr.Parent = r.Parent
+				nr.Carry(r)
 				c.st.put(other, nr.Key(other), &nr)
 			}
 		}
@@ -339,7 +386,8 @@ func modify(c *call) {
 		secret = s
 	}
 	rec := fixtures.Build(coll, vals, v.join, secret, nil)
-	rec.Parent = old.Parent
+	rec.Carry(old)
+	rec.Sent = c.viewSent(coll, old.Sent)
 	if !c.rekey(coll, key, &rec) {
 		return
 	}

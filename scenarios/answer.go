@@ -1139,15 +1139,45 @@ func (c *bodyChange) matchesWhere(elem []byte, where []member) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, w := range where {
-		i := slices.IndexFunc(ms, func(m member) bool { return m.name == w.name })
-		if i < 0 {
-			return false, nil
-		}
-		c.compact, err = fastapi.AppendCompact(c.compact[:0], ms[i].value)
-		if err != nil || !bytes.Equal(c.compact, w.value) {
-			return false, nil
+	// The whole fields first, from ms; then the dotted ones, whose
+	// reading reuses c.ms.
+	for _, dotted := range []bool{false, true} {
+		for _, w := range where {
+			if (w.path != nil) != dotted {
+				continue
+			}
+			var val []byte
+			if dotted {
+				val = c.memberAt(elem, w.path)
+			} else if i := slices.IndexFunc(ms, func(m member) bool { return m.name == w.name }); i >= 0 {
+				val = ms[i].value
+			}
+			if val == nil {
+				return false, nil
+			}
+			c.compact, err = fastapi.AppendCompact(c.compact[:0], val)
+			if err != nil || !bytes.Equal(c.compact, w.value) {
+				return false, nil
+			}
 		}
 	}
 	return true, nil
+}
+
+// memberAt is the value at path in the JSON object obj (author.following:
+// the following of its author); nil when a name on the way is missing or
+// holds no object.
+func (c *bodyChange) memberAt(obj []byte, path []string) []byte {
+	for _, name := range path {
+		ms, err := c.members(obj)
+		if err != nil {
+			return nil
+		}
+		i := slices.IndexFunc(ms, func(m member) bool { return m.name == name })
+		if i < 0 {
+			return nil
+		}
+		obj = ms[i].value
+	}
+	return obj
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -113,7 +114,9 @@ rules:
 }
 
 // A field a passthrough names is one of the records an envelope holds,
-// and where is refused on an envelope holding one record.
+// and where is refused on an envelope holding one record. A where's
+// dotted field names properties down the record's schema, each checked
+// (the file and line say which); set takes whole fields only.
 func TestPassthroughEnvelopeRefusals(t *testing.T) {
 	t.Parallel()
 	sp, _, data := realworld(t)
@@ -122,6 +125,14 @@ func TestPassthroughEnvelopeRefusals(t *testing.T) {
 			`the answer of GET /articles has no field "articlesCount" (it has author, createdAt`},
 		{"where on one record", `{match: {method: GET, path: "/articles/{slug}"}, passthrough: {where: {favorited: true}}}`,
 			`GET /articles/{slug} does not answer with a list`},
+		{"a dotted where's unknown name", `{match: {method: GET, path: /articles/feed}, passthrough: {where: {author.followed: true}}}`,
+			`bad.yaml:4: scenario "bad": rule 1: passthrough.where.author.followed: the answer of GET /articles/feed has no field "author.followed": author has no property "followed" (it has username, bio, image, following)`},
+		{"a dotted where through a string", `{match: {method: GET, path: /articles/feed}, passthrough: {where: {slug.length: 3}}}`,
+			`has no field "slug.length": slug is not an object of declared properties`},
+		{"a dotted where's value of another type", `{match: {method: GET, path: /articles/feed}, passthrough: {where: {author.following: "yes"}}}`,
+			`passthrough.where.author.following: `},
+		{"a dotted set", `{match: {method: GET, path: /articles/feed}, passthrough: {set: {author.following: true}}}`,
+			`the answer of GET /articles/feed has no field "author.following" (it has author, createdAt`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := "name: bad\ndescription: d\nrules:\n  - " + tc.rule + "\n"
@@ -133,13 +144,10 @@ func TestPassthroughEnvelopeRefusals(t *testing.T) {
 	}
 }
 
-// The example scenario for RealWorld's document (docs/examples) loads
-// against it: a fresh mock's ?favorited= lists no article, and a wrong
-// login's 401, declared with no content, is the rule's whole body (the
-// app's {"errors": {…}}, as JSON) while a right login goes on as the mock
-// answers it.
-func TestExampleRealWorldScenario(t *testing.T) {
-	t.Parallel()
+// realworldExample runs the mock of RealWorld's document under the
+// example scenario for it (docs/examples/realworld), which must load.
+func realworldExample(t *testing.T) *httptest.Server {
+	t.Helper()
 	sp, m, data := realworld(t)
 	text, err := os.ReadFile("../docs/examples/realworld/realworld.yaml")
 	if err != nil {
@@ -150,6 +158,17 @@ func TestExampleRealWorldScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts, _ := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Scenarios: set, Scenario: "realworld"})
+	return ts
+}
+
+// The example scenario for RealWorld's document (docs/examples) loads
+// against it: a fresh mock's ?favorited= lists no article, and a wrong
+// login's 401, declared with no content, is the rule's whole body (the
+// app's {"errors": {…}}, as JSON) while a right login goes on as the mock
+// answers it.
+func TestExampleRealWorldScenario(t *testing.T) {
+	t.Parallel()
+	ts := realworldExample(t)
 	c := newClient(t, ts, "", "")
 	c.want("?favorited=", c.get("/articles?favorited=jake"), 200, `{"articles":[],"articlesCount":0}`)
 	post := func(path, body string) (int, string, string) {
@@ -295,4 +314,72 @@ rules:
 `)}}}); err == nil || !strings.Contains(err.Error(), `have no field "nothing"`) {
 		t.Errorf("order by an unknown field: %v", err)
 	}
+}
+
+// The example scenario's feed lists the articles of the authors the
+// reader follows, as the reader sees them (author.following), and
+// articlesCount counts them: none before a follow, the followed author's
+// own after it, none again after the unfollow.
+func TestExampleRealWorldFeed(t *testing.T) {
+	t.Parallel()
+	ts := realworldExample(t)
+	call := func(method, path, token, body string, want int) map[string]any {
+		t.Helper()
+		req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Token "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		var v map[string]any
+		if resp.StatusCode != want || json.Unmarshal(b, &v) != nil {
+			t.Fatalf("%s %s: %d %s, want %d with a JSON object", method, path, resp.StatusCode, b, want)
+		}
+		return v
+	}
+	register := func(name string) string {
+		t.Helper()
+		v := call("POST", "/users", "", `{"user":{"username":"`+name+`","email":"`+name+`@example.com","password":"`+name+`-secret"}}`, 201)
+		token, _ := v["user"].(map[string]any)["token"].(string)
+		if token == "" {
+			t.Fatalf("register %s: no token in %v", name, v)
+		}
+		return token
+	}
+	jake, anna := register("jake"), register("anna")
+	var mine []string
+	for _, title := range []string{"Dragons", "Training"} {
+		v := call("POST", "/articles", anna, `{"article":{"title":"`+title+`","description":"d","body":"b"}}`, 201)
+		mine = append(mine, v["article"].(map[string]any)["slug"].(string))
+	}
+	feed := func(what string, want []string) {
+		t.Helper()
+		v := call("GET", "/articles/feed", jake, "", 200)
+		var got []string
+		for _, a := range v["articles"].([]any) {
+			a := a.(map[string]any)
+			got = append(got, a["slug"].(string))
+			if author := a["author"].(map[string]any); author["username"] != "anna" || author["following"] != true {
+				t.Errorf("%s: %s by %v", what, a["slug"], author)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) || v["articlesCount"] != float64(len(want)) {
+			t.Errorf("%s: the feed lists %v, articlesCount %v; want %v", what, got, v["articlesCount"], want)
+		}
+	}
+	feed("before a follow", nil)
+	call("POST", "/profiles/anna/follow", jake, "", 200)
+	slices.Sort(mine)
+	feed("following anna", mine)
+	call("DELETE", "/profiles/anna/follow", jake, "", 200)
+	feed("after the unfollow", nil)
 }

@@ -997,6 +997,20 @@ func (p *parser) generate(n *yaml.Node, ops []*opInfo, status int) ([]byte, func
 // ops give with status (of each element when it is a list), each checked
 // against the field's schema.
 func (p *parser) setFields(n *yaml.Node, field string, ops []*opInfo, status int) []member {
+	return p.fieldValues(n, field, ops, status, false)
+}
+
+// whereFields reads a where's field: value pairs, as setFields does; a
+// field may be a dotted path into the record (author.following: the
+// embedded author's following, as the reader sees it), each name a
+// property of the schema the one before it holds. A name the record's
+// schema declares whole is that property, dots and all.
+func (p *parser) whereFields(n *yaml.Node, field string, ops []*opInfo) []member {
+	return p.fieldValues(n, field, ops, http.StatusOK, true)
+}
+
+// fieldValues is setFields, and whereFields with dotted.
+func (p *parser) fieldValues(n *yaml.Node, field string, ops []*opInfo, status int, dotted bool) []member {
 	kv, ok := p.pairs(n, field)
 	if !ok {
 		return nil
@@ -1018,6 +1032,7 @@ func (p *parser) setFields(n *yaml.Node, field string, ops []*opInfo, status int
 		}
 		var v any
 		json.Unmarshal(raw, &v)
+		var path []string
 		for _, o := range ops {
 			answer, _ := changedSchema(o, status)
 			schema := objectSchema(answer)
@@ -1029,6 +1044,14 @@ func (p *parser) setFields(n *yaml.Node, field string, ops []*opInfo, status int
 				return nil
 			}
 			prop := schema.Properties[name]
+			if (prop == nil || prop.Value == nil) && dotted && strings.Contains(name, ".") {
+				var why string
+				if prop, why = p.fieldPath(objectRef(answer), name); prop == nil {
+					p.fail(pair[0], fld, "the answer of %s has no field %q: %s", o, name, why)
+					return nil
+				}
+				path = strings.Split(name, ".")
+			}
 			if prop == nil || prop.Value == nil {
 				p.fail(pair[0], fld, "the answer of %s has no field %q (it has %s)", o, name, strings.Join(p.sp.PropertyOrder(objectRef(answer)), ", "))
 				return nil
@@ -1038,9 +1061,35 @@ func (p *parser) setFields(n *yaml.Node, field string, ops []*opInfo, status int
 				return nil
 			}
 		}
-		out = append(out, member{name: name, value: raw})
+		out = append(out, member{name: name, value: raw, path: path})
 	}
 	return out
+}
+
+// fieldPath is the schema of the dotted field path (author.following)
+// in the records of the schema ref, each name a property of the object
+// schema the one before it holds; nil, and why, when one is not.
+func (p *parser) fieldPath(ref *openapi3.SchemaRef, path string) (*openapi3.SchemaRef, string) {
+	names := strings.Split(path, ".")
+	for i, name := range names {
+		var props []string
+		if ref != nil && ref.Value != nil {
+			props = p.sp.PropertyOrder(ref)
+		}
+		at := "the record"
+		if i > 0 {
+			at = strings.Join(names[:i], ".")
+		}
+		if len(props) == 0 {
+			return nil, fmt.Sprintf("%s is not an object of declared properties", at)
+		}
+		next := ref.Value.Properties[name]
+		if next == nil || next.Value == nil {
+			return nil, fmt.Sprintf("%s has no property %q (it has %s)", at, name, strings.Join(props, ", "))
+		}
+		ref = next
+	}
+	return ref, ""
 }
 
 // silentBody reports whether op declares its answer of status with no
@@ -1126,7 +1175,7 @@ func (p *parser) passthrough(n *yaml.Node, ops []*opInfo, offSpec bool) *Passthr
 		}
 	}
 	if v := f["where"]; v != nil {
-		pt.Where = p.setFields(v, "passthrough.where", ops, http.StatusOK)
+		pt.Where = p.whereFields(v, "passthrough.where", ops)
 		pt.paging = listPagingOf(ops)
 	}
 	if v := f["order"]; v != nil {

@@ -130,6 +130,9 @@ type Passthrough struct {
 type member struct {
 	name  string
 	value []byte
+	// path is, for a where's dotted field (author.following), the member
+	// names from the list element down; nil: name alone.
+	path []string
 }
 
 // Fault kinds: how a connection misbehaves.

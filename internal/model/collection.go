@@ -62,6 +62,12 @@ type Collection struct {
 	// Flags (Article.author, a Profile, following), whose flags are the
 	// reader's too. Nil in FastAPI documents.
 	Flags, FlagEmbeds []*Field
+	// ViewOnly are the members the collection's views declare and its
+	// schema does not (see viewsOf: PetCreate's owner beside PetRead), in
+	// the order the views are found, one per name and view: a record
+	// keeps what a write sends for them beside its fields. Required when
+	// any view requires the member. Nil for a collection without views.
+	ViewOnly []ViewMember
 
 	byName map[string]*Field
 }
@@ -179,7 +185,9 @@ func (m *Model) findCollections() error {
 	for _, name := range later {
 		if base := m.byName[views[name]]; base != nil {
 			m.byName[name] = base
-			m.views[name] = &openapi3.SchemaRef{Ref: "#/components/schemas/" + name, Value: doc.Components.Schemas[name].Value}
+			v := &openapi3.SchemaRef{Ref: "#/components/schemas/" + name, Value: doc.Components.Schemas[name].Value}
+			m.views[name] = v
+			base.addViewOnly(viewMembers(m.Spec, v, base))
 			continue
 		}
 		if err := m.addCollection(name, paths); err != nil {
@@ -204,6 +212,30 @@ func (m *Model) findCollections() error {
 		c.Checker = m.Spec.Checker(c.Record)
 	}
 	return nil
+}
+
+// addViewOnly adds the members of a view of c that c's schema does not
+// declare to c.ViewOnly, each required when any view requires it.
+func (c *Collection) addViewOnly(members []ViewMember) {
+	for _, vm := range members {
+		if vm.Field != nil {
+			continue
+		}
+		for i := range c.ViewOnly {
+			if c.ViewOnly[i].Name == vm.Name {
+				vm.Required = vm.Required || c.ViewOnly[i].Required
+				c.ViewOnly[i].Required = vm.Required
+			}
+		}
+		c.ViewOnly = append(c.ViewOnly, vm)
+	}
+}
+
+// ViewRequired reports whether a view of c requires the member name that
+// c's schema does not declare (c.ViewOnly): every record has a value for
+// it, which each view declaring it shows.
+func (c *Collection) ViewRequired(name string) bool {
+	return slices.ContainsFunc(c.ViewOnly, func(vm ViewMember) bool { return vm.Name == name && vm.Required })
 }
 
 // addCollection compiles the schema called name into a collection, or

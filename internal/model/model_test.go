@@ -295,10 +295,24 @@ func TestCreateSchemaIsAViewOfTheRead(t *testing.T) {
 			if create.Kind != Create || len(m.Collections) != 1 || m.Collections[0].Name != "ThingRead" || create.Coll != m.Collections[0] {
 				t.Errorf("collections %v, create's %v: want ThingRead alone", m.Collections, create.Coll)
 			}
+			var only []string // the members the read does not declare, which a record keeps as sent
 			for _, vm := range create.View {
 				if want := m.Collections[0].Field(vm.Name); vm.Field != want {
 					t.Errorf("view member %s: field %v, want %v", vm.Name, vm.Field, want)
 				}
+				if vm.Field == nil {
+					only = append(only, vm.Name)
+					if !m.Collections[0].ViewRequired(vm.Name) && vm.Required {
+						t.Errorf("view member %s: required by the view, not by the collection's ViewOnly", vm.Name)
+					}
+				}
+			}
+			var kept []string
+			for _, vm := range m.Collections[0].ViewOnly {
+				kept = append(kept, vm.Name)
+			}
+			if strings.Join(kept, ",") != strings.Join(only, ",") {
+				t.Errorf("the collection's view-only members %v, want %v", kept, only)
 			}
 			for _, o := range m.Operations[1:] {
 				if o.Coll != create.Coll || o.View != nil {
