@@ -70,6 +70,9 @@ func (st *state) gen(dst []byte, n *node, allowNull, minimal bool, ov *override)
 		st.over = true
 		return append(dst, "null"...)
 	}
+	if len(dst)-st.base > FullValueBytes {
+		minimal = true
+	}
 	if st.depth >= hardDepth || minimal && !n.terminal {
 		// No minimal value of n ends (an object that requires itself):
 		// cut it short here rather than at hardDepth, which for an

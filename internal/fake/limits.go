@@ -23,6 +23,14 @@ const (
 	// arrays and dicts end. It is what the contract runner reads of an
 	// answer.
 	MaxValueBytes = 16 << 20
+	// FullValueBytes is how much of one generated value is written in
+	// full: past it, every value still to write is minimal (only required
+	// properties, the fewest items, null where nullable), so still valid.
+	// A document of many nested lists of distinct models (a series of
+	// volumes of chapters of files, each with lists of its own) otherwise
+	// grows each record as 4^depth, to MaxValueBytes per record and
+	// minutes per collection.
+	FullValueBytes = 64 << 10
 )
 
 // note records what the plans of the document cannot honour. The caller

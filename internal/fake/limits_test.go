@@ -1,6 +1,8 @@
 package fake
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -66,5 +68,46 @@ func BenchmarkLongString(b *testing.B) {
 				g.Append(nil, gofakeit.New(1), "", sp.Doc.Components.Schemas["S"])
 			}
 		})
+	}
+}
+
+// A chain of distinct models, each holding a list of the next, asks for
+// nothing large, but written in full it grows as 4^depth: each record of
+// such a document (an ASP.NET library: series of volumes of chapters of
+// files…) was written up to MaxValueBytes, and serve took minutes to
+// generate 20 of each. Past FullValueBytes the rest of a value is minimal,
+// so a value stays near that size and still valid.
+func TestNestedListsStayNearFullValueBytes(t *testing.T) {
+	t.Parallel()
+	const levels = 8
+	var schemas []string
+	for i := 0; i < levels; i++ {
+		props := `"id":{"type":"integer"},"title":{"type":"string"},"summary":{"type":"string"},"created":{"type":"string","format":"date-time"}`
+		if i+1 < levels {
+			for _, list := range []string{"items", "more", "others", "rest"} {
+				props += fmt.Sprintf(`,%q:{"type":"array","items":{"$ref":"#/components/schemas/L%d"}}`, list, i+1)
+			}
+		}
+		schemas = append(schemas, fmt.Sprintf(`"L%d":{"type":"object","properties":{%s},"required":["id","title"]}`, i, props))
+	}
+	doc := `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{` + strings.Join(schemas, ",") + `}}}`
+	sp, err := spec.Load([]byte(doc), "doc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(sp)
+	root := sp.Doc.Components.Schemas["L0"]
+	for seed := uint64(1); seed <= 5; seed++ {
+		b := g.Append(nil, gofakeit.New(seed), "", root)
+		if len(b) > 4*FullValueBytes {
+			t.Errorf("seed %d: a value of %d bytes, want about %d at most", seed, len(b), FullValueBytes)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if err := root.Value.VisitJSON(v); err != nil {
+			t.Errorf("seed %d: the value does not fit its schema: %v", seed, err)
+		}
 	}
 }

@@ -442,3 +442,32 @@ func TestLaxLookaheadPattern(t *testing.T) {
 		}
 	}
 }
+
+// ASP.NET declares every JSON body three times, in application/json,
+// text/json and application/*+json with one schema: a body sent in any of
+// them is validated as JSON, and none is a degradation. A JSON media type
+// with another schema stays one, accepted unread.
+func TestLaxBodyJSONKin(t *testing.T) {
+	t.Parallel()
+	item := `{"type":"object","required":["a"],"properties":{"a":{"type":"integer"}}}`
+	_, ins, notes := laxBody(t, `{"$ref":"#/components/schemas/Item"}`, `{"Item":`+item+`}`,
+		`,"text/json":{"schema":{"$ref":"#/components/schemas/Item"}},"application/*+json":{"schema":{"$ref":"#/components/schemas/Item"}}`)
+	if len(notes) != 0 {
+		t.Errorf("degradations %v, want none", notes)
+	}
+	for _, ct := range []string{"application/json", "text/json", "text/json; charset=utf-8", "application/vnd.item+json"} {
+		if got := validateBody(t, ins, ct, `{"a":"x"}`); len(got) != 1 || got[0] != "int_parsing@body,a" {
+			t.Errorf("%s: a wrong-typed field gives %v, want int_parsing", ct, got)
+		}
+		if got := validateBody(t, ins, ct, `{"a":1}`); len(got) != 0 {
+			t.Errorf("%s: a valid body gives %v", ct, got)
+		}
+	}
+	_, ins, notes = laxBody(t, item, "", `,"text/json":{"schema":{"type":"string"}}`)
+	if len(notes) != 1 {
+		t.Errorf("degradations %v, want the text/json body of another schema", notes)
+	}
+	if got := validateBody(t, ins, "text/json", `"anything"`); len(got) != 0 {
+		t.Errorf("text/json of another schema: %v, want it accepted unread", got)
+	}
+}

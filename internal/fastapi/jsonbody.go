@@ -32,6 +32,11 @@ type JSONBody struct {
 	// Others are the media types declared beside application/json (a
 	// lax compile): a body sent as one of them is accepted unread.
 	Others []string
+	// AlsoJSON are the JSON media types declared beside application/json
+	// with its schema (a lax compile): ASP.NET's text/json and
+	// application/*+json. A body sent as one of them is read and
+	// validated as JSON.
+	AlsoJSON []string
 	// embed: FastAPI's combined body (a "Body_…" model: several body
 	// parameters, or Body(embed=True)), whose fields FastAPI validates
 	// one by one rather than as one model.
@@ -122,26 +127,32 @@ func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradati
 	if content == nil || get(content, "application/json") == nil {
 		return nil, fmt.Errorf("%s: no application/json content", where)
 	}
-	var others []string
+	schema := get(get(content, "application/json"), "schema")
+	var others, alsoJSON []string
 	if ks := keys(content); len(ks) != 1 {
 		if notes == nil {
 			return nil, fmt.Errorf("%s: media types %v besides application/json are not implemented", where, ks)
 		}
 		for _, k := range ks {
-			if k != "application/json" {
+			switch {
+			case k == "application/json":
+			case jsonFamily(k) && sameSchema(get(get(content, k), "schema"), schema):
+				alsoJSON = append(alsoJSON, k)
+			default:
 				others = append(others, k)
 			}
 		}
-		notes.add(where, "a body in "+strings.Join(others, ", "), "only application/json is validated; the others are accepted as sent")
+		if len(others) > 0 {
+			notes.add(where, "a body in "+strings.Join(others, ", "), "only application/json is validated; the others are accepted as sent")
+		}
 	}
-	schema := get(get(content, "application/json"), "schema")
 	if schema == nil {
 		if notes == nil {
 			return nil, fmt.Errorf("%s: application/json has no schema", where)
 		}
 		schema = &yaml.Node{Kind: yaml.MappingNode} // any value
 	}
-	jb := &JSONBody{Required: body.Required, Others: others}
+	jb := &JSONBody{Required: body.Required, Others: others, AlsoJSON: alsoJSON}
 	c := &compiler{doc: doc, notes: notes}
 	n, err := c.compile(schema, where, false)
 	if err != nil {
@@ -216,6 +227,28 @@ func declaresMedia(declared []string, contentType string) bool {
 	return false
 }
 
+// jsonFamily reports whether a declared media type is JSON: text/json,
+// or application/json's kin (json or +json, application/*+json too).
+func jsonFamily(media string) bool {
+	base, _, _ := strings.Cut(media, ";")
+	base = strings.ToLower(strings.TrimSpace(base))
+	return base == "text/json" || IsJSONContentType(base)
+}
+
+// sameSchema reports whether two media types of one body declare the
+// same schema: the same component, or the same schema written out.
+func sameSchema(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if ra, rb := get(a, "$ref"), get(b, "$ref"); ra != nil || rb != nil {
+		return ra != nil && rb != nil && ra.Value == rb.Value && len(a.Content) == 2 && len(b.Content) == 2
+	}
+	ya, err1 := yaml.Marshal(a)
+	yb, err2 := yaml.Marshal(b)
+	return err1 == nil && err2 == nil && string(ya) == string(yb)
+}
+
 // IsJSONContentType reports whether FastAPI 0.141 parses a body sent with
 // this Content-Type as JSON. It reads the header as
 // email.message.Message does: the part before any ';', stripped (Python
@@ -251,10 +284,11 @@ func (b *JSONBody) Read(contentType string, hasContentType bool, body []byte) (P
 	if len(body) == 0 {
 		return Parsed{kind: parsedAbsent}, nil, nil
 	}
-	if len(b.Others) > 0 && !IsJSONContentType(contentType) && declaresMedia(b.Others, contentType) {
+	alsoJSON := len(b.AlsoJSON) > 0 && declaresMedia(b.AlsoJSON, contentType)
+	if !alsoJSON && len(b.Others) > 0 && !IsJSONContentType(contentType) && declaresMedia(b.Others, contentType) {
 		return Parsed{kind: parsedOther}, nil, nil
 	}
-	if !hasContentType || contentType == "" || !IsJSONContentType(contentType) {
+	if !alsoJSON && (!hasContentType || contentType == "" || !IsJSONContentType(contentType)) {
 		return Parsed{kind: parsedBytes, v: pyValue{kind: pyBytes, s: string(body)}}, nil, nil
 	}
 	text, err := pyJSONText(body)

@@ -232,13 +232,17 @@ func (p *Profile) render(op *openapi3.Operation, status int, problems []Problem)
 		resp = cmp.Or(p.common[status], p.common[0])
 	}
 	if resp != nil {
-		if media := jsonMedia(resp); media != "" {
+		media, answered := jsonMedia(resp), ""
+		if media == "" {
+			media, answered = bytesMedia(resp)
+		}
+		if media != "" {
 			if mt := resp.Content[media]; mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
 				schema := mt.Schema
 				b := builder{p: p, status: status, problems: problems, steps: maxSteps,
 					f: gofakeit.NewFaker(rand.NewPCG(p.seed, uint64(status)), false)}
 				if body, ok := b.value(schema, "", nil, 0); ok {
-					return media, body
+					return cmp.Or(answered, media), body
 				}
 			}
 		} else if resp.Content.Get("text/plain") != nil {
@@ -269,6 +273,25 @@ func jsonMedia(r *openapi3.Response) string {
 		return ""
 	}
 	return names[0]
+}
+
+// bytesMedia is a media type r declares for any bytes, with a schema: a
+// wildcard (*/*, application/*) or application/octet-stream, as a Swagger
+// 2.0 document's `produces` gives every response of an operation that
+// answers a file. Its schema is answered as JSON, under the wildcard as
+// application/json (which it matches), else under the type declared, so
+// that the answer is in a media type the document declares. "" when r
+// declares none.
+func bytesMedia(r *openapi3.Response) (declared, answered string) {
+	for _, name := range []string{"application/octet-stream", "*/*", "application/*"} {
+		if mt := r.Content[name]; mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
+			if name == "application/octet-stream" {
+				return name, name
+			}
+			return name, "application/json"
+		}
+	}
+	return "", ""
 }
 
 // problemDetails is RFC 9457's body: type about:blank, the status's title,

@@ -425,3 +425,41 @@ func TestRenderKept(t *testing.T) {
 		t.Errorf("%d refusals kept, want 10 (the long one is not)", n)
 	}
 }
+
+// An error response declared only for any bytes (a Swagger 2.0
+// operation's `produces: [application/octet-stream]` gives its 404 that
+// media type, with the error model's schema) is answered with that schema,
+// in a media type the operation declares: the octet-stream itself, or
+// application/json under a wildcard, never problem details it does not
+// declare.
+func TestRenderAnyBytesMedia(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ declared, want string }{
+		{"application/octet-stream", "application/octet-stream"},
+		{"'*/*'", "application/json"},
+		{"application/*", "application/json"},
+	} {
+		doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200": {description: OK, content: {` + tc.declared + `: {schema: {type: string, format: binary}}}}
+        "404": {description: Gone, content: {` + tc.declared + `: {schema: {$ref: "#/components/schemas/Message"}}}}
+components:
+  schemas:
+    Message: {type: object, properties: {message: {type: string}}}
+`
+		sp, err := spec.Load([]byte(doc), "bytes.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := New(sp, fake.New(sp), 1)
+		media, body := p.Render(sp.Doc.Paths.Value("/x").Get, 404, nil)
+		var msg struct{ Message string }
+		if err := json.Unmarshal(body, &msg); err != nil || media != tc.want || !strings.EqualFold(msg.Message, "not found") {
+			t.Errorf("%s: %s %s, want %s {\"message\": \"not found\"}", tc.declared, media, body, tc.want)
+		}
+	}
+}
