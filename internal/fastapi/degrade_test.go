@@ -471,3 +471,20 @@ func TestLaxBodyJSONKin(t *testing.T) {
 		t.Errorf("text/json of another schema: %v, want it accepted unread", got)
 	}
 }
+
+// A format beside an enum (ASP.NET writes its int32 enums so) asks
+// nothing the listed values do not: the values are enforced, and the
+// format is no degradation.
+func TestLaxEnumWithFormat(t *testing.T) {
+	t.Parallel()
+	_, ins, notes := laxBody(t, `{"type":"object","required":["r"],"properties":{"r":{"type":"integer","format":"int32","enum":[0,1,-1]}}}`, "", "")
+	if len(notes) != 0 {
+		t.Errorf("degradations %v, want none", notes)
+	}
+	if got := validateBody(t, ins, "application/json", `{"r":-1}`); len(got) != 0 {
+		t.Errorf("a listed value: %v", got)
+	}
+	if got := validateBody(t, ins, "application/json", `{"r":2}`); len(got) != 1 || !strings.HasPrefix(got[0], "literal_error@body,r") && !strings.HasPrefix(got[0], "enum@body,r") {
+		t.Errorf("a value not listed: %v, want it refused", got)
+	}
+}

@@ -916,7 +916,14 @@ func appendYAMLJSON(dst []byte, n *yaml.Node) ([]byte, error) {
 // compileEnum compiles enum/const: a Literal when written inline, a
 // Python Enum class when reached through $ref.
 func (c *compiler) compileEnum(n *yaml.Node, where string, viaRef bool) (*vnode, error) {
-	if err := c.checkKeys(n, where, "enum", "const", "type"); err != nil {
+	allowed := []string{"enum", "const", "type"}
+	if c.lax() {
+		// A format beside the values (ASP.NET's int32 enums, a uuid
+		// enum) asks nothing the listed values do not: they are the
+		// only ones accepted.
+		allowed = append(allowed, "format")
+	}
+	if err := c.checkKeys(n, where, allowed...); err != nil {
 		return nil, err
 	}
 	var vals []*yaml.Node
