@@ -328,13 +328,19 @@ func (s *Server) accountValue(c *model.Collection, f *model.Field, text string) 
 	return out, nil
 }
 
-// loginRefusal is the status of a login with wrong credentials: 400 where
-// the operation declares it and no 401 (FastAPI's first OAuth2 tutorial,
-// raising HTTPException(400, "Incorrect username or password")), else
-// the 401 with WWW-Authenticate: Bearer of the JWT tutorial.
+// loginRefusal is the status of a login with wrong credentials: the 401
+// the operation declares, else its 403 (a JSON login's "invalid username
+// or password"), else its 400 (FastAPI's first OAuth2 tutorial, raising
+// HTTPException(400, "Incorrect username or password")), else the 401
+// with WWW-Authenticate: Bearer of the JWT tutorial.
 func loginRefusal(o *model.Operation) int {
-	if o.Op.Responses != nil && o.Op.Responses.Value("400") != nil && o.Op.Responses.Value("401") == nil {
-		return http.StatusBadRequest
+	if r := o.Op.Responses; r != nil && r.Value("401") == nil {
+		switch {
+		case r.Value("403") != nil:
+			return http.StatusForbidden
+		case r.Value("400") != nil:
+			return http.StatusBadRequest
+		}
 	}
 	return http.StatusUnauthorized
 }

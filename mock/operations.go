@@ -463,6 +463,14 @@ func login(c *call) {
 	if err != nil {
 		panic(err) // HS256 with a []byte key cannot fail; if it does, FastAPI's 500
 	}
+	c.writeToken(token)
+}
+
+// writeToken answers a login with the token it issued: FastAPI's
+// {"access_token", "token_type": "bearer"}, or every member of the
+// answer's declared schema with the token in its token member (see
+// tokenMembers).
+func (c *call) writeToken(token string) {
 	body := make([]byte, 0, len(token)+48)
 	if c.o.token == nil {
 		body = append(body, `{"access_token":`...)

@@ -521,7 +521,8 @@ func (c *call) bearer() string {
 // jsonLogin is a Login taking a JSON body (POST /users/login {"user":
 // {"email", "password"}}): the account the body's member by names, its
 // password checked, answered as the account's record with a token of its
-// own, which the mock then accepts (as Bearer or Token).
+// own, or with the token alone where the answer is a token's schema, which
+// the mock then accepts (as Bearer or Token).
 func jsonLogin(c *call, by string) {
 	coll := c.o.m.Coll
 	var name, password string
@@ -561,6 +562,11 @@ func jsonLogin(c *call, by string) {
 	token, err := c.s.tokens.issue(u.Str(coll.UserKey))
 	if err != nil {
 		panic(err) // HS256 with a []byte key cannot fail
+	}
+	if c.o.m.TokenOnly {
+		// a login answering a token alone ({"token": …})
+		c.writeToken(token)
+		return
 	}
 	c.writeRecord(u, token)
 }

@@ -759,3 +759,20 @@ func realWorldUsers(t *testing.T, srv http.Handler) (call func(method, target, b
 	}
 	return call, tokens
 }
+
+// A JSON login answering a token alone (POST /login {username, password,
+// long_token, totp_passcode} answering {token}, as Vikunja's does) logs
+// in the accounts its registration makes, not those of another collection
+// with a username (members an authenticated user adds); wrong credentials
+// get the 403 it declares for them, and the token is the account's.
+func TestJSONLoginAnsweringAToken(t *testing.T) {
+	t.Parallel()
+	srv := contractServer(t, "testdata/token-login.yaml", nil, nil)
+	converse(t, srv, "Bearer", []step{
+		{"POST", "/register", `{"username":"zed","email":"zed@example.com","password":"secret-pw"}`, 200, map[string]string{"username": `"zed"`}, ""},
+		{"POST", "/login", `{"username":"zed","password":"wrong"}`, 403, nil, ""},
+		{"POST", "/login", `{"username":"nobody","password":"secret-pw"}`, 403, nil, ""},
+		{"POST", "/login", `{"username":"zed","password":"secret-pw","long_token":true}`, 200, nil, "token"},
+		{"GET", "/user", "", 200, map[string]string{"username": `"zed"`, "email": `"zed@example.com"`}, ""},
+	})
+}

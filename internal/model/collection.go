@@ -194,6 +194,9 @@ func (m *Model) findCollections() error {
 			return err
 		}
 	}
+	if c := m.registered(); c != nil && m.Framework != framework.FastAPI {
+		m.Login = c
+	}
 	if m.Login == nil {
 		m.Login = m.emailAccounts()
 	}
@@ -268,6 +271,40 @@ func (m *Model) addCollection(name string, paths map[string][]string) error {
 		m.Login = c
 	}
 	return nil
+}
+
+// registered is the collection of accounts a registration creates: the
+// one with a username that a POST taking a password answers with a record
+// of (POST /register {username, email, password} answering a User), one
+// open to anyone first (an administrator's POST /admin/users declares security).
+// Nil when no operation does. Where other collections have a username too
+// (a project's members), the accounts are the ones a user can sign up as.
+func (m *Model) registered() *Collection {
+	var secured *Collection
+	for _, path := range m.Spec.Paths() {
+		op := m.Spec.Doc.Paths.Value(path).Post
+		if op == nil || loginPath(path) {
+			continue
+		}
+		body := bodySchema(op, "application/json")
+		if inner, _ := bodyEnvelope(body); inner != nil {
+			body = inner
+		}
+		if body == nil || body.Value == nil || body.Value.Properties["password"] == nil {
+			continue
+		}
+		_, resp := successResponse(op)
+		name, shape := itemsOf(resp)
+		if c := m.byName[name]; c != nil && shape == OneShape && c.Field("username") != nil {
+			if !declaresSecurity(m.Spec.Doc, op) {
+				return c
+			}
+			if secured == nil {
+				secured = c
+			}
+		}
+	}
+	return secured
 }
 
 // emailAccounts is the login collection of a contract whose accounts are

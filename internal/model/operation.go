@@ -98,6 +98,9 @@ type Operation struct {
 	// {"user": {"email", "password"}}), the body member naming the account
 	// (email or username); "" for the OAuth2 form.
 	LoginBy string
+	// TokenOnly: a JSON login answering a token alone ({"token": …}), not
+	// the account's record.
+	TokenOnly bool
 	// Scoped: a nested list or create whose parent the records do not name
 	// in a field of theirs (/articles/{slug}/comments answering Comments
 	// with no slug): the store keeps each record's parent beside it.
@@ -429,8 +432,11 @@ func (m *Model) place(o *Operation) {
 			o.Kind, o.Coll = Login, m.Login
 			return
 		}
-		if by := jsonLogin(jsonBody); by != "" && m.Framework != framework.FastAPI && loginPath(o.Path) && m.Login != nil && coll == m.Login && shape == OneShape && len(pathParams) == 0 && m.Login.Field(by) != nil {
-			o.Kind, o.Coll, o.LoginBy = Login, m.Login, by
+		if by := jsonLogin(jsonBody); by != "" && m.Framework != framework.FastAPI && loginPath(o.Path) && m.Login != nil && len(pathParams) == 0 && m.Login.Field(by) != nil &&
+			(coll == m.Login && shape == OneShape || coll == nil && tokenAnswer(o.Response)) {
+			// A login answering the account ({"user": {…, "token"}}), or
+			// only a token ({"token": …}, {"access_token", "expires_in"}).
+			o.Kind, o.Coll, o.LoginBy, o.TokenOnly = Login, m.Login, by, coll == nil
 			return
 		}
 		if coll != nil && shape == OneShape && jsonBody == nil && o.actionOn(m, coll, pathParams, last) {
@@ -710,15 +716,41 @@ func passwordPair(v *openapi3.Schema) (current, next string) {
 // body of exactly a password and an email or a username. "" when it is
 // not one.
 func jsonLogin(body *openapi3.SchemaRef) string {
-	if body == nil || body.Value == nil || len(body.Value.Properties) != 2 || body.Value.Properties["password"] == nil {
+	if body == nil || body.Value == nil || body.Value.Properties["password"] == nil {
 		return ""
 	}
 	for _, by := range []string{"email", "username"} {
-		if body.Value.Properties[by] != nil {
-			return by
+		if body.Value.Properties[by] == nil {
+			continue
 		}
+		// Beside the two, only what a login may leave out: a "remember
+		// me", a one-time code.
+		for _, r := range body.Value.Required {
+			if r != by && r != "password" {
+				return ""
+			}
+		}
+		return by
 	}
 	return ""
+}
+
+// tokenAnswer reports whether a login's answer is a token alone: an object
+// with a string member named for one (model.TokenMember), and no more than
+// a token's company (its type, expiry, refresh token, scope).
+func tokenAnswer(resp *openapi3.SchemaRef) bool {
+	if resp == nil || resp.Value == nil || len(resp.Value.Properties) == 0 || len(resp.Value.Properties) > 6 {
+		return false
+	}
+	names := make([]string, 0, len(resp.Value.Properties))
+	for name := range resp.Value.Properties {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return TokenMember(names, func(name string) bool {
+		p := resp.Value.Properties[name]
+		return p != nil && p.Value != nil && p.Value.Type.Is("string")
+	}) != ""
 }
 
 // bodyEnvelope reads a JSON request body of one object member holding an
