@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"encoding/json"
 	"runtime"
 	"strings"
 	"testing"
@@ -45,5 +46,28 @@ func TestIDConsistencyMemory(t *testing.T) {
 	// level would be depth²*keyLen/2 = 80 MB.
 	if limit := uint64(4 * depth * keyLen); used > limit {
 		t.Errorf("the walk allocated %d bytes, more than %d", used, limit)
+	}
+}
+
+// An answer that keeps the x_id and x the request sent, unequal as sent
+// (a generated body of a task in a bucket), is the runner's own values
+// echoed: author_consistency demands nothing of it. One the server made
+// unequal still fails.
+func TestIDConsistencyOfWhatWasSent(t *testing.T) {
+	t.Parallel()
+	sent := `{"task":{"bucket_id":3,"bucket":{"id":4}}}`
+	var answer any
+	if err := json.Unmarshal([]byte(sent), &answer); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		body string
+		fail bool
+	}{{sent, false}, {`{"task":{"bucket_id":4,"bucket":{"id":4}}}`, true}, {"", true}} {
+		x := &checkInput{res: &Result{Case: &Case{Request: Request{Body: tc.body}}, Response: Response{Status: 200}}, json: answer}
+		v := checkIDConsistency(x)
+		if failed := v != nil && v != pass; failed != tc.fail {
+			t.Errorf("sent %q: verdict %+v, want failed %v", tc.body, v, tc.fail)
+		}
 	}
 }

@@ -951,14 +951,61 @@ func checkIDConsistency(x *checkInput) *verdict {
 	if x.json == nil || x.resp().Status/100 != 2 {
 		return nil
 	}
-	found := false
-	var problem string
+	// A pair the request sent unequal (a generated body of a task in a
+	// bucket) and the answer keeps as sent is the runner's own values, not
+	// the server's doing.
+	var sent map[idPair]bool
+	if c := x.c(); c != nil && c.Request.Body != "" {
+		var v any
+		if json.Unmarshal([]byte(c.Request.Body), &v) == nil {
+			sent = map[idPair]bool{}
+			idMismatches(v, func(p idPair, _, _ any, _ []pathStep) bool {
+				sent[p] = true
+				return len(sent) < maxSentPairs
+			})
+		}
+	}
+	found, problem := false, ""
+	found = idMismatches(x.json, func(p idPair, ref, id any, at []pathStep) bool {
+		if sent[p] {
+			return true
+		}
+		path := dottedPath(at)
+		problem = fmt.Sprintf("%s%s_id is %s but %s%s.id is %s", path, p.name, quoteAny(ref), path, p.name, quoteAny(id))
+		return false
+	})
+	if !found {
+		return nil
+	}
+	if problem != "" {
+		return fail("x_id equal to x.id", "%s", problem)
+	}
+	return pass
+}
+
+// maxSentPairs bounds the unequal pairs of a request kept to excuse the
+// answer's.
+const maxSentPairs = 1024
+
+// idPair is an object's x_id and x.id that differ, by x's name and the
+// two values as text.
+type idPair struct{ name, ref, id string }
+
+// idMismatches walks v for objects holding both x_id and an object x with
+// an id, and calls each with the pair and the keys and indexes leading to
+// the object when the two differ (ref and id as they are), until each
+// returns false. found says such an object was met.
+func idMismatches(v any, each func(p idPair, ref, id any, at []pathStep) bool) (found bool) {
 	var at []pathStep // the keys and indexes leading to v
+	more := true
 	var walk func(v any)
 	walk = func(v any) {
 		switch t := v.(type) {
 		case []any:
 			for i, e := range t {
+				if !more {
+					return
+				}
 				at = append(at, pathStep{index: i})
 				walk(e)
 				at = at[:len(at)-1]
@@ -979,26 +1026,22 @@ func checkIDConsistency(x *checkInput) *verdict {
 					continue
 				}
 				found = true
-				if !reflect.DeepEqual(t[k], inner) && problem == "" {
-					path := dottedPath(at)
-					problem = fmt.Sprintf("%s%s is %s but %s.id is %s", path, k, quoteAny(t[k]), path+name, quoteAny(inner))
+				if more && !reflect.DeepEqual(t[k], inner) {
+					more = each(idPair{name, fmt.Sprint(t[k]), fmt.Sprint(inner)}, t[k], inner, at)
 				}
 			}
 			for _, k := range keys {
+				if !more {
+					return
+				}
 				at = append(at, pathStep{key: k, isKey: true})
 				walk(t[k])
 				at = at[:len(at)-1]
 			}
 		}
 	}
-	walk(x.json)
-	if !found {
-		return nil
-	}
-	if problem != "" {
-		return fail("x_id equal to x.id", "%s", problem)
-	}
-	return pass
+	walk(v)
+	return found
 }
 
 // dottedPath spells keys and indexes as checkIDConsistency reports a
