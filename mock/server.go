@@ -630,6 +630,13 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	}
 	if s.oa != nil {
 		o.security = openapiprofile.CompileSecurity(s.spec.Doc, mo.Op)
+		if o.security != nil && mo.Kind == model.Login && mo.Op.Security == nil {
+			// A login does not inherit the document's token requirement
+			// (Swashbuckle puts a global Bearer on every operation, the
+			// login too): no one has a token before logging in. One the
+			// login states itself (a client's basic credentials) holds.
+			o.security, o.secured, o.needsUser = nil, false, false
+		}
 	}
 	if !s.fake.Finite(mo.Response) {
 		// No value of the response model exists: FastAPI's response
@@ -646,6 +653,23 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	}
 	if mo.Status/100 == 3 {
 		o.location = redirectLocation(mo)
+	}
+	if mo.Kind != model.Example && s.oa != nil && mo.Shape != model.OneShape && mo.Response != nil && mo.Response.Value != nil &&
+		!spec.Nullable(mo.Response.Value) && len(mo.Response.Value.Properties) == 0 && !mo.Response.Value.Type.Is("object") {
+		// A write answering neither its record nor nothing (Kavita's
+		// DELETE answering a boolean): its example, else a value of its
+		// schema, true for a boolean (it succeeded); never the null of
+		// FastAPI's endpoint returning None, which the schema refuses.
+		o.example = mo.Example
+		if o.example == nil && mo.Response.Value.Type.Is("boolean") {
+			o.example = []byte("true")
+		}
+		if o.example == nil && s.fake.Finite(mo.Response) {
+			schema, seed, stream := mo.Response, s.cfg.Seed, uint64(len(s.paths))
+			o.gen = sync.OnceValue(func() []byte {
+				return s.fake.AppendAnswer(nil, gofakeit.NewFaker(rand.NewPCG(seed, stream), false), "", schema)
+			})
+		}
 	}
 	if mo.Kind == model.Example {
 		// A generated answer is made when the operation is first answered

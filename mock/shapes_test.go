@@ -776,3 +776,32 @@ func TestJSONLoginAnsweringAToken(t *testing.T) {
 		{"GET", "/user", "", 200, map[string]string{"username": `"zed"`, "email": `"zed@example.com"`}, ""},
 	})
 }
+
+// A document whose every operation inherits a token requirement (as
+// Swashbuckle writes a global Bearer) still logs in without one: no one
+// has a token before logging in. Its other operations keep it.
+func TestLoginInheritsNoTokenRequirement(t *testing.T) {
+	t.Parallel()
+	srv := contractServer(t, "testdata/token-login-global.yaml", nil, []mock.Account{{Username: "ada", Password: "secret-pw"}})
+	converse(t, srv, "Bearer", []step{
+		{"GET", "/user", "", 401, nil, ""},
+		{"POST", "/login", `{"username":"ada","password":"wrong"}`, 403, nil, ""},
+		{"POST", "/login", `{"username":"ada","password":"secret-pw"}`, 200, nil, "token"},
+		{"GET", "/user", "", 200, map[string]string{"username": `"ada"`}, ""},
+	})
+}
+
+// A delete answering a boolean (an ASP.NET controller's bool) answers
+// true, for a record it deleted and for an id it never had (the document
+// declares no 404): never the null its schema refuses.
+func TestDeleteAnsweringABoolean(t *testing.T) {
+	t.Parallel()
+	srv := contractServer(t, "testdata/delete-boolean.yaml", nil, nil)
+	for _, target := range []string{"/api/Series/1", "/api/Series/987654321"} {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("DELETE", target, nil))
+		if w.Code != 200 || strings.TrimSpace(w.Body.String()) != "true" {
+			t.Errorf("DELETE %s: %d %s, want 200 true", target, w.Code, w.Body)
+		}
+	}
+}

@@ -322,6 +322,8 @@ func (c *call) answer(rec *fixtures.Record) {
 		c.w.WriteHeader(c.o.m.Status)
 	case c.o.m.Shape == model.OneShape:
 		c.writeRecord(rec, "")
+	case c.o.answer() != nil: // a value of the declared schema (see compileOperation)
+		fastapi.WriteJSON(c.w, c.o.m.Status, c.o.answer())
 	default: // an endpoint that returns None
 		fastapi.WriteJSON(c.w, c.o.m.Status, []byte("null"))
 	}
