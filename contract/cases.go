@@ -84,6 +84,10 @@ type Case struct {
 	// ownCleanup: what this sequence step created, the sequences delete
 	// (or name as left behind) themselves; the run's cleanup leaves it.
 	ownCleanup bool
+	// madeUp are the path parameters whose key the runner made up for a
+	// positive case (madeUpKey): nothing named a record for them, so a
+	// 404 is the state's answer, not the contract's breach.
+	madeUp []string
 }
 
 // operation is a contract operation and what the runner knows of it.
@@ -616,6 +620,12 @@ func userValue(cfg *Config, in fastapi.Input) (string, bool) {
 // validValues picks accepted values for every required input of o, and
 // says which input it could not fill, if any.
 func (b *builder) validValues(o *operation) (values, string) {
+	return b.valuesWith(o, nil)
+}
+
+// valuesWith is validValues, with keys (by path parameter name) for the
+// path parameters no record is known for.
+func (b *builder) valuesWith(o *operation, keys map[string]string) (values, string) {
 	vals := values{}
 	for _, in := range o.inputs.List {
 		switch {
@@ -628,7 +638,11 @@ func (b *builder) validValues(o *operation) (values, string) {
 				ids = b.own[o]
 			}
 			if ids = b.addressable(in, ids); len(ids) == 0 {
-				return nil, in.Name
+				k, ok := keys[in.Name]
+				if !ok {
+					return nil, in.Name
+				}
+				ids = []string{k}
 			}
 			vals[in.Name] = ids[0]
 		case in.In == "body":
@@ -982,9 +996,22 @@ func (b *builder) positive(o *operation) {
 		}
 	}
 	vals, missing := b.validValues(o)
+	var madeUp []string
+	if vals == nil {
+		vals, madeUp = b.madeUpValues(o)
+	}
 	if vals == nil {
 		*b.notes = append(*b.notes, fmt.Sprintf("%s: no positive case: %s", o.id, b.why(o, missing)))
 		return
+	}
+	if len(madeUp) > 0 {
+		// Every positive case of o names the keys made up.
+		start := len(b.cases)
+		defer func() {
+			for _, c := range b.cases[start:] {
+				c.madeUp = madeUp
+			}
+		}()
 	}
 	b.add(o, Positive, ExpectSuccess, describe(vals, o.inputs.List), vals, nil)
 	// The body with its required fields only, and with a field the
@@ -1077,6 +1104,59 @@ func (b *builder) optionalObjects(o *operation, vals values) {
 	if added {
 		b.add(o, Positive, ExpectSuccess, describe(full, o.inputs.List), full, nil)
 	}
+}
+
+// madeUpValues are o's valid values with a key made up (madeUpKey) for
+// each path parameter no list, example, create or --id gave one, and the
+// names of those parameters; nil when o lacks a value for anything else,
+// when a key cannot be made, or when the parameter names the record a
+// write changes (only the runner's own records go there).
+func (b *builder) madeUpValues(o *operation) (values, []string) {
+	keys := map[string]string{}
+	for _, in := range o.inputs.List {
+		if in.In != "path" || len(b.addressable(in, b.idsOf(o, in.Name))) > 0 {
+			continue
+		}
+		if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
+			return nil, nil
+		}
+		k, ok := b.madeUpKey(in)
+		if !ok {
+			return nil, nil
+		}
+		keys[in.Name] = k
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	vals, _ := b.valuesWith(o, keys)
+	if vals == nil {
+		return nil, nil
+	}
+	return vals, sortedKeys(keys)
+}
+
+// madeUpKey is a value the path parameter's schema accepts, for a record
+// nothing named: the schema's example or first enum value, a value of its
+// type or format, the literal its pattern spells, else one generated from
+// the schema (unknownID).
+func (b *builder) madeUpKey(in fastapi.Input) (string, bool) {
+	if _, none := in.NoStringAccepted(); none {
+		return "", false
+	}
+	fits := func(k string) bool {
+		return k != "" && k != "." && k != ".." && !strings.Contains(k, "/") && b.check(in, k, true) == nil
+	}
+	if k, ok := exampleFor(in); ok && fits(k) {
+		return k, true
+	}
+	if k, ok := acceptedPatternValue(in); ok && fits(k) {
+		return k, true
+	}
+	if k, ok := b.unknownID(in); ok && fits(k) {
+		return k, true
+	}
+	return "", false
 }
 
 // acceptedPatternValue is the literal a simple anchored pattern spells
@@ -1841,4 +1921,59 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 	for _, id := range sortedKeys(unkeyed) {
 		report.Notes = append(report.Notes, fmt.Sprintf("cleanup: %d records %s created stay: its answer names no key to delete them by", unkeyed[id], id))
 	}
+}
+
+// absentRecord reports whether r is the 404 of a record a positive case
+// named by a key the runner made up: the state's answer (no such record),
+// the refusal the document's own readers expect of a made-up key; it is
+// no failure, and no test of the operation either.
+func absentRecord(c *Case, r *Response) bool {
+	return len(c.madeUp) > 0 && r.Status == http.StatusNotFound
+}
+
+// madeUpNotes say, for each operation whose positive cases named a key
+// the runner made up, what came of it: tested with it (an answer below
+// 400), or refused every time (a 404: no such record), which leaves the
+// operation untested.
+func madeUpNotes(results []*Result) []string {
+	type tally struct {
+		params   []string
+		taken    int
+		statuses []string
+	}
+	var order []*operation
+	tallies := map[*operation]*tally{}
+	for _, res := range results {
+		c := res.Case
+		if c == nil || c.op == nil || len(c.madeUp) == 0 || res.Response.Status == 0 {
+			continue
+		}
+		t := tallies[c.op]
+		if t == nil {
+			t = &tally{params: c.madeUp}
+			tallies[c.op] = t
+			order = append(order, c.op)
+		}
+		if res.Response.Status < 400 {
+			t.taken++
+		} else if s := strconv.Itoa(res.Response.Status); !slices.Contains(t.statuses, s) {
+			t.statuses = append(t.statuses, s)
+		}
+	}
+	var notes []string
+	for _, o := range order {
+		t := tallies[o]
+		names := strings.Join(t.params, ", ")
+		if t.taken == 0 {
+			why := "refused"
+			if slices.Equal(t.statuses, []string{"404"}) {
+				why = "no such record: the state's refusal, not a failure"
+			}
+			notes = append(notes, fmt.Sprintf("%s: no positive case answered: no list, example or create of the contract gave a value for %s, and the key the runner made up from the schema was answered %s (%s); give one with --id %s=ID",
+				o.id, names, strings.Join(t.statuses, ", "), why, t.params[0]))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s: tested with a key the runner made up from the schema for %s, as no list, example or create of the contract gave one", o.id, names))
+	}
+	return notes
 }

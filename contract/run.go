@@ -573,6 +573,7 @@ func (r *runner) run(ctx context.Context) *Report {
 	report.Results = append(report.Results, r.sequences(ctx, report)...)
 	r.cleanUp(ctx, ops, b, report)
 	r.check(report, ops)
+	report.Notes = append(report.Notes, madeUpNotes(report.Results)...)
 	r.untested(report, ops)
 	report.Notes = testedLater(report.Notes, report.Results)
 	report.Credentials = Credentials{Password: r.cfg.Password, JWTSecret: string(r.cfg.JWTSecret), AdminToken: r.cfg.AdminToken, Token: r.token}
