@@ -1664,9 +1664,14 @@ func creatorOf(ops []*operation, o *operation) *operation {
 	if param == "" {
 		return nil
 	}
-	parent := strings.TrimSuffix(o.path, "/{"+param+"}")
+	// The records a parameter names are made by a POST on the path up to
+	// it: /items for /items/{id}, /items/{id}/priority and /items/{id}/.
+	parent := strings.TrimSuffix(strings.TrimSuffix(slot(o, param), "/{"+param+"}"), "/")
+	if parent == "" || parent == strings.TrimSuffix(slot(o, param), "/") {
+		return nil
+	}
 	for _, c := range ops {
-		if c.method == "POST" && c.path == parent && parent != o.path && c.inputs.JSON != nil {
+		if c.method == "POST" && strings.TrimSuffix(c.path, "/") == parent && c.inputs.JSON != nil {
 			return c
 		}
 	}
@@ -1684,7 +1689,7 @@ func deleterOf(ops []*operation, creator *operation) *operation {
 		return nil
 	}
 	for _, d := range ops {
-		if d.method == "DELETE" && d.target != "" && d.path == strings.TrimSuffix(creator.path, "/")+"/{"+d.target+"}" {
+		if d.method == "DELETE" && d.target != "" && strings.TrimSuffix(d.path, "/") == strings.TrimSuffix(creator.path, "/")+"/{"+d.target+"}" {
 			return d
 		}
 	}

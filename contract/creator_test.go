@@ -1,0 +1,120 @@
+package contract_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/contract"
+)
+
+// itemsDoc changes a part of a record (PATCH /items/{id}/priority) and,
+// under paths that end in a slash, a record itself: the records are
+// created by the POST on the path up to their parameter.
+const itemsDoc = `openapi: 3.0.3
+info: {title: items, version: "1"}
+components:
+  schemas:
+    NewItem:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string, maxLength: 20}
+    Item:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer}
+        name: {type: string, maxLength: 20}
+        priority: {type: integer, minimum: 1, maximum: 3}
+    Note:
+      type: object
+      required: [id, text]
+      properties:
+        id: {type: integer}
+        text: {type: string, maxLength: 20}
+    NewNote:
+      type: object
+      required: [text]
+      properties:
+        text: {type: string, maxLength: 20}
+    Priority:
+      type: object
+      required: [priority]
+      properties:
+        priority: {type: integer, minimum: 1, maximum: 3}
+paths:
+  /items:
+    post:
+      operationId: createItem
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/NewItem"}}}}
+      responses:
+        "201": {description: created, content: {application/json: {schema: {$ref: "#/components/schemas/Item"}}}}
+  /items/{id}:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: integer}}
+    get:
+      operationId: getItem
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {$ref: "#/components/schemas/Item"}}}}
+        "404": {description: none}
+    delete:
+      operationId: deleteItem
+      responses:
+        "204": {description: deleted}
+        "404": {description: none}
+  /items/{id}/priority:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: integer}}
+    patch:
+      operationId: setPriority
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/Priority"}}}}
+      responses:
+        "204": {description: set}
+        "404": {description: none}
+  /notes/:
+    post:
+      operationId: createNote
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/NewNote"}}}}
+      responses:
+        "201": {description: created, content: {application/json: {schema: {$ref: "#/components/schemas/Note"}}}}
+  /notes/{id}/:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: integer}}
+    get:
+      operationId: getNote
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {$ref: "#/components/schemas/Note"}}}}
+        "404": {description: none}
+    patch:
+      operationId: updateNote
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/NewNote"}}}}
+      responses:
+        "200": {description: updated}
+        "404": {description: none}
+    delete:
+      operationId: deleteNote
+      responses:
+        "204": {description: deleted}
+        "404": {description: none}
+`
+
+// A write to a part of a record, or to a record under a path ending in a
+// slash, is tested on a record of the runner's own, made by the POST on
+// the path up to the record's parameter; the run deletes it after.
+func TestOwnRecordFromTheCreateAbove(t *testing.T) {
+	t.Parallel()
+	report := runOnMock(t, itemsDoc, "items.yaml", contract.Config{})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
+	}
+	for _, c := range report.Coverage {
+		if c.Positive == 0 {
+			t.Errorf("%s %s: not tested; notes: %q", c.Method, c.Path, report.Notes)
+		}
+	}
+	for _, n := range report.Notes {
+		if strings.Contains(n, "stay") || strings.Contains(n, "could not delete") {
+			t.Errorf("the run leaves records behind: %s", n)
+		}
+	}
+}
