@@ -1671,7 +1671,7 @@ func creatorOf(ops []*operation, o *operation) *operation {
 		return nil
 	}
 	for _, c := range ops {
-		if c.method == "POST" && strings.TrimSuffix(c.path, "/") == parent && c.inputs.JSON != nil {
+		if c.method == "POST" && strings.TrimSuffix(c.path, "/") == parent && (c.inputs.JSON != nil || c.op.RequestBody == nil) {
 			return c
 		}
 	}
@@ -1741,7 +1741,7 @@ func (r *runner) create(ctx context.Context, ops []*operation, creator *operatio
 		return "", false
 	}
 	body = unwrap(creator.model, body)
-	id, ok := keyOf(body, param)
+	id, ok := createdKey(body, param)
 	if !ok && list != nil {
 		var fresh []string
 		for k := range listed() {
@@ -1863,7 +1863,7 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 			rec := unwrap(c.op.model, body)
 			id, ok := idInResponse(&res.Response, r.cfg.MaxCheckValues)
 			if d := deleterOf(ops, c.op); d != nil {
-				if k, found := keyOf(rec, d.target); found {
+				if k, found := createdKey(rec, d.target); found {
 					id, ok = k, true
 				}
 			}

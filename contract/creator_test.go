@@ -1,10 +1,15 @@
 package contract_test
 
 import (
+	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // itemsDoc changes a part of a record (PATCH /items/{id}/priority) and,
@@ -116,5 +121,85 @@ func TestOwnRecordFromTheCreateAbove(t *testing.T) {
 		if strings.Contains(n, "stay") || strings.Contains(n, "could not delete") {
 			t.Errorf("the run leaves records behind: %s", n)
 		}
+	}
+}
+
+// storesDoc creates a store from query parameters alone, and answers the
+// new store's id bare (as Swashbuckle writes an action returning int).
+const storesDoc = `openapi: 3.0.3
+info: {title: stores, version: "1"}
+paths:
+  /stores:
+    post:
+      operationId: createStore
+      parameters:
+        - {name: location, in: query, schema: {type: string}}
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {type: integer, format: int32}}}}
+  /stores/{id}:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: integer, format: int32}}
+    put:
+      operationId: updateStore
+      parameters:
+        - {name: location, in: query, schema: {type: string}}
+      responses:
+        "200": {description: OK}
+        "404": {description: none}
+    delete:
+      operationId: deleteStore
+      responses:
+        "200": {description: OK}
+        "404": {description: none}
+`
+
+// A create that takes no body and answers the new record's key bare is
+// the create of the records its path names: the writes to one are tested
+// on a store of the runner's own, and the run deletes every store it made.
+func TestCreateAnsweringItsKey(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(storesDoc), "stores.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	stores, next := map[string]bool{}, 100
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/stores" && r.Method == http.MethodPost {
+			next++
+			stores[strconv.Itoa(next)] = true
+			fmt.Fprint(w, next)
+			return
+		}
+		id, ok := strings.CutPrefix(r.URL.Path, "/stores/")
+		if _, err := strconv.Atoi(id); !ok || err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"title":"bad id"}`))
+			return
+		}
+		if !stores[id] {
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"title":"no such store"}`))
+			return
+		}
+		if r.Method == http.MethodDelete {
+			delete(stores, id)
+		}
+		w.Write([]byte(`{}`))
+	})
+	report := run(t, h, contract.Config{Spec: sp})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("%d failures on a correct server:\n%s", len(f), strings.Join(f, "\n"))
+	}
+	for _, c := range report.Coverage {
+		if c.Positive == 0 {
+			t.Errorf("%s %s: not tested; notes: %q", c.Method, c.Path, report.Notes)
+		}
+	}
+	if len(stores) > 0 {
+		t.Errorf("the run left %d stores behind: %v; notes: %q", len(stores), stores, report.Notes)
 	}
 }

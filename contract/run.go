@@ -873,6 +873,20 @@ func keyOf(v any, param string) (string, bool) {
 	return idOf(v)
 }
 
+// createdKey is the key of the record a create answered with, for the
+// path parameter param: the record's (keyOf), or the answer itself where
+// it is a bare string or integer (Swashbuckle's POST /stores answering
+// the new store's id).
+func createdKey(v any, param string) (string, bool) {
+	switch k := v.(type) {
+	case string:
+		return k, k != ""
+	case float64:
+		return fmt.Sprint(int64(k)), k == float64(int64(k))
+	}
+	return keyOf(v, param)
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
