@@ -42,14 +42,7 @@ func TestMadeUpPathKeys(t *testing.T) {
 	t.Run("taken", func(t *testing.T) {
 		t.Parallel()
 		report := runOnMock(t, albumsDoc, "albums.yaml", contract.Config{})
-		if f := failed(report); len(f) > 0 {
-			t.Errorf("%d failures on the mock:\n%s", len(f), strings.Join(f, "\n"))
-		}
-		for _, c := range report.Coverage {
-			if c.Positive == 0 {
-				t.Errorf("%s %s: not tested; notes: %q", c.Method, c.Path, report.Notes)
-			}
-		}
+		testsEveryOperation(t, report)
 		if !hasNote(report, "getAlbum: tested with a key the runner made up") {
 			t.Errorf("no note says getAlbum's key was made up: %q", report.Notes)
 		}
