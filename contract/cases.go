@@ -1704,6 +1704,62 @@ type createdRecord struct {
 	url     string // the create's request URL: a nested record's parent
 }
 
+// recordPath is the path template of a record creator makes, named by
+// param: /items/{id} for POST /items.
+func recordPath(creator *operation, param string) string {
+	return strings.TrimSuffix(creator.path, "/") + "/{" + param + "}"
+}
+
+// linkedKey is the key of a created record where its answer links to it
+// rather than naming it: the Location header of a create (RFC 9110
+// §10.2.2), or the record's HAL self link (_links.self.href, Spring Data
+// REST's only mention of a key), read against the record's path template
+// (recordPath): the segment param stands at.
+func linkedKey(h http.Header, record any, template, param string) (string, bool) {
+	var links []string
+	if m, ok := record.(map[string]any); ok {
+		if ls, ok := m["_links"].(map[string]any); ok {
+			if self, ok := ls["self"].(map[string]any); ok {
+				if href, ok := self["href"].(string); ok {
+					links = append(links, href)
+				}
+			}
+		}
+	}
+	if loc := h.Get("Location"); loc != "" {
+		links = append(links, loc)
+	}
+	want := strings.Split(strings.Trim(template, "/"), "/")
+	for _, link := range links {
+		u, err := url.Parse(link)
+		if err != nil {
+			continue
+		}
+		got := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+		if len(got) < len(want) {
+			continue
+		}
+		// The template's segments end the link's path: a server may
+		// serve the document under a prefix of its own.
+		got = got[len(got)-len(want):]
+		key, ok := "", true
+		for i, seg := range want {
+			switch {
+			case seg == "{"+param+"}":
+				key, _ = url.PathUnescape(got[i])
+			case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}"):
+				// Another parameter (a parent's key): any value.
+			case seg != got[i]:
+				ok = false
+			}
+		}
+		if ok && key != "" {
+			return key, true
+		}
+	}
+	return "", false
+}
+
 // create makes one record with creator's valid inputs.
 func (r *runner) create(ctx context.Context, ops []*operation, creator *operation, b *builder, param string) (string, bool) {
 	vals, _ := b.validValues(creator)
@@ -1737,11 +1793,13 @@ func (r *runner) create(ctx context.Context, ops []*operation, creator *operatio
 		return "", false // no id from an answer too large to decode (--max-check-values)
 	}
 	var body any
-	if json.Unmarshal(resp.Body, &body) != nil {
-		return "", false
+	if json.Unmarshal(resp.Body, &body) == nil {
+		body = unwrap(creator.model, body)
 	}
-	body = unwrap(creator.model, body)
 	id, ok := createdKey(body, param)
+	if !ok {
+		id, ok = linkedKey(resp.Header, body, recordPath(creator, param), param)
+	}
 	if !ok && list != nil {
 		var fresh []string
 		for k := range listed() {
@@ -1789,6 +1847,31 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 				if id, ok := r.create(ctx, ops, c, b, o.target); ok {
 					b.own[o] = append(b.own[o], id)
 					b.records[o.target] = true
+				}
+			}
+		}
+	}
+	b.readOwn(ops)
+}
+
+// readOwn gives the reads of records no list, example or create of their
+// own gave a key for (those the contract's model does not pair with a
+// create) a record of the runner's own: one made for a write to the same
+// records (its resource path, slot), and not one a delete removes. Only
+// for that resource: a key is no other resource's.
+func (b *builder) readOwn(ops []*operation) {
+	for _, o := range ops {
+		if o.method != "GET" {
+			continue
+		}
+		for _, in := range o.inputs.List {
+			if in.In != "path" || len(b.idsOf(o, in.Name)) > 0 {
+				continue
+			}
+			for _, w := range ops {
+				if w.method != "DELETE" && len(b.own[w]) > 0 && slot(w, w.target) == slot(o, in.Name) {
+					b.slots[slot(o, in.Name)] = []string{b.own[w][0]}
+					break
 				}
 			}
 		}
@@ -1864,6 +1947,8 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 			id, ok := idInResponse(&res.Response, r.cfg.MaxCheckValues)
 			if d := deleterOf(ops, c.op); d != nil {
 				if k, found := createdKey(rec, d.target); found {
+					id, ok = k, true
+				} else if k, found := linkedKey(res.Response.Header, rec, slot(d, d.target), d.target); found && !ok {
 					id, ok = k, true
 				}
 			}

@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -201,5 +202,121 @@ func testsEveryOperation(t *testing.T, report *contract.Report) {
 		if c.Positive == 0 {
 			t.Errorf("%s %s: not tested; notes: %q", c.Method, c.Path, report.Notes)
 		}
+	}
+}
+
+// linkedAccountsDoc names no key in its records: a create answers where the
+// record is (Location), or links to it (HAL's _links.self), as Spring
+// Data REST does.
+const linkedAccountsDoc = `openapi: 3.0.3
+info: {title: accounts, version: "1"}
+components:
+  schemas:
+    Account:
+      type: object
+      properties:
+        name: {type: string, maxLength: 20}
+        _links: {type: object, additionalProperties: {type: object, properties: {href: {type: string}}}}
+    NewAccount:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string, maxLength: 20}
+paths:
+  /accounts:
+    post:
+      operationId: createAccount
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/NewAccount"}}}}
+      responses:
+        "201": {description: created, content: {application/json: {schema: {$ref: "#/components/schemas/Account"}}}}
+  /accounts/{id}:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: getAccount
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {$ref: "#/components/schemas/Account"}}}}
+        "404": {description: none}
+    patch:
+      operationId: updateAccount
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/NewAccount"}}}}
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {$ref: "#/components/schemas/Account"}}}}
+        "404": {description: none}
+    delete:
+      operationId: deleteAccount
+      responses:
+        "204": {description: deleted}
+        "404": {description: none}
+`
+
+// A create whose answer names no key but links to its record (a Location
+// header, a HAL self link) makes a record of the runner's own all the
+// same: the reads and writes of one are tested on it, and the run deletes
+// every record it made.
+func TestCreateLinkingItsRecord(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"location", "self link"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			sp, err := spec.Load([]byte(linkedAccountsDoc), "accounts.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			accounts, next := map[string]bool{}, 0
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				w.Header().Set("Content-Type", "application/json")
+				if r.Method == http.MethodPost || r.Method == http.MethodPatch {
+					if r.Header.Get("Content-Type") != "application/json" {
+						w.WriteHeader(http.StatusBadRequest)
+						w.Write([]byte(`{}`))
+						return
+					}
+					var a struct {
+						Name *string `json:"name"`
+					}
+					if json.NewDecoder(r.Body).Decode(&a) != nil || a.Name == nil || len(*a.Name) > 20 {
+						w.WriteHeader(http.StatusBadRequest)
+						w.Write([]byte(`{}`))
+						return
+					}
+				}
+				if r.URL.Path == "/accounts" && r.Method == http.MethodPost {
+					next++
+					id := fmt.Sprintf("acc-%d", next)
+					accounts[id] = true
+					href := "http://" + r.Host + "/accounts/" + id
+					if how == "location" {
+						w.Header().Set("Location", href)
+						w.WriteHeader(http.StatusCreated)
+						w.Write([]byte(`{"name":"a"}`))
+						return
+					}
+					w.WriteHeader(http.StatusCreated)
+					fmt.Fprintf(w, `{"name":"a","_links":{"self":{"href":%q}}}`, href)
+					return
+				}
+				id := strings.TrimPrefix(r.URL.Path, "/accounts/")
+				if !accounts[id] {
+					w.WriteHeader(http.StatusNotFound)
+					w.Write([]byte(`{}`))
+					return
+				}
+				if r.Method == http.MethodDelete {
+					delete(accounts, id)
+					w.WriteHeader(http.StatusNoContent)
+					return
+				}
+				w.Write([]byte(`{"name":"a"}`))
+			})
+			report := run(t, h, contract.Config{Spec: sp})
+			testsEveryOperation(t, report)
+			if len(accounts) > 0 {
+				t.Errorf("the run left %d accounts behind: %v; notes: %q", len(accounts), accounts, report.Notes)
+			}
+		})
 	}
 }
