@@ -2055,7 +2055,7 @@ func madeUpNotes(results []*Result) []string {
 		t := tallies[o]
 		names := strings.Join(t.params, ", ")
 		if t.taken == 0 {
-			why := "refused"
+			why := "the checks say what of it"
 			if slices.Equal(t.statuses, []string{"404"}) {
 				why = "no such record: the state's refusal, not a failure"
 			}

@@ -2,6 +2,7 @@ package contract_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,6 +46,28 @@ func TestMadeUpPathKeys(t *testing.T) {
 		testsEveryOperation(t, report)
 		if !hasNote(report, "getAlbum: tested with a key the runner made up") {
 			t.Errorf("no note says getAlbum's key was made up: %q", report.Notes)
+		}
+	})
+	t.Run("server error", func(t *testing.T) {
+		t.Parallel()
+		sp, err := spec.Load([]byte(albumsDoc), "albums.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A lookup of a key the backend does not hold breaks (a dict's
+		// KeyError): the server error is a failure, once, of
+		// not_a_server_error; no success was owed to the key.
+		broken := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusInternalServerError)
+		})
+		report := run(t, broken, contract.Config{Spec: sp})
+		for _, f := range failed(report) {
+			if strings.HasPrefix(f, "positive_data_acceptance:") {
+				t.Errorf("a server error to a made-up key fails more than not_a_server_error: %s", f)
+			}
+		}
+		if !slices.ContainsFunc(failed(report), func(f string) bool { return strings.HasPrefix(f, "not_a_server_error:") }) {
+			t.Errorf("no not_a_server_error failure: %q", failed(report))
 		}
 	})
 	t.Run("absent", func(t *testing.T) {
