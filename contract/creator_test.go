@@ -152,10 +152,6 @@ paths:
 // on a store of the runner's own, and the run deletes every store it made.
 func TestCreateAnsweringItsKey(t *testing.T) {
 	t.Parallel()
-	sp, err := spec.Load([]byte(storesDoc), "stores.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	stores, next := map[string]bool{}, 100
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -184,7 +180,7 @@ func TestCreateAnsweringItsKey(t *testing.T) {
 		}
 		w.Write([]byte(`{}`))
 	})
-	report := run(t, h, contract.Config{Spec: sp})
+	report := runOnHandler(t, storesDoc, "stores.yaml", h, contract.Config{})
 	testsEveryOperation(t, report)
 	if len(stores) > 0 {
 		t.Errorf("the run left %d stores behind: %v; notes: %q", len(stores), stores, report.Notes)
@@ -259,10 +255,6 @@ func TestCreateLinkingItsRecord(t *testing.T) {
 	for _, how := range []string{"location", "self link"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
-			sp, err := spec.Load([]byte(linkedAccountsDoc), "accounts.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
 			var mu sync.Mutex
 			accounts, next := map[string]bool{}, 0
 			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -312,11 +304,22 @@ func TestCreateLinkingItsRecord(t *testing.T) {
 				}
 				w.Write([]byte(`{"name":"a"}`))
 			})
-			report := run(t, h, contract.Config{Spec: sp})
+			report := runOnHandler(t, linkedAccountsDoc, "accounts.yaml", h, contract.Config{})
 			testsEveryOperation(t, report)
 			if len(accounts) > 0 {
 				t.Errorf("the run left %d accounts behind: %v; notes: %q", len(accounts), accounts, report.Notes)
 			}
 		})
 	}
+}
+
+// runOnHandler runs the suite of the contract doc (named name) against h.
+func runOnHandler(t *testing.T, doc, name string, h http.Handler, cfg contract.Config) *contract.Report {
+	t.Helper()
+	sp, err := spec.Load([]byte(doc), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Spec = sp
+	return run(t, h, cfg)
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
-	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // albumsDoc reads records by keys nothing of the document gives: no
@@ -50,17 +49,13 @@ func TestMadeUpPathKeys(t *testing.T) {
 	})
 	t.Run("server error", func(t *testing.T) {
 		t.Parallel()
-		sp, err := spec.Load([]byte(albumsDoc), "albums.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
 		// A lookup of a key the backend does not hold breaks (a dict's
 		// KeyError): the server error is a failure, once, of
 		// not_a_server_error; no success was owed to the key.
 		broken := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusInternalServerError)
 		})
-		report := run(t, broken, contract.Config{Spec: sp})
+		report := runOnHandler(t, albumsDoc, "albums.yaml", broken, contract.Config{})
 		for _, f := range failed(report) {
 			if strings.HasPrefix(f, "positive_data_acceptance:") {
 				t.Errorf("a server error to a made-up key fails more than not_a_server_error: %s", f)
@@ -72,10 +67,6 @@ func TestMadeUpPathKeys(t *testing.T) {
 	})
 	t.Run("absent", func(t *testing.T) {
 		t.Parallel()
-		sp, err := spec.Load([]byte(albumsDoc), "albums.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
 		// No album is there: every key is answered 404, which the
 		// document does not declare.
 		gone := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -83,7 +74,7 @@ func TestMadeUpPathKeys(t *testing.T) {
 			w.WriteHeader(http.StatusNotFound)
 			w.Write([]byte(`{"message":"no such album"}`))
 		})
-		report := run(t, gone, contract.Config{Spec: sp})
+		report := runOnHandler(t, albumsDoc, "albums.yaml", gone, contract.Config{})
 		if f := failed(report); len(f) > 0 {
 			t.Errorf("%d failures where no record is there:\n%s", len(f), strings.Join(f, "\n"))
 		}
