@@ -193,8 +193,12 @@ func neutralKeys(ref *openapi3.SchemaRef, body []byte) []byte {
 }
 
 // freeDict reports whether s is a dict whose keys the contract leaves free.
+// One whose parts name its keys (type: object beside an allOf of a model,
+// as @nestjs/swagger writes a nullable reference) is not: its keys are the
+// parts' properties.
 func freeDict(s *openapi3.Schema) bool {
 	return len(s.Properties) == 0 && s.PropertyNames == nil && len(s.PatternProperties) == 0 &&
+		len(s.AllOf) == 0 && len(s.OneOf) == 0 && len(s.AnyOf) == 0 &&
 		(s.AdditionalProperties.Schema != nil || s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has) &&
 		(s.Type.Is("object") || s.AdditionalProperties.Schema != nil)
 }

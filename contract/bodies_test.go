@@ -329,3 +329,47 @@ func TestBodiesThatAreNotModels(t *testing.T) {
 		}
 	}
 }
+
+// A field written as type: object beside an allOf of a model (how
+// @nestjs/swagger writes a nullable reference) is that model, not a dict
+// whose keys are free: the runner keeps the model's keys, so a body, or
+// a form, with the field required is one it can build.
+func TestObjectBesideAllOfKeepsItsKeys(t *testing.T) {
+	t.Parallel()
+	const doc = `openapi: 3.0.3
+info: {title: cats, version: "1"}
+components:
+  schemas:
+    Tag:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+    NewCat:
+      type: object
+      required: [name, tag]
+      properties:
+        name: {type: string}
+        tag: {nullable: true, type: object, allOf: [{$ref: "#/components/schemas/Tag"}]}
+paths:
+  /cats:
+    post:
+      operationId: createCat
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/NewCat"}}}}
+      responses:
+        "201": {description: created}
+  /cats/form:
+    post:
+      operationId: createCatAsForm
+      requestBody: {required: true, content: {application/x-www-form-urlencoded: {schema: {$ref: "#/components/schemas/NewCat"}}}}
+      responses:
+        "201": {description: created}
+`
+	report := runOnMock(t, doc, "cats.yaml", contract.Config{})
+	testsEveryOperation(t, report)
+	for _, res := range report.Results {
+		if res.Case.Kind == contract.Positive && strings.Contains(res.Case.Request.Body, `"1"`) {
+			t.Errorf("%s %q sends a made-up key for the tag's: %s", res.Case.Path, res.Case.Name, res.Case.Request.Body)
+		}
+	}
+}

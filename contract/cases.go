@@ -84,6 +84,10 @@ type Case struct {
 	// ownCleanup: what this sequence step created, the sequences delete
 	// (or name as left behind) themselves; the run's cleanup leaves it.
 	ownCleanup bool
+	// madeUp are the path parameters whose key the runner made up for a
+	// positive case (madeUpKey): nothing named a record for them, so a
+	// 404 is the state's answer, not the contract's breach.
+	madeUp []string
 }
 
 // operation is a contract operation and what the runner knows of it.
@@ -616,6 +620,12 @@ func userValue(cfg *Config, in fastapi.Input) (string, bool) {
 // validValues picks accepted values for every required input of o, and
 // says which input it could not fill, if any.
 func (b *builder) validValues(o *operation) (values, string) {
+	return b.valuesWith(o, nil)
+}
+
+// valuesWith is validValues, with keys (by path parameter name) for the
+// path parameters no record is known for.
+func (b *builder) valuesWith(o *operation, keys map[string]string) (values, string) {
 	vals := values{}
 	for _, in := range o.inputs.List {
 		switch {
@@ -628,7 +638,11 @@ func (b *builder) validValues(o *operation) (values, string) {
 				ids = b.own[o]
 			}
 			if ids = b.addressable(in, ids); len(ids) == 0 {
-				return nil, in.Name
+				k, ok := keys[in.Name]
+				if !ok {
+					return nil, in.Name
+				}
+				ids = []string{k}
 			}
 			vals[in.Name] = ids[0]
 		case in.In == "body":
@@ -982,9 +996,22 @@ func (b *builder) positive(o *operation) {
 		}
 	}
 	vals, missing := b.validValues(o)
+	var madeUp []string
+	if vals == nil {
+		vals, madeUp = b.madeUpValues(o)
+	}
 	if vals == nil {
 		*b.notes = append(*b.notes, fmt.Sprintf("%s: no positive case: %s", o.id, b.why(o, missing)))
 		return
+	}
+	if len(madeUp) > 0 {
+		// Every positive case of o names the keys made up.
+		start := len(b.cases)
+		defer func() {
+			for _, c := range b.cases[start:] {
+				c.madeUp = madeUp
+			}
+		}()
 	}
 	b.add(o, Positive, ExpectSuccess, describe(vals, o.inputs.List), vals, nil)
 	// The body with its required fields only, and with a field the
@@ -1077,6 +1104,59 @@ func (b *builder) optionalObjects(o *operation, vals values) {
 	if added {
 		b.add(o, Positive, ExpectSuccess, describe(full, o.inputs.List), full, nil)
 	}
+}
+
+// madeUpValues are o's valid values with a key made up (madeUpKey) for
+// each path parameter no list, example, create or --id gave one, and the
+// names of those parameters; nil when o lacks a value for anything else,
+// when a key cannot be made, or when the parameter names the record a
+// write changes (only the runner's own records go there).
+func (b *builder) madeUpValues(o *operation) (values, []string) {
+	keys := map[string]string{}
+	for _, in := range o.inputs.List {
+		if in.In != "path" || len(b.addressable(in, b.idsOf(o, in.Name))) > 0 {
+			continue
+		}
+		if o.destructive() && in.Name == o.target && !b.cfg.AllowDestructive {
+			return nil, nil
+		}
+		k, ok := b.madeUpKey(in)
+		if !ok {
+			return nil, nil
+		}
+		keys[in.Name] = k
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	vals, _ := b.valuesWith(o, keys)
+	if vals == nil {
+		return nil, nil
+	}
+	return vals, sortedKeys(keys)
+}
+
+// madeUpKey is a value the path parameter's schema accepts, for a record
+// nothing named: the schema's example or first enum value, a value of its
+// type or format, the literal its pattern spells, else one generated from
+// the schema (unknownID).
+func (b *builder) madeUpKey(in fastapi.Input) (string, bool) {
+	if _, none := in.NoStringAccepted(); none {
+		return "", false
+	}
+	fits := func(k string) bool {
+		return k != "" && k != "." && k != ".." && !strings.Contains(k, "/") && b.check(in, k, true) == nil
+	}
+	if k, ok := exampleFor(in); ok && fits(k) {
+		return k, true
+	}
+	if k, ok := acceptedPatternValue(in); ok && fits(k) {
+		return k, true
+	}
+	if k, ok := b.unknownID(in); ok && fits(k) {
+		return k, true
+	}
+	return "", false
 }
 
 // acceptedPatternValue is the literal a simple anchored pattern spells
@@ -1584,9 +1664,14 @@ func creatorOf(ops []*operation, o *operation) *operation {
 	if param == "" {
 		return nil
 	}
-	parent := strings.TrimSuffix(o.path, "/{"+param+"}")
+	// The records a parameter names are made by a POST on the path up to
+	// it: /items for /items/{id}, /items/{id}/priority and /items/{id}/.
+	parent := strings.TrimSuffix(strings.TrimSuffix(slot(o, param), "/{"+param+"}"), "/")
+	if parent == "" || parent == strings.TrimSuffix(slot(o, param), "/") {
+		return nil
+	}
 	for _, c := range ops {
-		if c.method == "POST" && c.path == parent && parent != o.path && c.inputs.JSON != nil {
+		if c.method == "POST" && strings.TrimSuffix(c.path, "/") == parent && (c.inputs.JSON != nil || c.op.RequestBody == nil) {
 			return c
 		}
 	}
@@ -1604,7 +1689,7 @@ func deleterOf(ops []*operation, creator *operation) *operation {
 		return nil
 	}
 	for _, d := range ops {
-		if d.method == "DELETE" && d.target != "" && d.path == strings.TrimSuffix(creator.path, "/")+"/{"+d.target+"}" {
+		if d.method == "DELETE" && d.target != "" && strings.TrimSuffix(d.path, "/") == strings.TrimSuffix(creator.path, "/")+"/{"+d.target+"}" {
 			return d
 		}
 	}
@@ -1617,6 +1702,62 @@ type createdRecord struct {
 	id      string
 	record  any    // the create's answer, for the key a deleter's path takes
 	url     string // the create's request URL: a nested record's parent
+}
+
+// recordPath is the path template of a record creator makes, named by
+// param: /items/{id} for POST /items.
+func recordPath(creator *operation, param string) string {
+	return strings.TrimSuffix(creator.path, "/") + "/{" + param + "}"
+}
+
+// linkedKey is the key of a created record where its answer links to it
+// rather than naming it: the Location header of a create (RFC 9110
+// §10.2.2), or the record's HAL self link (_links.self.href, Spring Data
+// REST's only mention of a key), read against the record's path template
+// (recordPath): the segment param stands at.
+func linkedKey(h http.Header, record any, template, param string) (string, bool) {
+	var links []string
+	if m, ok := record.(map[string]any); ok {
+		if ls, ok := m["_links"].(map[string]any); ok {
+			if self, ok := ls["self"].(map[string]any); ok {
+				if href, ok := self["href"].(string); ok {
+					links = append(links, href)
+				}
+			}
+		}
+	}
+	if loc := h.Get("Location"); loc != "" {
+		links = append(links, loc)
+	}
+	want := strings.Split(strings.Trim(template, "/"), "/")
+	for _, link := range links {
+		u, err := url.Parse(link)
+		if err != nil {
+			continue
+		}
+		got := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+		if len(got) < len(want) {
+			continue
+		}
+		// The template's segments end the link's path: a server may
+		// serve the document under a prefix of its own.
+		got = got[len(got)-len(want):]
+		key, ok := "", true
+		for i, seg := range want {
+			switch {
+			case seg == "{"+param+"}":
+				key, _ = url.PathUnescape(got[i])
+			case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}"):
+				// Another parameter (a parent's key): any value.
+			case seg != got[i]:
+				ok = false
+			}
+		}
+		if ok && key != "" {
+			return key, true
+		}
+	}
+	return "", false
 }
 
 // create makes one record with creator's valid inputs.
@@ -1652,11 +1793,13 @@ func (r *runner) create(ctx context.Context, ops []*operation, creator *operatio
 		return "", false // no id from an answer too large to decode (--max-check-values)
 	}
 	var body any
-	if json.Unmarshal(resp.Body, &body) != nil {
-		return "", false
+	if json.Unmarshal(resp.Body, &body) == nil {
+		body = unwrap(creator.model, body)
 	}
-	body = unwrap(creator.model, body)
-	id, ok := keyOf(body, param)
+	id, ok := createdKey(body, param)
+	if !ok {
+		id, ok = linkedKey(resp.Header, body, recordPath(creator, param), param)
+	}
 	if !ok && list != nil {
 		var fresh []string
 		for k := range listed() {
@@ -1704,6 +1847,31 @@ func (r *runner) createOwn(ctx context.Context, ops []*operation, b *builder, re
 				if id, ok := r.create(ctx, ops, c, b, o.target); ok {
 					b.own[o] = append(b.own[o], id)
 					b.records[o.target] = true
+				}
+			}
+		}
+	}
+	b.readOwn(ops)
+}
+
+// readOwn gives the reads of records no list, example or create of their
+// own gave a key for (those the contract's model does not pair with a
+// create) a record of the runner's own: one made for a write to the same
+// records (its resource path, slot), and not one a delete removes. Only
+// for that resource: a key is no other resource's.
+func (b *builder) readOwn(ops []*operation) {
+	for _, o := range ops {
+		if o.method != "GET" {
+			continue
+		}
+		for _, in := range o.inputs.List {
+			if in.In != "path" || len(b.idsOf(o, in.Name)) > 0 {
+				continue
+			}
+			for _, w := range ops {
+				if w.method != "DELETE" && len(b.own[w]) > 0 && slot(w, w.target) == slot(o, in.Name) {
+					b.slots[slot(o, in.Name)] = []string{b.own[w][0]}
+					break
 				}
 			}
 		}
@@ -1778,7 +1946,9 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 			rec := unwrap(c.op.model, body)
 			id, ok := idInResponse(&res.Response, r.cfg.MaxCheckValues)
 			if d := deleterOf(ops, c.op); d != nil {
-				if k, found := keyOf(rec, d.target); found {
+				if k, found := createdKey(rec, d.target); found {
+					id, ok = k, true
+				} else if k, found := linkedKey(res.Response.Header, rec, slot(d, d.target), d.target); found && !ok {
 					id, ok = k, true
 				}
 			}
@@ -1841,4 +2011,59 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 	for _, id := range sortedKeys(unkeyed) {
 		report.Notes = append(report.Notes, fmt.Sprintf("cleanup: %d records %s created stay: its answer names no key to delete them by", unkeyed[id], id))
 	}
+}
+
+// absentRecord reports whether r is the 404 of a record a positive case
+// named by a key the runner made up: the state's answer (no such record),
+// the refusal the document's own readers expect of a made-up key; it is
+// no failure, and no test of the operation either.
+func absentRecord(c *Case, r *Response) bool {
+	return len(c.madeUp) > 0 && r.Status == http.StatusNotFound
+}
+
+// madeUpNotes say, for each operation whose positive cases named a key
+// the runner made up, what came of it: tested with it (an answer below
+// 400), or refused every time (a 404: no such record), which leaves the
+// operation untested.
+func madeUpNotes(results []*Result) []string {
+	type tally struct {
+		params   []string
+		taken    int
+		statuses []string
+	}
+	var order []*operation
+	tallies := map[*operation]*tally{}
+	for _, res := range results {
+		c := res.Case
+		if c == nil || c.op == nil || len(c.madeUp) == 0 || res.Response.Status == 0 {
+			continue
+		}
+		t := tallies[c.op]
+		if t == nil {
+			t = &tally{params: c.madeUp}
+			tallies[c.op] = t
+			order = append(order, c.op)
+		}
+		if res.Response.Status < 400 {
+			t.taken++
+		} else if s := strconv.Itoa(res.Response.Status); !slices.Contains(t.statuses, s) {
+			t.statuses = append(t.statuses, s)
+		}
+	}
+	var notes []string
+	for _, o := range order {
+		t := tallies[o]
+		names := strings.Join(t.params, ", ")
+		if t.taken == 0 {
+			why := "the checks say what of it"
+			if slices.Equal(t.statuses, []string{"404"}) {
+				why = "no such record: the state's refusal, not a failure"
+			}
+			notes = append(notes, fmt.Sprintf("%s: no positive case answered: no list, example or create of the contract gave a value for %s, and the key the runner made up from the schema was answered %s (%s); give one with --id %s=ID",
+				o.id, names, strings.Join(t.statuses, ", "), why, t.params[0]))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s: tested with a key the runner made up from the schema for %s, as no list, example or create of the contract gave one", o.id, names))
+	}
+	return notes
 }

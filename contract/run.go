@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -573,6 +574,7 @@ func (r *runner) run(ctx context.Context) *Report {
 	report.Results = append(report.Results, r.sequences(ctx, report)...)
 	r.cleanUp(ctx, ops, b, report)
 	r.check(report, ops)
+	report.Notes = append(report.Notes, madeUpNotes(report.Results)...)
 	r.untested(report, ops)
 	report.Notes = testedLater(report.Notes, report.Results)
 	report.Credentials = Credentials{Password: r.cfg.Password, JWTSecret: string(r.cfg.JWTSecret), AdminToken: r.cfg.AdminToken, Token: r.token}
@@ -871,6 +873,22 @@ func keyOf(v any, param string) (string, bool) {
 	}
 	return idOf(v)
 }
+
+// createdKey is the key of the record a create answered with, for the
+// path parameter param: the record's (keyOf), or the answer itself where
+// it is a bare integer or UUID (Swashbuckle's POST /stores answering the
+// new store's id). Other bare text may be a message ("created"), no key.
+func createdKey(v any, param string) (string, bool) {
+	switch k := v.(type) {
+	case string:
+		return k, bareUUID.MatchString(k)
+	case float64:
+		return fmt.Sprint(int64(k)), k == float64(int64(k))
+	}
+	return keyOf(v, param)
+}
+
+var bareUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
