@@ -712,10 +712,17 @@ func (r *runner) discoverList(ctx context.Context, o *operation, b *builder) []a
 }
 
 // integerCandidates are the ids probeIDs tries for an integer parameter
-// beyond the contract's examples.
-func integerCandidates(in fastapi.Input) []string {
+// beyond the contract's examples, and for a string one holding the id of
+// the record o reads when that id is an integer (drf-spectacular writes
+// PokéAPI's {id}, which takes a name or an id, as a string; its records'
+// id is an integer).
+func integerCandidates(o *operation, in fastapi.Input) []string {
+	ids := []string{"1", "2", "3", "4", "5"}
 	if in.Kind == fastapi.Integer {
-		return []string{"1", "2", "3", "4", "5"}
+		return ids
+	}
+	if m := o.model; m != nil && m.Coll != nil && m.Coll.ID != nil && m.Coll.ID.Type == "integer" && m.IDParam == in.Name {
+		return ids
 	}
 	return nil
 }
@@ -733,7 +740,7 @@ func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, can
 				continue
 			}
 			var try []string
-			for _, id := range slices.Concat(candidates[in.Name], integerCandidates(in)) {
+			for _, id := range slices.Concat(candidates[in.Name], integerCandidates(o, in)) {
 				if !slices.Contains(try, id) {
 					try = append(try, id) // each once, in the note too
 				}

@@ -815,7 +815,8 @@ func permitNullWhereUntyped(doc *openapi3.T) {
 }
 
 // Nullable reports whether schema admits null: nullable: true (3.0), a type
-// list with "null", or FastAPI's anyOf: [X, {type: "null"}] (3.1).
+// list with "null", or an alternative of null: FastAPI's anyOf: [X, {type:
+// "null"}] (3.1), drf-spectacular's oneOf.
 func Nullable(schema *openapi3.Schema) bool {
 	if schema == nil {
 		return false
@@ -823,9 +824,11 @@ func Nullable(schema *openapi3.Schema) bool {
 	if schema.Nullable || schema.Type.Includes("null") {
 		return true
 	}
-	for _, alt := range schema.AnyOf {
-		if alt.Value != nil && alt.Value.Type.Is("null") {
-			return true
+	for _, alts := range [...]openapi3.SchemaRefs{schema.AnyOf, schema.OneOf} {
+		for _, alt := range alts {
+			if alt.Value != nil && alt.Value.Type.Is("null") {
+				return true
+			}
 		}
 	}
 	return false
