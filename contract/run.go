@@ -713,15 +713,16 @@ func (r *runner) discoverList(ctx context.Context, o *operation, b *builder) []a
 
 // integerCandidates are the ids probeIDs tries for an integer parameter
 // beyond the contract's examples, and for a string one holding the id of
-// the record o reads when that id is an integer (drf-spectacular writes
-// PokéAPI's {id}, which takes a name or an id, as a string; its records'
-// id is an integer).
+// the record o reads, named as that id, when the id is an integer
+// (drf-spectacular writes PokéAPI's {id}, which takes a name or an id, as
+// a string; its records' id is an integer). A parameter of another name
+// ({name}) holds a key of its own.
 func integerCandidates(o *operation, in fastapi.Input) []string {
 	ids := []string{"1", "2", "3", "4", "5"}
 	if in.Kind == fastapi.Integer {
 		return ids
 	}
-	if m := o.model; m != nil && m.Coll != nil && m.Coll.ID != nil && m.Coll.ID.Type == "integer" && m.IDParam == in.Name {
+	if m := o.model; m != nil && m.Coll != nil && m.Coll.ID != nil && m.Coll.ID.Type == "integer" && m.IDParam == in.Name && m.Coll.ID.Name == in.Name {
 		return ids
 	}
 	return nil
