@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -198,16 +199,26 @@ func tokenPrefixed(next http.Handler) http.Handler {
 	})
 }
 
-// Without the prefix, every secured case is refused and the run stops
-// saying so; --auth-format gives the prefix and the run passes.
+// The document's description of its API key writes it "Token
+// xxxxxx.yyyyyyy.zzzzzz": the run writes the token so. Where the
+// description says nothing of it, every secured case is refused and the
+// run stops saying so; --auth-format gives the prefix and the run passes.
 func TestAuthFormat(t *testing.T) {
 	t.Parallel()
 	sp, ts, _ := realWorld(t, tokenPrefixed)
-	_, err := runRealWorld(t, sp, ts, contract.Config{Checks: []string{"not_a_server_error"}})
+	report, err := runRealWorld(t, sp, ts, contract.Config{Checks: []string{"not_a_server_error"}})
+	if err != nil {
+		t.Fatalf("the prefix the description writes: %v", err)
+	}
+	if !slices.ContainsFunc(report.Notes, func(n string) bool { return strings.Contains(n, `as "Token <token>"`) }) {
+		t.Errorf("notes %q, want the token written after Token", report.Notes)
+	}
+	sp.Doc.Components.SecuritySchemes["Token"].Value.Description = "a JWT"
+	_, err = runRealWorld(t, sp, ts, contract.Config{Checks: []string{"not_a_server_error"}})
 	if !errors.Is(err, contract.ErrLogin) || !strings.Contains(err.Error(), "--auth-format") {
 		t.Fatalf("err = %v, want ErrLogin pointing at --auth-format", err)
 	}
-	report, err := runRealWorld(t, sp, ts, contract.Config{AuthFormat: "Token {token}"})
+	report, err = runRealWorld(t, sp, ts, contract.Config{AuthFormat: "Token {token}"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -31,6 +32,32 @@ var ErrLogin = errors.New("login failed")
 // tokenFormat is how a token is written where an API key goes when
 // --auth-format says nothing: as it is.
 const tokenFormat = "{token}"
+
+// tokenAfterToken finds a token written after the word Token in an
+// example of the header: "Token xxxxxx.yyyyyyy.zzzzzz" (RealWorld),
+// "Token <jwt>".
+var tokenAfterToken = regexp.MustCompile(`\bToken\s+(?:x{3,}|<|\{|\[|ey)`)
+
+// bearerWord is the word Bearer in a description.
+var bearerWord = regexp.MustCompile(`\bBearer\b`)
+
+// apiKeyFormat is how a token is written in an API key's place: after the
+// word the scheme's description puts before it in an Authorization
+// header: Bearer where it names the word ("Enter 'Bearer' [space] and then
+// your token", Swashbuckle's usual text; Kavita's "JWT with Bearer"),
+// Token where its example writes one so; else as it is.
+func apiKeyFormat(v *openapi3.SecurityScheme) string {
+	if v.In != "header" || !strings.EqualFold(v.Name, "Authorization") {
+		return tokenFormat
+	}
+	switch {
+	case bearerWord.MatchString(v.Description):
+		return "Bearer {token}"
+	case tokenAfterToken.MatchString(v.Description):
+		return "Token {token}"
+	}
+	return tokenFormat
+}
 
 // credPlace is where the document wants the token the login earned, and
 // how it is written there.
@@ -94,7 +121,7 @@ func placeFor(sp *spec.Spec, format string) credPlace {
 				case v.Type == "oauth2" || v.Type == "openIdConnect" || (v.Type == "http" && strings.EqualFold(v.Scheme, "bearer")):
 					p, found = credPlace{scheme: name, in: "header", name: "Authorization", format: "Bearer {token}"}, true
 				case v.Type == "apiKey" && v.Name != "" && (v.In == "header" || v.In == "query" || v.In == "cookie"):
-					p, found = credPlace{scheme: name, in: v.In, name: v.Name, format: tokenFormat}, true
+					p, found = credPlace{scheme: name, in: v.In, name: v.Name, format: apiKeyFormat(v)}, true
 				}
 			}
 		}

@@ -88,7 +88,7 @@ func contractFlags() (*flag.FlagSet, *contractOptions) {
 	o.framework = frameworkFlags(fs)
 	o.username = fs.String("username", "", "log in as this user, through the contract's OAuth2 form or JSON login (positive login, wrong-credentials cases, its token for the rest); a contract with no login takes it and --password as HTTP basic credentials where it declares basic; without it, an OAuth2 form login is tried with the form's example credentials from the contract (alice on the embedded contract), and a JSON login gets no positive case")
 	o.password = fs.String("password", "", "password for --username")
-	o.authFormat = fs.String("auth-format", "", "how the login's token (or --token) is written where the security scheme wants it, {token} standing for it, e.g. 'Token {token}' (default: 'Bearer {token}' for a bearer scheme, the token alone for an API key)")
+	o.authFormat = fs.String("auth-format", "", "how the login's token (or --token) is written where the security scheme wants it, {token} standing for it, e.g. 'Token {token}' (default: 'Bearer {token}' for a bearer scheme, for an API key in Authorization the word its description writes before the token (Bearer, Token), else the token alone)")
 	o.token = fs.String("token", "", "a credential the target issued (a bearer token, an API key), sent where the contract's security scheme wants it, as --auth-format writes it: for a contract without a login, or instead of one")
 	o.seed = fs.Uint64("seed", 1, "seed of generated inputs; the same seed sends the same requests")
 	fs.Var(&o.checks, "checks", "run only these `checks` (comma-separated or repeated)")
