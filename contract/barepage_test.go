@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -34,18 +35,7 @@ const bareListDoc = `{"openapi":"3.0.3","info":{"title":"tasks","version":"1"},
 // to a page object's members.
 func TestPagesOfABareList(t *testing.T) {
 	t.Parallel()
-	sp, err := spec.Load([]byte(bareListDoc), "tasks.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Compile(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mock.New(mock.Config{Spec: sp, Model: m})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, m, srv := mockOf(t, []byte(bareListDoc), "tasks.json")
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	report := runAccount(t, contract.Config{Spec: sp, Model: m, BaseURL: ts.URL, MaxResponseTime: time.Minute,
@@ -56,4 +46,22 @@ func TestPagesOfABareList(t *testing.T) {
 	if tallies(report)["paging_and_filters"][0] == 0 {
 		t.Errorf("paging_and_filters never passed: %v", report.Notes)
 	}
+}
+
+// mockOf is the mock of the contract doc (named name), with accounts.
+func mockOf(t *testing.T, doc []byte, name string, accounts ...mock.Account) (*spec.Spec, *model.Model, http.Handler) {
+	t.Helper()
+	sp, err := spec.Load(doc, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Model: m, Accounts: accounts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp, m, srv
 }

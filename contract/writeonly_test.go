@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
-	"github.com/moviemock/moviemock/internal/model"
-	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
 )
 
@@ -40,18 +38,7 @@ const accountsDoc = `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"path
 // create, read and compare the record.
 func TestCreateSendsFieldsRecordsDoNotCarry(t *testing.T) {
 	t.Parallel()
-	sp, err := spec.Load([]byte(accountsDoc), "accounts.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Compile(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mock.New(mock.Config{Spec: sp, Model: m})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, _, srv := mockOf(t, []byte(accountsDoc), "accounts.json")
 	report := run(t, srv, contract.Config{Spec: sp, Checks: sequenceChecks, Examples: 1})
 	for _, n := range report.Notes {
 		if strings.Contains(n, "no generated body") {
@@ -78,18 +65,7 @@ func TestRegistrationByEmail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := spec.Load(data, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Compile(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mock.New(mock.Config{Spec: sp, Model: m, Accounts: []mock.Account{{Username: "john.doe@gmail.com", Password: "dev@1234"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, _, srv := mockOf(t, data, path, mock.Account{Username: "john.doe@gmail.com", Password: "dev@1234"})
 	report := run(t, srv, contract.Config{Spec: sp, Checks: []string{"registration_login"}, Username: "john.doe@gmail.com", Password: "dev@1234", Examples: 1})
 	if f := failed(report); len(f) > 0 {
 		t.Errorf("failures on a correct server:\n%s", strings.Join(f, "\n"))
