@@ -466,6 +466,12 @@ func (r *runner) run(ctx context.Context) *Report {
 	}
 	b.attachModel(ops, r.model)
 	for _, o := range ops {
+		if r.model != nil && r.openAPI() && r.model.Anonymous(o.model) {
+			// a login or a registration inherits no token requirement
+			// (model.Anonymous): it owes no 401
+			o.secured = false
+			continue
+		}
 		o.keyed = r.openAPI() && !o.secured && r.cred.scheme != "" &&
 			(!o.basic && requires(r.sp.Doc, o.op, r.cred.scheme) || o.basic && opensAlone(r.sp.Doc, o.op, r.cred.scheme))
 		o.needsCredential = o.secured || o.keyed

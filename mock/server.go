@@ -630,11 +630,8 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	}
 	if s.oa != nil {
 		o.security = openapiprofile.CompileSecurity(s.spec.Doc, mo.Op)
-		if o.security != nil && mo.Kind == model.Login && mo.Op.Security == nil {
-			// A login does not inherit the document's token requirement
-			// (Swashbuckle puts a global Bearer on every operation, the
-			// login too): no one has a token before logging in. One the
-			// login states itself (a client's basic credentials) holds.
+		if o.security != nil && s.model.Anonymous(mo) {
+			// a login or a registration inherits no token requirement
 			o.security, o.secured, o.needsUser = nil, false, false
 		}
 	}

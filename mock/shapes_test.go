@@ -778,16 +778,24 @@ func TestJSONLoginAnsweringAToken(t *testing.T) {
 }
 
 // A document whose every operation inherits a token requirement (as
-// Swashbuckle writes a global Bearer) still logs in without one: no one
-// has a token before logging in. Its other operations keep it.
+// Swashbuckle writes a global Bearer) still signs up and logs in without
+// one: no one has a token before. Its other operations keep it, a create
+// of other records taking a password (a member an administrator adds)
+// too.
 func TestLoginInheritsNoTokenRequirement(t *testing.T) {
 	t.Parallel()
 	srv := contractServer(t, "testdata/token-login-global.yaml", nil, []mock.Account{{Username: "ada", Password: "secret-pw"}})
 	converse(t, srv, "Bearer", []step{
 		{"GET", "/user", "", 401, nil, ""},
+		{"POST", "/members", `{"username":"m","password":"pw-of-m","role":1}`, 401, nil, ""},
 		{"POST", "/login", `{"username":"ada","password":"wrong"}`, 403, nil, ""},
 		{"POST", "/login", `{"username":"ada","password":"secret-pw"}`, 200, nil, "token"},
 		{"GET", "/user", "", 200, map[string]string{"username": `"ada"`}, ""},
+	})
+	converse(t, srv, "Bearer", []step{
+		{"POST", "/register", `{"username":"zed","email":"zed@example.com","password":"zed-pw-1"}`, 200, map[string]string{"username": `"zed"`}, ""},
+		{"POST", "/login", `{"username":"zed","password":"zed-pw-1"}`, 200, nil, "token"},
+		{"GET", "/user", "", 200, map[string]string{"username": `"zed"`}, ""},
 	})
 }
 

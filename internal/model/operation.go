@@ -1014,3 +1014,27 @@ func viewMembers(sp *spec.Spec, v *openapi3.SchemaRef, coll *Collection) []ViewM
 	}
 	return out
 }
+
+// Anonymous reports whether o is one anyone may call whatever security
+// the document puts on every operation: a login, or a registration (a
+// create of the login collection's records taking a password), that
+// states no security of its own. Swashbuckle writes a global Bearer on
+// every operation, these too, but no one holds a token before signing up
+// and logging in. A requirement the operation states itself (a client's
+// basic credentials) holds.
+func (m *Model) Anonymous(o *Operation) bool {
+	if o == nil || o.Op == nil || o.Op.Security != nil || m.Framework == framework.FastAPI {
+		return false
+	}
+	if o.Kind == Login {
+		return true
+	}
+	if o.Kind != Create || o.Coll == nil || o.Coll != m.Login {
+		return false
+	}
+	body := bodySchema(o.Op, "application/json")
+	if inner, _ := bodyEnvelope(body); inner != nil {
+		body = inner // {"user": {…, "password"}}
+	}
+	return body != nil && body.Value != nil && body.Value.Properties["password"] != nil
+}
