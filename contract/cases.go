@@ -1689,7 +1689,7 @@ func deleterOf(ops []*operation, creator *operation) *operation {
 		return nil
 	}
 	for _, d := range ops {
-		if d.method == "DELETE" && d.target != "" && strings.TrimSuffix(d.path, "/") == strings.TrimSuffix(creator.path, "/")+"/{"+d.target+"}" {
+		if d.method == "DELETE" && d.target != "" && strings.TrimSuffix(d.path, "/") == recordPath(creator, d.target) {
 			return d
 		}
 	}

@@ -973,8 +973,8 @@ func checkIDConsistency(x *checkInput) *verdict {
 			})
 		}
 	}
-	found, problem := false, ""
-	found = idMismatches(x.json, func(p idPair, ref, id any, at []pathStep) bool {
+	problem := ""
+	found := idMismatches(x.json, func(p idPair, ref, id any, at []pathStep) bool {
 		if sent[p] {
 			return true
 		}

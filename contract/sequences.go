@@ -1106,6 +1106,17 @@ func (s *seqRun) plainRequest(o *model.Operation, path map[string]string, q url.
 	return Request{Method: o.Method, URL: u, Header: h}
 }
 
+// asRead is the record v a read answered and rec, the answer of the write
+// wrote, as they are compared: whole, or by the members both declare where
+// either answers a schema of its own (model.Operation.View), which view
+// says.
+func asRead(v any, rec map[string]any, wrote, read *model.Operation) (got, want any, view bool) {
+	if wrote.View == nil && read.View == nil {
+		return v, any(rec), false
+	}
+	return within(v, read, wrote), within(rec, wrote, read), true
+}
+
 // within is the record v, as o answers it, without the members other
 // does not declare: a record shown in two schemas (model.Operation.View)
 // is compared by the members they share.
@@ -1188,13 +1199,9 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 	if read != nil {
 		res, v := s.step(read, fmt.Sprintf("%s → %s: read back equals the create answer", opName(s.createOp(c)), opName(read)), ExpectSuccess, call{path: map[string]string{read.IDParam: pathKey(rec, read.IDParam, id)}})
 		bad := expectStatus(res, read.Status, "the record just created")
-		got, want := v, any(rec)
-		view := s.createOp(c).View != nil || read.View != nil
-		if view {
-			// the create answers the record in a schema of its own (ent's
-			// PetCreate, read as a PetRead): the members both declare agree
-			got, want = within(v, read, s.createOp(c)), within(rec, s.createOp(c), read)
-		}
+		// a create answering the record in a schema of its own (ent's
+		// PetCreate, read as a PetRead): the members both declare agree
+		got, want, view := asRead(v, rec, s.createOp(c), read)
 		if bad == nil && !reflect.DeepEqual(got, want) {
 			bad = fail("the create answer", "%s", firstDifference(got, want, ""))
 		}
@@ -1571,13 +1578,7 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 	if read := s.find(c, model.ReadOne); read != nil {
 		res, v := s.step(read, fmt.Sprintf("%s → %s: read back equals the %s answer", opName(o), opName(read), o.Method), ExpectSuccess, call{path: map[string]string{read.IDParam: pathKey(rec, read.IDParam, id)}})
 		bad := expectStatus(res, read.Status, "the record just changed")
-		got, answered := v, any(rec)
-		view := o.View != nil || read.View != nil
-		if view {
-			// the change answers the record in a schema of its own: the
-			// members both declare agree
-			got, answered = within(v, read, o), within(rec, o, read)
-		}
+		got, answered, view := asRead(v, rec, o, read)
 		if bad == nil && !reflect.DeepEqual(got, answered) {
 			bad = fail("the "+o.Method+" answer", "%s", firstDifference(got, answered, ""))
 		}

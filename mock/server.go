@@ -662,18 +662,14 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 			o.example = []byte("true")
 		}
 		if o.example == nil && s.fake.Finite(mo.Response) {
-			schema, seed, stream := mo.Response, s.cfg.Seed, uint64(len(s.paths))
-			o.gen = sync.OnceValue(func() []byte {
-				return s.fake.AppendAnswer(nil, gofakeit.NewFaker(rand.NewPCG(seed, stream), false), "", schema)
-			})
+			o.gen = s.generated(mo.Response, s.answerFaker())
 		}
 	}
 	if mo.Kind == model.Example {
 		// A generated answer is made when the operation is first answered
 		// (a document of thousands of operations starts without making
 		// them all), by a faker seeded as at start: the same bytes.
-		seed, stream := s.cfg.Seed, uint64(len(s.paths))
-		newFaker := func() *gofakeit.Faker { return gofakeit.NewFaker(rand.NewPCG(seed, stream), false) }
+		newFaker := s.answerFaker()
 		if o.alts = s.mediaAlternatives(mo, newFaker); len(o.alts) > 0 {
 			o.example, o.gen, o.media, o.stream = o.alts[0].body, o.alts[0].gen, o.alts[0].media, o.alts[0].stream
 			return o, nil
@@ -688,14 +684,7 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 				schema = mo.MediaSchema // a +json media type
 			}
 			if o.example == nil && schema != nil {
-				s.fake.Finite(schema) // its plan, as Append would compile it
-				answer := s.oa != nil
-				o.gen = sync.OnceValue(func() []byte {
-					if answer {
-						return s.fake.AppendAnswer(nil, newFaker(), "", schema)
-					}
-					return s.fake.Append(nil, newFaker(), "", schema)
-				})
+				o.gen = s.generated(schema, newFaker)
 			}
 			if mo.Media != "" && mo.Media != "application/json" && (o.example != nil || o.gen != nil) {
 				o.media = mo.Media // application/problem+json, say
@@ -703,6 +692,28 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		}
 	}
 	return o, nil
+}
+
+// answerFaker makes the faker of the operation being compiled's generated
+// answers, seeded as at start (the server's seed, the operation's place):
+// the same bytes every time.
+func (s *Server) answerFaker() func() *gofakeit.Faker {
+	seed, stream := s.cfg.Seed, uint64(len(s.paths))
+	return func() *gofakeit.Faker { return gofakeit.NewFaker(rand.NewPCG(seed, stream), false) }
+}
+
+// generated is a value of schema made when first answered (a document of
+// thousands of operations starts without making them all): an answer's,
+// writeOnly members left out, under the plain-OpenAPI profile.
+func (s *Server) generated(schema *openapi3.SchemaRef, newFaker func() *gofakeit.Faker) func() []byte {
+	s.fake.Finite(schema) // its plan, as Append would compile it
+	answer := s.oa != nil
+	return sync.OnceValue(func() []byte {
+		if answer {
+			return s.fake.AppendAnswer(nil, newFaker(), "", schema)
+		}
+		return s.fake.Append(nil, newFaker(), "", schema)
+	})
 }
 
 // answer is an Example operation's answer (its default one, when it

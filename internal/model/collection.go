@@ -286,11 +286,7 @@ func (m *Model) registered() *Collection {
 		if op == nil || loginPath(path) {
 			continue
 		}
-		body := bodySchema(op, "application/json")
-		if inner, _ := bodyEnvelope(body); inner != nil {
-			body = inner
-		}
-		if body == nil || body.Value == nil || body.Value.Properties["password"] == nil {
+		if !takesPassword(op) {
 			continue
 		}
 		_, resp := successResponse(op)

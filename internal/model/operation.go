@@ -713,8 +713,8 @@ func passwordPair(v *openapi3.Schema) (current, next string) {
 }
 
 // jsonLogin names the member a JSON login body names the account by: a
-// body of exactly a password and an email or a username. "" when it is
-// not one.
+// body of a password and an email or a username, requiring nothing else.
+// "" when it is not one.
 func jsonLogin(body *openapi3.SchemaRef) string {
 	if body == nil || body.Value == nil || body.Value.Properties["password"] == nil {
 		return ""
@@ -1029,12 +1029,15 @@ func (m *Model) Anonymous(o *Operation) bool {
 	if o.Kind == Login {
 		return true
 	}
-	if o.Kind != Create || o.Coll == nil || o.Coll != m.Login {
-		return false
-	}
-	body := bodySchema(o.Op, "application/json")
+	return o.Kind == Create && o.Coll != nil && o.Coll == m.Login && takesPassword(o.Op)
+}
+
+// takesPassword reports whether op's JSON body holds a password, itself or
+// in the one member it wraps the record in ({"user": {…, "password"}}).
+func takesPassword(op *openapi3.Operation) bool {
+	body := bodySchema(op, "application/json")
 	if inner, _ := bodyEnvelope(body); inner != nil {
-		body = inner // {"user": {…, "password"}}
+		body = inner
 	}
 	return body != nil && body.Value != nil && body.Value.Properties["password"] != nil
 }
