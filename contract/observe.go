@@ -808,7 +808,7 @@ func checkPaging(x *checkInput) *verdict {
 			}
 		}
 	}
-	if mo.Kind == model.NestedList && mo.ParentParam != "" {
+	if mo.Kind == model.NestedList && mo.ParentParam != "" && !mo.Scoped {
 		if raw, given := c.obs.path[mo.ParentParam]; given {
 			if v := selects(mo.ParentParam, raw, "the parent in the path"); v != nil {
 				return v

@@ -803,7 +803,9 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 		bad = sentFieldsKept(rec, want, set, c, nil)
 	}
 	for name, pid := range path {
-		if bad == nil && c.Field(name) != nil && fmt.Sprint(rec[name]) != pid {
+		// A record made under a parent it does not name (o.Scoped) may
+		// have a field of the path parameter's name: its own id.
+		if bad == nil && !o.Scoped && c.Field(name) != nil && fmt.Sprint(rec[name]) != pid {
 			bad = fail(fmt.Sprintf("%s %s (the path's)", name, pid), "%s", quoteAny(rec[name]))
 		}
 	}
@@ -1287,6 +1289,9 @@ func (s *seqRun) inLists(c *model.Collection, rec map[string]any, id string, wan
 			continue
 		}
 		v, ok := scalarQuery(rec[o.ParentParam])
+		if o.Scoped {
+			v, ok = "", false
+		}
 		if !ok {
 			// A record that does not name its parent (a comment, no
 			// slug): the one it was created under.
@@ -1426,7 +1431,7 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 				}
 			}
 			for k, pv := range path {
-				if got, _ := scalarQuery(m[k]); o.Coll.Field(k) != nil && got != pv && filterBad == nil {
+				if got, _ := scalarQuery(m[k]); !o.Scoped && o.Coll.Field(k) != nil && got != pv && filterBad == nil {
 					filterBad = fail(fmt.Sprintf("only items with %s=%s", k, pv), "item %s has %s %s", quoteAny(m["id"]), k, quoteAny(m[k]))
 				}
 			}

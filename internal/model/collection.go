@@ -117,6 +117,9 @@ type Field struct {
 // Field returns the field called name, or nil.
 func (c *Collection) Field(name string) *Field { return c.byName[name] }
 
+// ownKey reports whether name is the field the records are keyed by.
+func (c *Collection) ownKey(name string) bool { return c.ID != nil && c.ID.Name == name }
+
 // String is the collection's schema name.
 func (c *Collection) String() string { return c.Name }
 

@@ -451,11 +451,16 @@ func (m *Model) place(o *Operation) {
 			o.Kind = Create
 			return
 		}
-		if p := pathParams[len(pathParams)-1].Name; last == "" && coll.Field(p) != nil {
+		// A path parameter before a literal segment that is the records'
+		// own id (POST /pets/{id}/categories answering a Category) names
+		// no field of theirs: it is the parent's key, or the record an
+		// action is on.
+		own := coll.ownKey(pathParams[len(pathParams)-1].Name)
+		if p := pathParams[len(pathParams)-1].Name; last == "" && coll.Field(p) != nil && !own {
 			o.Kind, o.ParentParam, o.Parent = NestedCreate, p, coll.Field(p).Refers
 			return
 		}
-		if p := pathParams[len(pathParams)-1].Name; last == "" && m.Framework != framework.FastAPI && coll.Field(p) == nil {
+		if p := pathParams[len(pathParams)-1].Name; last == "" && (m.Framework != framework.FastAPI && coll.Field(p) == nil || own) {
 			if parent := m.readAt(parentPath(o.Path)); parent != nil && parent != coll && parent.ID.Name == p {
 				o.Kind, o.ParentParam, o.Parent, o.Scoped = NestedCreate, p, parent, true
 				coll.ScopedBy = parent
@@ -481,13 +486,14 @@ func (m *Model) place(o *Operation) {
 			m.listParams(o)
 		case coll != nil && (shape == ArrayShape || shape == PageShape) && last == "" && len(pathParams) >= 1:
 			p := pathParams[len(pathParams)-1].Name
-			if parent := m.readAt(parentPath(o.Path)); coll.Field(p) == nil && m.Framework != framework.FastAPI && parent != nil && parent != coll && parent.ID.Name == p {
+			own := coll.ownKey(p)
+			if parent := m.readAt(parentPath(o.Path)); (coll.Field(p) == nil && m.Framework != framework.FastAPI || own) && parent != nil && parent != coll && parent.ID.Name == p {
 				o.Kind, o.Coll, o.ParentParam, o.Parent, o.Scoped = NestedList, coll, p, parent, true
 				coll.ScopedBy = parent
 				m.listParams(o)
 				return
 			}
-			if coll.Field(p) == nil {
+			if coll.Field(p) == nil || own {
 				o.Why = fmt.Sprintf("a nested list whose %s names no field of %s", p, coll.Name)
 				return
 			}

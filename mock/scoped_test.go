@@ -1,0 +1,79 @@
+package mock_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
+)
+
+// petTags makes tags under a pet, as ent's entoas writes its edges:
+// POST and GET /pets/{id}/tags, where {id} is the pet's and a Tag has an
+// id of its own and names no pet.
+const petTags = "../testdata/contracts/pet-tags/openapi.json"
+
+// A path parameter before a literal segment that is the records' own id
+// names their parent: records made under it get ids of their own (two
+// made under one pet are two), and the parent's list holds what was made
+// under it and nothing made under another.
+func TestRecordsMadeUnderAParentKeepTheirOwnID(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile(petTags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(doc, petTags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(newServer(t, mock.Config{Spec: sp, Seed: 1}))
+	t.Cleanup(ts.Close)
+	call := func(method, path, body string, want int) any {
+		t.Helper()
+		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != want {
+			t.Fatalf("%s %s: %d %s, want %d", method, path, resp.StatusCode, b, want)
+		}
+		var v any
+		json.Unmarshal(b, &v)
+		return v
+	}
+	pet := call("POST", "/pets", `{"name":"one"}`, 200).(map[string]any)["id"]
+	other := call("POST", "/pets", `{"name":"other"}`, 200).(map[string]any)["id"]
+	under := fmt.Sprintf("/pets/%v/tags", pet)
+	a := call("POST", under, `{"name":"a"}`, 200).(map[string]any)
+	b := call("POST", under, `{"name":"b"}`, 200).(map[string]any)
+	if a["id"] == b["id"] {
+		t.Fatalf("two tags made under pet %v answered ids %v and %v: each wants its own", pet, a["id"], b["id"])
+	}
+	names := func(path string) map[string]bool {
+		got := map[string]bool{}
+		for _, it := range call("GET", path, "", 200).([]any) {
+			got[fmt.Sprint(it.(map[string]any)["name"])] = true
+		}
+		return got
+	}
+	if got := names(under); !got["a"] || !got["b"] {
+		t.Errorf("GET %s holds %v, want both tags made under it", under, got)
+	}
+	if got := names(fmt.Sprintf("/pets/%v/tags", other)); got["a"] || got["b"] {
+		t.Errorf("another pet's tags hold %v, made under pet %v", got, pet)
+	}
+	call("GET", "/pets/999999/tags", "", 404)
+}
