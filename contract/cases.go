@@ -88,6 +88,12 @@ type Case struct {
 	// positive case (madeUpKey): nothing named a record for them, so a
 	// 404 is the state's answer, not the contract's breach.
 	madeUp []string
+	// unpaired is the path parameter naming a record kept under a parent
+	// (model.Collection.ScopedBy) whose key a positive case took from
+	// what the runner saw, beside a parent key taken apart from it
+	// (POST /projects/{project}/views/{id}: view 1 may be another
+	// project's): a 404 is the state's answer there too.
+	unpaired string
 }
 
 // operation is a contract operation and what the runner knows of it.
@@ -1013,6 +1019,14 @@ func (b *builder) positive(o *operation) {
 			}
 		}()
 	}
+	if p := underParent(o); p != "" && !slices.Contains(madeUp, p) {
+		start := len(b.cases)
+		defer func() {
+			for _, c := range b.cases[start:] {
+				c.unpaired = p
+			}
+		}()
+	}
 	b.add(o, Positive, ExpectSuccess, describe(vals, o.inputs.List), vals, nil)
 	// The body with its required fields only, and with a field the
 	// schema does not declare (pydantic ignores it).
@@ -1932,7 +1946,7 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 				}
 			}
 		}
-		if c.Method == "POST" && s/100 == 2 && !c.op.tokenEndpoint && !c.op.jsonLogin() && (c.op.model == nil || c.op.model.Kind != model.Action) {
+		if makesRecords(c.op) && s/100 == 2 && !c.op.tokenEndpoint && !c.op.jsonLogin() {
 			var body any
 			raw := res.Response.Body
 			if len(raw) == 0 {
@@ -2013,12 +2027,71 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 	}
 }
 
+// makesRecords reports whether o's successes leave records to delete: a
+// create by the contract's conventions, whichever its method (Vikunja's
+// PUT /projects), or any other POST but one changing a record the path
+// names (an action, Vikunja's POST /projects/{id}).
+func makesRecords(o *operation) bool {
+	if o.model == nil {
+		return o.method == "POST"
+	}
+	switch o.model.Kind {
+	case model.Create, model.NestedCreate:
+		return true
+	case model.Action, model.Replace, model.Update:
+		return false
+	}
+	return o.method == "POST"
+}
+
 // absentRecord reports whether r is the 404 of a record a positive case
 // named by a key the runner made up: the state's answer (no such record),
 // the refusal the document's own readers expect of a made-up key; it is
 // no failure, and no test of the operation either.
 func absentRecord(c *Case, r *Response) bool {
-	return len(c.madeUp) > 0 && r.Status == http.StatusNotFound
+	return (len(c.madeUp) > 0 || c.unpaired != "") && r.Status == http.StatusNotFound
+}
+
+// underParent is the path parameter of o naming a record of a collection
+// kept under a parent it does not name (model.Collection.ScopedBy), when
+// o's path names the parent too; "" for other operations.
+func underParent(o *operation) string {
+	m := o.model
+	if m == nil || m.Coll == nil || m.Coll.ScopedBy == nil || m.IDParam == "" {
+		return ""
+	}
+	for _, in := range o.inputs.List {
+		if in.In == "path" && in.Name != m.IDParam {
+			return m.IDParam
+		}
+	}
+	return ""
+}
+
+// unpairedNotes say, for each operation whose positive cases were all
+// answered 404 for a record under a parent (Case.unpaired), that it was
+// the state's answer and the operation untested by them.
+func unpairedNotes(results []*Result) []string {
+	refused := map[*operation]bool{}
+	var order []*operation
+	for _, res := range results {
+		c := res.Case
+		if c == nil || c.op == nil || c.unpaired == "" || res.Response.Status == 0 {
+			continue
+		}
+		if _, seen := refused[c.op]; !seen {
+			refused[c.op] = true
+			order = append(order, c.op)
+		}
+		refused[c.op] = refused[c.op] && res.Response.Status == http.StatusNotFound
+	}
+	var notes []string
+	for _, o := range order {
+		if refused[o] {
+			notes = append(notes, fmt.Sprintf("%s: its positive cases were answered 404: the %s the runner saw may be under another parent than the one they named (the state's refusal, not a failure; the sequences test it with a record they made)", o.id, underParent(o)))
+		}
+	}
+	return notes
 }
 
 // madeUpNotes say, for each operation whose positive cases named a key

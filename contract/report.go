@@ -930,7 +930,7 @@ func coverageOf(ops []*operation, results []*Result) []Coverage {
 		if s := res.Response.Status; s != 0 {
 			c.Answered++
 			if (res.Case.Kind == Positive || res.Case.Kind == Observed || (res.Case.Kind == Sequence && res.Case.Expect == ExpectSuccess)) &&
-				!(len(res.Case.madeUp) > 0 && res.Response.Status >= 400) {
+				!((len(res.Case.madeUp) > 0 || res.Case.unpaired != "") && res.Response.Status >= 400) {
 				// A key the runner made up tests the operation only
 				// where the target took it (madeUpNotes).
 				c.Positive++

@@ -581,6 +581,7 @@ func (r *runner) run(ctx context.Context) *Report {
 	r.cleanUp(ctx, ops, b, report)
 	r.check(report, ops)
 	report.Notes = append(report.Notes, madeUpNotes(report.Results)...)
+	report.Notes = append(report.Notes, unpairedNotes(report.Results)...)
 	r.untested(report, ops)
 	report.Notes = testedLater(report.Notes, report.Results)
 	report.Credentials = Credentials{Password: r.cfg.Password, JWTSecret: string(r.cfg.JWTSecret), AdminToken: r.cfg.AdminToken, Token: r.token}

@@ -158,13 +158,48 @@ func (r *runner) sequences(ctx context.Context, report *Report) []*Result {
 }
 
 // find is the first operation of kind on c.
+// find is c's operation of kind: the first whose path the sequence can
+// fill (addressable), else the first.
 func (s *seqRun) find(c *model.Collection, kind model.Kind) *model.Operation {
+	var first *model.Operation
 	for _, o := range s.m.Operations {
 		if o.Coll == c && o.Kind == kind {
-			return o
+			if s.addressable(o) {
+				return o
+			}
+			if first == nil {
+				first = o
+			}
 		}
 	}
-	return nil
+	return first
+}
+
+// addressable reports whether every path parameter of o is one the
+// sequence has a value for: the record's key, the parent's, or one of
+// those the record was made under (s.under). DELETE
+// /projects/{id}/webhooks/{webhookID} cannot address a webhook made by
+// PUT /user/settings/webhooks; DELETE /user/settings/webhooks/{id} can.
+func (s *seqRun) addressable(o *model.Operation) bool {
+	for _, in := range o.Inputs.List {
+		if in.In == "path" && in.Name != o.IDParam && in.Name != o.ParentParam {
+			if _, ok := s.under[in.Name]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// unfilled is the first path parameter a step's path still names after
+// every value the sequence has is put in, or "".
+func unfilled(ins fastapi.Inputs, path string) string {
+	for _, in := range ins.List {
+		if in.In == "path" && strings.Contains(path, "{"+in.Name+"}") {
+			return in.Name
+		}
+	}
+	return ""
 }
 
 func (s *seqRun) findKind(kind model.Kind) *model.Operation {
@@ -186,7 +221,7 @@ func (s *seqRun) op(o *model.Operation) *operation {
 	if id == "" {
 		id = o.Method + " " + o.Path
 	}
-	x := &operation{id: id, method: o.Method, path: o.Path, op: o.Op, item: o.Item, inputs: o.Inputs}
+	x := &operation{id: id, method: o.Method, path: o.Path, op: o.Op, item: o.Item, inputs: o.Inputs, model: o}
 	x.tokenEndpoint = issuesTokens(o.Op)
 	s.ops[o] = x
 	return x
@@ -289,7 +324,11 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 		req.Header = nil
 	}
 	cs := &Case{Operation: x.id, Method: o.Method, Path: o.Path, Kind: Sequence, Name: name, Expect: expect, Request: req, op: x}
-	if why := s.unaddressable(x.inputs, c.path, s.under); why != "" {
+	why := s.unaddressable(x.inputs, c.path, s.under)
+	if p := unfilled(x.inputs, path); why == "" && p != "" {
+		why = fmt.Sprintf("its path parameter %s names nothing the sequence made or read", p)
+	}
+	if why != "" {
 		res := &Result{Case: cs, Response: Response{Skipped: why}}
 		s.results = append(s.results, res)
 		return res, nil
@@ -1517,6 +1556,14 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 	fixed := map[string]any{}
 	if jb, _ := s.jsonBodyOf(o); jb != nil {
 		for _, name := range jb.Fields {
+			if f := c.Field(name); f != nil && f == c.ID && !slices.Contains(only, name) {
+				// The record's key in the body (Vikunja's Label with
+				// its id) is the one the path names: another would ask
+				// the backend to choose between them.
+				if v, ok := cur[name]; ok {
+					fixed[name] = v
+				}
+			}
 			if f := c.Field(name); f != nil && (f.Refers != nil || f.Owner) && !slices.Contains(only, name) {
 				if v, ok := cur[name]; ok {
 					fixed[name] = v

@@ -77,3 +77,51 @@ func TestRecordsMadeUnderAParentKeepTheirOwnID(t *testing.T) {
 	}
 	call("GET", "/pets/999999/tags", "", 404)
 }
+
+// A document creating with PUT and changing with POST (Vikunja's): the
+// PUT's record is kept and read back, the POST changes it, and a path
+// naming a record on the way to the one asked for (a bucket's project)
+// is refused 404 when no such record is held.
+func TestMethodsUsedTheOtherWayRound(t *testing.T) {
+	t.Parallel()
+	const doc = "../testdata/contracts/put-creates/openapi.json"
+	raw, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(raw, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(newServer(t, mock.Config{Spec: sp, Seed: 1}))
+	t.Cleanup(ts.Close)
+	call := func(method, path, body string, want int) map[string]any {
+		t.Helper()
+		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != want {
+			t.Fatalf("%s %s: %d %s, want %d", method, path, resp.StatusCode, b, want)
+		}
+		var v map[string]any
+		json.Unmarshal(b, &v)
+		return v
+	}
+	made := call("PUT", "/projects", `{"title":"garden"}`, 201)
+	at := fmt.Sprintf("/projects/%v", made["id"])
+	if got := call("GET", at, "", 200); got["title"] != "garden" {
+		t.Errorf("GET %s: %v, want the project PUT made", at, got)
+	}
+	call("POST", at, fmt.Sprintf(`{"id":%v,"title":"orchard"}`, made["id"]), 200)
+	if got := call("GET", at, "", 200); got["title"] != "orchard" {
+		t.Errorf("GET %s after the POST: %v, want its title changed", at, got)
+	}
+	view := call("PUT", at+"/views", `{"title":"board"}`, 201)
+	call("GET", fmt.Sprintf("%s/views/%v/buckets", at, view["id"]), "", 200)
+	call("GET", fmt.Sprintf("/projects/987654321/views/%v/buckets", view["id"]), "", 404)
+}

@@ -233,6 +233,26 @@ var handlers = map[model.Kind]func(c *call){
 	model.Action: action,
 }
 
+// ancestorsFirst is handle, after a 404 for a record on the path to the
+// operation's that the state has not (model.Operation.Ancestors).
+func ancestorsFirst(mo *model.Operation, handle func(c *call)) func(c *call) {
+	if len(mo.Ancestors) == 0 || handle == nil {
+		return handle
+	}
+	return func(c *call) {
+		for _, a := range mo.Ancestors {
+			c.st.mu.RLock()
+			_, _, ok := c.find(a.Coll, a.Param)
+			c.st.mu.RUnlock()
+			if !ok {
+				c.notFound(a.Coll)
+				return
+			}
+		}
+		handle(c)
+	}
+}
+
 // New builds a Server from cfg.
 func New(cfg Config) (*Server, error) {
 	if cfg.Spec == nil {
@@ -606,7 +626,7 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		mo = &clone
 		ins = fastapi.Inputs{}
 	}
-	o := &operation{m: mo, inputs: ins, handle: handlers[mo.Kind], defaults: map[string]int64{},
+	o := &operation{m: mo, inputs: ins, handle: ancestorsFirst(mo, handlers[mo.Kind]), defaults: map[string]int64{},
 		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login), basic: mo.Basic}
 	o.anyUser = s.model.Framework != framework.FastAPI
 	switch {

@@ -774,6 +774,7 @@ func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
 		})
 		taken[pn] = true
 	}
+	p.pairs = idPairs(p.props)
 	// A required property the schema does not describe: any value will do.
 	var undeclared []string
 	for pn := range f.required {
@@ -828,6 +829,48 @@ func (g *Generator) objectPlan(f *facts, name, ctx string) *objPlan {
 	}
 	p.dict = d
 	return p
+}
+
+// idPairs finds, among an object's properties, each x_id beside an
+// object x whose id is planned alike (an integer of the same bounds, or a
+// string of the same format with no pattern nor length), so that x_id
+// equals x.id as a backend's answer has them.
+func idPairs(props []prop) []idPair {
+	var out []idPair
+	for i := range props {
+		base, ok := strings.CutSuffix(props[i].name, "_id")
+		if !ok || base == "" {
+			continue
+		}
+		j := slices.IndexFunc(props, func(q prop) bool { return q.name == base })
+		if j < 0 || props[j].node.kind != kObj {
+			continue
+		}
+		obj := props[j].node.obj
+		k := slices.IndexFunc(obj.props, func(q prop) bool { return q.name == "id" })
+		if k >= 0 && samePlan(props[i].node, obj.props[k].node) {
+			out = append(out, idPair{id: i, obj: j})
+		}
+	}
+	return out
+}
+
+// samePlan reports whether every value of a is one b could make: the
+// same kind, an integer of the same bounds, or a string of the same
+// format without a pattern or a length bound.
+func samePlan(a, b *node) bool {
+	if a.kind != b.kind || len(a.nots)+len(b.nots) > 0 || b.nullPct == 0 && a.nullPct > 0 {
+		return false
+	}
+	switch a.kind {
+	case kInt:
+		x, y := *a.num, *b.num
+		return x.lo == y.lo && x.hi == y.hi && x.hasLo == y.hasLo && x.hasHi == y.hasHi && x.loEx == y.loEx && x.hiEx == y.hiEx && slices.Equal(x.mult, y.mult)
+	case kStr:
+		x, y := a.str, b.str
+		return x.format == y.format && len(x.res)+len(x.ecma)+len(y.res)+len(y.ecma) == 0 && x.minLen == y.minLen && x.maxLen == y.maxLen
+	}
+	return false
 }
 
 // freeValue plans the values of a dict whose schema says nothing of them

@@ -391,6 +391,22 @@ func (st *state) object(dst []byte, p *objPlan, minimal bool, ov *override) []by
 	st.memory = memory{}
 	dst = append(dst, '{')
 	first, have := true, 0
+	// x_id is made first, and x is written with it as its id.
+	var pre [][]byte
+	var ids []*override
+	for _, pair := range p.pairs {
+		if ov != nil && (ov.prop == p.props[pair.id].name || ov.prop == p.props[pair.obj].name) {
+			continue
+		}
+		v := st.gen(nil, p.props[pair.id].node, true, minimal, nil)
+		if string(v) == "null" {
+			continue
+		}
+		if pre == nil {
+			pre, ids = make([][]byte, len(p.props)), make([]*override, len(p.props))
+		}
+		pre[pair.id], ids[pair.obj] = v, &override{prop: "id", value: v}
+	}
 	if ov != nil && !p.declares(ov.prop) {
 		dst = append(fastapi.AppendString(dst, ov.prop), ':')
 		dst = append(dst, ov.value...)
@@ -407,9 +423,14 @@ func (st *state) object(dst []byte, p *objPlan, minimal bool, ov *override) []by
 		first = false
 		have++
 		dst = append(dst, pr.key...)
-		if ov != nil && ov.prop == pr.name {
+		switch {
+		case ov != nil && ov.prop == pr.name:
 			dst = append(dst, ov.value...)
-		} else {
+		case pre != nil && pre[i] != nil:
+			dst = append(dst, pre[i]...)
+		case pre != nil && ids[i] != nil:
+			dst = st.gen(dst, pr.node, true, minimal, ids[i])
+		default:
 			dst = st.gen(dst, pr.node, true, minimal, nil)
 		}
 	}

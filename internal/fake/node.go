@@ -91,12 +91,20 @@ type prop struct {
 type objPlan struct {
 	ident *openapi3.Schema // the schema, for counting recursion
 	props []prop
+	// pairs are the members naming an object member's id (bucket_id
+	// beside a bucket with an id of the same plan): the object is written
+	// with that id.
+	pairs []idPair
 	dict  *dictPlan // extra members, or nil
 	// minProps and maxProps bound the members written (maxProps -1: no
 	// bound): optional properties are left out, or kept, to fit them.
 	minProps int
 	maxProps int
 }
+
+// idPair is a member x_id (props[id]) and an object member x (props[obj])
+// whose id has x_id's plan.
+type idPair struct{ id, obj int }
 
 // dictPlan makes the members of a dict (additionalProperties).
 type dictPlan struct {

@@ -120,6 +120,11 @@ func (c *Collection) Field(name string) *Field { return c.byName[name] }
 // ownKey reports whether name is the field the records are keyed by.
 func (c *Collection) ownKey(name string) bool { return c.ID != nil && c.ID.Name == name }
 
+// keyedBy reports whether a path parameter of that name, in the place of
+// a read's key, names a record by its key: it has the key's name, or
+// names none of the records' fields (/projects/{project} for /projects/{id}).
+func (c *Collection) keyedBy(name string) bool { return c.ownKey(name) || c.Field(name) == nil }
+
 // String is the collection's schema name.
 func (c *Collection) String() string { return c.Name }
 

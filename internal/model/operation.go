@@ -101,6 +101,12 @@ type Operation struct {
 	// TokenOnly: a JSON login answering a token alone ({"token": …}), not
 	// the account's record.
 	TokenOnly bool
+	// Ancestors are the records the path names on the way to the one the
+	// operation is on (GET /projects/{id}/views/{view}/buckets: the
+	// project), each a prefix of the path that reads a collection, but
+	// the IDParam's and the ParentParam's: a key none has is a 404, as a
+	// backend looking each up answers. Only outside FastAPI documents.
+	Ancestors []Ancestor
 	// Scoped: a nested list or create whose parent the records do not name
 	// in a field of theirs (/articles/{slug}/comments answering Comments
 	// with no slug): the store keeps each record's parent beside it.
@@ -355,6 +361,9 @@ func (m *Model) classify() error {
 			m.compileInputs(o)
 			o.Guarded = declaresSecurity(doc, op)
 			m.place(o)
+			if o.Kind != Example && m.Framework != framework.FastAPI {
+				o.Ancestors = m.ancestors(o)
+			}
 			m.Operations = append(m.Operations, o)
 		}
 	}
@@ -418,7 +427,7 @@ func (m *Model) place(o *Operation) {
 	if form == nil {
 		form = bodySchema(o.Op, "multipart/form-data")
 	}
-	switch o.Method {
+	switch m.conventionMethod(o, coll, shape, last) {
 	case "POST":
 		if form != nil && form.Value != nil && form.Value.Properties["username"] != nil && form.Value.Properties["password"] != nil &&
 			(m.Framework == framework.FastAPI || jsonBody == nil || loginPath(o.Path)) {
@@ -461,7 +470,7 @@ func (m *Model) place(o *Operation) {
 			return
 		}
 		if p := pathParams[len(pathParams)-1].Name; last == "" && (m.Framework != framework.FastAPI && coll.Field(p) == nil || own) {
-			if parent := m.readAt(parentPath(o.Path)); parent != nil && parent != coll && parent.ID.Name == p {
+			if parent := m.readAt(parentPath(o.Path)); parent != nil && parent != coll && parent.keyedBy(p) {
 				o.Kind, o.ParentParam, o.Parent, o.Scoped = NestedCreate, p, parent, true
 				coll.ScopedBy = parent
 				return
@@ -474,7 +483,7 @@ func (m *Model) place(o *Operation) {
 			o.Kind, o.IDParam = Action, p
 			return
 		}
-		o.Why = "a POST under a path parameter that names no field of " + coll.Name
+		o.Why = "a " + o.Method + " under a path parameter that names no field of " + coll.Name
 	case "GET":
 		switch {
 		case coll != nil && shape == OneShape && last != "" && len(pathParams) == 1:
@@ -487,7 +496,7 @@ func (m *Model) place(o *Operation) {
 		case coll != nil && (shape == ArrayShape || shape == PageShape) && last == "" && len(pathParams) >= 1:
 			p := pathParams[len(pathParams)-1].Name
 			own := coll.ownKey(p)
-			if parent := m.readAt(parentPath(o.Path)); (coll.Field(p) == nil && m.Framework != framework.FastAPI || own) && parent != nil && parent != coll && parent.ID.Name == p {
+			if parent := m.readAt(parentPath(o.Path)); (coll.Field(p) == nil && m.Framework != framework.FastAPI || own) && parent != nil && parent != coll && parent.keyedBy(p) {
 				o.Kind, o.Coll, o.ParentParam, o.Parent, o.Scoped = NestedList, coll, p, parent, true
 				coll.ScopedBy = parent
 				m.listParams(o)
@@ -777,11 +786,72 @@ func bodyEnvelope(body *openapi3.SchemaRef) (inner *openapi3.SchemaRef, wrap str
 // readAt is the collection whose record a GET of path answers, or nil.
 func (m *Model) readAt(path string) *Collection {
 	item := m.Spec.Doc.Paths.Value(path)
+	if item == nil {
+		// the same path with other parameter names: /projects/{id}
+		// for /projects/{project}/views's parent
+		item = m.Spec.Doc.Paths.Find(path)
+	}
 	if item == nil || item.Get == nil {
 		return nil
 	}
 	_, s := successResponse(item.Get)
 	if n, sh, _ := recordsOf(s, m.projectionOf); sh == OneShape {
+		return m.byName[n]
+	}
+	return nil
+}
+
+// Ancestor is a path parameter naming a record of Coll by its key.
+type Ancestor struct {
+	Param string
+	Coll  *Collection
+}
+
+// ancestors are o's Ancestors.
+func (m *Model) ancestors(o *Operation) []Ancestor {
+	var out []Ancestor
+	segs, _ := segments(o.Path)
+	for i, seg := range segs {
+		name, ok := strings.CutPrefix(seg, "{")
+		if name, ok = strings.CutSuffix(name, "}"); !ok || name == o.IDParam || name == o.ParentParam {
+			continue
+		}
+		if c := m.readAt("/" + strings.Join(segs[:i+1], "/")); c != nil && c.keyedBy(name) {
+			out = append(out, Ancestor{Param: name, Coll: c})
+		}
+	}
+	return out
+}
+
+// conventionMethod is the method o's convention is found by: its own,
+// but outside FastAPI documents a path's methods can be used the other
+// way round (Vikunja's go-swagger document creates with PUT /projects
+// and changes with POST /projects/{id}). A PUT to a path ending in a
+// literal segment, where the path has no POST and lists the records the
+// PUT answers, creates as a POST does; a POST to the path of a read of
+// the records it answers, where the path has no PUT nor PATCH, replaces
+// as a PUT does.
+func (m *Model) conventionMethod(o *Operation, coll *Collection, shape Shape, last string) string {
+	if m.Framework == framework.FastAPI || coll == nil || shape != OneShape {
+		return o.Method
+	}
+	switch {
+	case o.Method == "PUT" && last == "" && o.Item.Post == nil && m.listAt(o.Path) == coll:
+		return "POST"
+	case o.Method == "POST" && last != "" && o.Item.Put == nil && o.Item.Patch == nil && m.readAt(o.Path) == coll:
+		return "PUT"
+	}
+	return o.Method
+}
+
+// listAt is the collection the GET of path lists, if it lists one.
+func (m *Model) listAt(path string) *Collection {
+	item := m.Spec.Doc.Paths.Value(path)
+	if item == nil || item.Get == nil {
+		return nil
+	}
+	_, s := successResponse(item.Get)
+	if n, sh, _ := recordsOf(s, m.projectionOf); sh == ArrayShape || sh == PageShape {
 		return m.byName[n]
 	}
 	return nil

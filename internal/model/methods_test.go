@@ -1,0 +1,41 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/moviemock/moviemock/internal/framework"
+	"github.com/moviemock/moviemock/internal/model"
+)
+
+const putCreates = "../../testdata/contracts/put-creates/openapi.json"
+
+// A document that creates with PUT on a list's path and changes with POST
+// on a record's path (Vikunja's) has its operations placed by what they
+// do; a parent named by another parameter name than its read's
+// (/projects/{project}/views beside /projects/{id}) still scopes. Read as
+// FastAPI's, the methods keep their own meaning.
+func TestMethodsUsedTheOtherWayRound(t *testing.T) {
+	t.Parallel()
+	m := compileFile(t, putCreates)
+	for op, want := range map[string]model.Kind{
+		"createProject": model.Create,
+		"updateProject": model.Replace,
+		"createView":    model.NestedCreate,
+		"listViews":     model.NestedList,
+		"updateView":    model.Replace,
+		"createBucket":  model.NestedCreate,
+	} {
+		if o := m.Operation(op); o.Kind != want {
+			t.Errorf("%s: %v (%s), want %v", op, o.Kind, o.Why, want)
+		}
+	}
+	if o := m.Operation("createView"); !o.Scoped || o.Parent != m.Collection("Project") {
+		t.Errorf("createView: scoped %v under %v, want under Project", o.Scoped, o.Parent)
+	}
+	fm := compileFile(t, putCreates, model.WithFramework(framework.FastAPI))
+	for _, op := range []string{"createProject", "updateProject"} {
+		if o := fm.Operation(op); o.Kind != model.Example {
+			t.Errorf("as FastAPI's, %s: %v, want answered from its example", op, o.Kind)
+		}
+	}
+}
