@@ -267,7 +267,7 @@ func (s *seqRun) deleteAccount(a *account) {
 		s.loginRefused(a.login, a.user, a.pass, "the deleted account's credentials", checkStatefulDelete)
 		return
 	}
-	if o := s.find(s.m.Login, model.Delete); o != nil && s.auth != "" {
+	if o := s.find(s.m.Login, model.Delete); o != nil && s.auth != "" && s.addressable(o) {
 		if id, ok := keyOf(a.rec, o.IDParam); ok {
 			resp := s.r.send(s.ctx, s.plainRequest(o, map[string]string{o.IDParam: id}, nil))
 			if resp.Status/100 == 2 {

@@ -12,7 +12,9 @@ const putCreates = "../../testdata/contracts/put-creates/openapi.json"
 // A document that creates with PUT on a list's path and changes with POST
 // on a record's path (Vikunja's) has its operations placed by what they
 // do; a parent named by another parameter name than its read's
-// (/projects/{project}/views beside /projects/{id}) still scopes. Read as
+// (/projects/{project}/views beside /projects/{id}) still scopes; a
+// DELETE under a parent of records listed on their own takes one off the
+// parent and deletes nothing. Read as
 // FastAPI's, the methods keep their own meaning.
 func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 	t.Parallel()
@@ -24,6 +26,8 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 		"listViews":     model.NestedList,
 		"updateView":    model.Replace,
 		"createBucket":  model.NestedCreate,
+		// a label listed on its own, taken off a project: not deleted
+		"removeLabel": model.Example,
 	} {
 		if o := m.Operation(op); o.Kind != want {
 			t.Errorf("%s: %v (%s), want %v", op, o.Kind, o.Why, want)

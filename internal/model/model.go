@@ -50,6 +50,9 @@ type Model struct {
 	// views are the schemas that show another collection's records
 	// (viewsOf), each as a reference to it.
 	views map[string]*openapi3.SchemaRef
+	// topLevel are the collections a path without parameters lists
+	// (standsAlone), found on first use while compiling.
+	topLevel map[*Collection]bool
 	// byProp and projections serve projectionOf while compiling.
 	byProp      map[string][]string
 	projections map[*openapi3.Schema]string

@@ -542,7 +542,7 @@ func (m *Model) place(o *Operation) {
 			// parent path lists.
 			if parent := m.Spec.Doc.Paths.Value(parentPath(o.Path)); parent != nil && parent.Get != nil {
 				_, s := successResponse(parent.Get)
-				if n, sh, _ := recordsOf(s, m.projectionOf); sh == ArrayShape || sh == PageShape {
+				if n, sh, _ := recordsOf(s, m.projectionOf); (sh == ArrayShape || sh == PageShape) && !m.standsAlone(m.byName[n]) {
 					coll = m.byName[n]
 				}
 			}
@@ -799,6 +799,31 @@ func (m *Model) readAt(path string) *Collection {
 		return m.byName[n]
 	}
 	return nil
+}
+
+// standsAlone reports whether c's records exist apart from any parent:
+// the accounts, or records a path without parameters lists (GET /labels).
+// A DELETE under a parent's path of such a record (DELETE
+// /tasks/{task}/labels/{label}, /tasks/{taskID}/assignees/{userID})
+// takes it off the parent, not out of existence.
+func (m *Model) standsAlone(c *Collection) bool {
+	if c == nil {
+		return false
+	}
+	if c == m.Login {
+		return true
+	}
+	if m.topLevel == nil {
+		m.topLevel = map[*Collection]bool{}
+		for _, path := range m.Spec.Paths() {
+			if !strings.Contains(path, "{") {
+				if l := m.listAt(path); l != nil {
+					m.topLevel[l] = true
+				}
+			}
+		}
+	}
+	return m.topLevel[c]
 }
 
 // Ancestor is a path parameter naming a record of Coll by its key.
