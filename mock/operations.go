@@ -245,7 +245,10 @@ func list(c *call) {
 		recs, first = recs[lo:hi], int64(lo)
 	}
 	writePooled(c.w, o.Status, func(b []byte) []byte {
-		if o.Shape == model.PageShape && o.Envelope != "items" {
+		if o.Shape == model.PageShape && (o.Envelope != "items" || c.s.oa != nil) {
+			// FastAPI's page ({items, total, page, size, pages}) is
+			// appendPage's; any other document's envelope is written
+			// by its members' names.
 			return c.appendEnvelope(b, recs, total, first)
 		}
 		if o.Shape == model.PageShape {

@@ -5,8 +5,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/brianvoe/gofakeit/v7"
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/fastapi"
@@ -131,12 +134,37 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 				b = strconv.AppendInt(b, c.intArg(name, int64(len(recs))), 10)
 			} else if name == f.Skip && name != "" {
 				b = strconv.AppendInt(b, start, 10)
+			} else if name == f.Page && name != "" {
+				b = strconv.AppendInt(b, c.intArg(name, f.FirstPage), 10)
+			} else if name == f.Size && name != "" {
+				b = strconv.AppendInt(b, page, 10)
+			} else if (l == "pages" || l == "total_pages" || l == "totalpages") && f.Size != "" {
+				b = strconv.AppendInt(b, (int64(total)+max(page, 1)-1)/max(page, 1), 10)
 			} else {
-				b = append(b, "null"...)
+				b = c.appendPageMember(b, name)
 			}
 		}
 	}
 	return append(b, '}')
+}
+
+// appendPageMember writes a list envelope's member no convention names:
+// a link to the page itself (href, self, url: Spotify's paging object)
+// is the request's URL; one that may be null, or left out, is null; any other a
+// value of its schema, the same for every page.
+func (c *call) appendPageMember(b []byte, name string) []byte {
+	s := c.o.m.Response.Value
+	p := s.Properties[name]
+	if p == nil || p.Value == nil || spec.Nullable(p.Value) || !slices.Contains(s.Required, name) {
+		return append(b, "null"...)
+	}
+	switch strings.ToLower(name) {
+	case "href", "self", "url", "link", "uri":
+		if p.Value.Type.Is("string") {
+			return fastapi.AppendString(b, c.requestURL(c.r.URL.RequestURI()))
+		}
+	}
+	return c.s.fake.AppendAnswer(b, gofakeit.New(uint64(len(name))), name, p)
 }
 
 // pageURL is the request's URL with the list starting at start: its skip
@@ -153,11 +181,16 @@ func (c *call) pageURL(start int64) string {
 		q.Set(p.Page, strconv.FormatInt(start/size+p.FirstPage, 10))
 	}
 	u.RawQuery = q.Encode()
+	return c.requestURL(u.RequestURI())
+}
+
+// requestURL is the absolute URL of uri on the host the request named.
+func (c *call) requestURL(uri string) string {
 	scheme := "http"
 	if c.r.TLS != nil {
 		scheme = "https"
 	}
-	return scheme + "://" + c.r.Host + u.RequestURI()
+	return scheme + "://" + c.r.Host + uri
 }
 
 // looseMatch is the test of a Loose filter: an array field holding the

@@ -37,6 +37,9 @@ type Spec struct {
 	root   func() *yaml.Node // the document as written, for key order
 
 	warnings []string
+	// merged are the component schemas written as allOf that mergeAllOf
+	// made one object, each with its properties' order.
+	merged map[*openapi3.Schema][]string
 
 	modes     sync.Map // *openapi3.Schema -> validationMode
 	usesMu    sync.Mutex
@@ -224,6 +227,7 @@ func loadTree(data []byte, source string, src from, opts ...openapi3.ValidationO
 
 	s := &Spec{Doc: doc, source: source, json: func() []byte { return jsonDoc }, yaml: func() []byte { return data },
 		root: func() *yaml.Node { return top }, warnings: warnings}
+	s.mergeAllOf()
 	if isJSON(data) || swagger2 {
 		// A JSON (or converted) document: served as YAML in block style, rendered when
 		// first asked for: a reader that never serves it (diff, the
@@ -281,7 +285,9 @@ func loadScanned(data, compact []byte, source string, early bool, opts ...openap
 		}
 		return out
 	})
-	return &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root, warnings: warnings}, nil
+	s := &Spec{Doc: doc, source: source, json: jsonDoc, yaml: yamlDoc, root: root, warnings: warnings}
+	s.mergeAllOf()
+	return s, nil
 }
 
 // loadDoc reads a document's JSON with kin-openapi and validates it;
@@ -558,6 +564,9 @@ func (s *Spec) Schema(name string) *openapi3.Schema {
 func (s *Spec) PropertyOrder(ref *openapi3.SchemaRef) []string {
 	if ref == nil || ref.Value == nil {
 		return nil
+	}
+	if names, ok := s.merged[ref.Value]; ok {
+		return names // an allOf written as one object (mergeAllOf)
 	}
 	if name, ok := strings.CutPrefix(ref.Ref, "#/components/schemas/"); ok {
 		if names := s.KeyOrder("components", "schemas", name, "properties"); names != nil {
