@@ -16,15 +16,7 @@ import (
 // that name.
 func TestRecordsMadeUnderAParentOnTheMock(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("../testdata/contracts/pet-tags/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, m, srv := mockOf(t, doc, "openapi.json")
-	report := run(t, srv, contract.Config{Spec: sp, Model: m, MaxResponseTime: time.Minute})
-	if f := failed(report); len(f) > 0 {
-		t.Errorf("failures on the mock of the document:\n%s", strings.Join(f, "\n"))
-	}
+	report := cleanOnItsMock(t, "../testdata/contracts/pet-tags/openapi.json")
 	if n := tallies(report)["stateful_create_read"][0]; n < 3 {
 		t.Errorf("stateful_create_read passed %d times: the tag's create, read back in its pet's list, never ran: %v", n, report.Notes)
 	}
@@ -38,15 +30,7 @@ func TestRecordsMadeUnderAParentOnTheMock(t *testing.T) {
 // said so, never sent with the template in its path.
 func TestSequencesOfMethodsUsedTheOtherWayRound(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("../testdata/contracts/put-creates/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, m, srv := mockOf(t, doc, "openapi.json")
-	report := run(t, srv, contract.Config{Spec: sp, Model: m, MaxResponseTime: time.Minute})
-	if f := failed(report); len(f) > 0 {
-		t.Errorf("failures on the mock of the document:\n%s", strings.Join(f, "\n"))
-	}
+	report := cleanOnItsMock(t, "../testdata/contracts/put-creates/openapi.json")
 	for _, check := range []string{"stateful_create_read", "stateful_update"} {
 		if n := tallies(report)[check][0]; n < 2 {
 			t.Errorf("%s passed %d times: %v", check, n, report.Notes)
@@ -62,4 +46,20 @@ func TestSequencesOfMethodsUsedTheOtherWayRound(t *testing.T) {
 	if !skipped {
 		t.Error("no step of createBucket was skipped for its project's {id}")
 	}
+}
+
+// cleanOnItsMock runs the runner against the mock of the document at
+// path, failing the test on any failed check, and gives its report.
+func cleanOnItsMock(t *testing.T, path string) *contract.Report {
+	t.Helper()
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, m, srv := mockOf(t, doc, "openapi.json")
+	report := run(t, srv, contract.Config{Spec: sp, Model: m, MaxResponseTime: time.Minute})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("failures on the mock of the document:\n%s", strings.Join(f, "\n"))
+	}
+	return report
 }

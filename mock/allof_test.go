@@ -1,12 +1,8 @@
 package mock_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/internal/spec"
@@ -44,20 +40,10 @@ func TestComposedRecordsAndPages(t *testing.T) {
 	}
 	ts := httptest.NewServer(newServer(t, mock.Config{Spec: sp, Seed: 1}))
 	t.Cleanup(ts.Close)
+	do := caller(t, ts.URL)
 	get := func(method, path, body string) map[string]any {
 		t.Helper()
-		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		var v map[string]any
-		if resp.StatusCode != 200 || json.Unmarshal(b, &v) != nil {
-			t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, b)
-		}
+		v, _ := do(method, path, body, 200).(map[string]any)
 		return v
 	}
 	for i := range 4 {

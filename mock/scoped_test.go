@@ -35,25 +35,7 @@ func TestRecordsMadeUnderAParentKeepTheirOwnID(t *testing.T) {
 	}
 	ts := httptest.NewServer(newServer(t, mock.Config{Spec: sp, Seed: 1}))
 	t.Cleanup(ts.Close)
-	call := func(method, path, body string, want int) any {
-		t.Helper()
-		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
-		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != want {
-			t.Fatalf("%s %s: %d %s, want %d", method, path, resp.StatusCode, b, want)
-		}
-		var v any
-		json.Unmarshal(b, &v)
-		return v
-	}
+	call := caller(t, ts.URL)
 	pet := call("POST", "/pets", `{"name":"one"}`, 200).(map[string]any)["id"]
 	other := call("POST", "/pets", `{"name":"other"}`, 200).(map[string]any)["id"]
 	under := fmt.Sprintf("/pets/%v/tags", pet)
@@ -95,21 +77,10 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 	}
 	ts := httptest.NewServer(newServer(t, mock.Config{Spec: sp, Seed: 1}))
 	t.Cleanup(ts.Close)
+	do := caller(t, ts.URL)
 	call := func(method, path, body string, want int) map[string]any {
 		t.Helper()
-		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != want {
-			t.Fatalf("%s %s: %d %s, want %d", method, path, resp.StatusCode, b, want)
-		}
-		var v map[string]any
-		json.Unmarshal(b, &v)
+		v, _ := do(method, path, body, want).(map[string]any)
 		return v
 	}
 	made := call("PUT", "/projects", `{"title":"garden"}`, 201)
@@ -124,4 +95,28 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 	view := call("PUT", at+"/views", `{"title":"board"}`, 201)
 	call("GET", fmt.Sprintf("%s/views/%v/buckets", at, view["id"]), "", 200)
 	call("GET", fmt.Sprintf("/projects/987654321/views/%v/buckets", view["id"]), "", 404)
+}
+
+// caller sends requests to the server at base, each with a JSON body
+// where one is given, and decodes the answer after checking its status.
+func caller(t *testing.T, base string) func(method, path, body string, want int) any {
+	return func(method, path, body string, want int) any {
+		t.Helper()
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != want {
+			t.Fatalf("%s %s: %d %s, want %d", method, path, resp.StatusCode, b, want)
+		}
+		var v any
+		json.Unmarshal(b, &v)
+		return v
+	}
 }
