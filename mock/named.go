@@ -70,13 +70,21 @@ func (s *Server) namedValues() map[string]bool {
 }
 
 // holders are, for each path parameter of mo, the collection whose
-// records it names: the collection a read of one record answers at the
-// path up to the parameter (GET /pets/{id} for GET /pets/{id}/owner,
-// GET /user/{username} for PUT /user/{username}). nil when none does.
+// records it names: the collection an operation on one record (its read,
+// replace, update or delete) works on at the path up to the parameter
+// (GET /pets/{id} for GET /pets/{id}/owner, GET /user/{username} for PUT
+// /user/{username}; PUT /application/{id} for DELETE
+// /application/{id}/message, where no GET reads one application). nil
+// when none does.
 func (s *Server) holders(mo *model.Operation) map[string]*model.Collection {
 	var out map[string]*model.Collection
 	for _, read := range s.model.Operations {
-		if read.Kind != model.ReadOne || read.Coll == nil || read.IDParam == "" ||
+		switch read.Kind {
+		case model.ReadOne, model.Replace, model.Update, model.Delete:
+		default:
+			continue
+		}
+		if read.Coll == nil || read.IDParam == "" || !strings.HasSuffix(read.Path, "/{"+read.IDParam+"}") ||
 			(mo.Path != read.Path && !strings.HasPrefix(mo.Path, read.Path+"/")) {
 			continue
 		}
