@@ -904,7 +904,7 @@ func (b *builder) build(ops []*operation) {
 		if b.cfg.NoWrites && o.unsafe() {
 			continue
 		}
-		if o.basic && b.headers.Get("Authorization") == "" && !o.basicOpens && !(o.keyed && b.rawToken != "") {
+		if o.basic && !b.authorizationOpens(o) && !o.basicOpens && !(o.keyed && b.rawToken != "") {
 			*b.notes = append(*b.notes, fmt.Sprintf("%s: secured by HTTP basic, and the runner has no credentials: only its 401s are tested (%s)", o.id, b.credentialHint(o)))
 			b.authCases(o, nil)
 			continue
