@@ -218,3 +218,44 @@ func TestBelowARecordWithoutItsRead(t *testing.T) {
 		}
 	}
 }
+
+// An operation on one record of a collection nothing else reads one of
+// (DELETE /messages/{id}, the list paged in an envelope) answers for the
+// records a create at the path before it made, and 404 for an id that
+// names none.
+func TestOneRecordOfWhatACreateMade(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/messages":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Paged"}}}}}},
+  "post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Message"}}}},
+    "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Message"}}}}}}},
+"/messages/{id}":{"delete":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+    "responses":{"200":{"description":"ok"},"404":{"description":"no such message"}}}}},
+"components":{"schemas":{
+"Paged":{"type":"object","required":["paging","messages"],"properties":{"paging":{"type":"object","properties":{"next":{"type":"string"}}},"messages":{"type":"array","items":{"$ref":"#/components/schemas/Message"}}}},
+"Message":{"type":"object","required":["message"],"properties":{"id":{"type":"integer","readOnly":true},"message":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "messages.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := serve(srv, request{method: "POST", target: "/messages", body: `{"message":"backup done"}`, header: http.Header{"Content-Type": {"application/json"}}})
+	var msg struct{ ID int }
+	if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &msg) != nil || msg.ID == 0 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	for _, tc := range []struct {
+		target string
+		want   int
+	}{
+		{"/messages/" + strconv.Itoa(msg.ID), 200},
+		{"/messages/987654", 404},
+	} {
+		if got := serve(srv, request{method: "DELETE", target: tc.target}); got.Code != tc.want {
+			t.Errorf("DELETE %s: %d %s, want %d", tc.target, got.Code, got.Body, tc.want)
+		}
+	}
+}

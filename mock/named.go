@@ -74,10 +74,27 @@ func (s *Server) namedValues() map[string]bool {
 // replace, update or delete) works on at the path up to the parameter
 // (GET /pets/{id} for GET /pets/{id}/owner, GET /user/{username} for PUT
 // /user/{username}; PUT /application/{id} for DELETE
-// /application/{id}/message, where no GET reads one application). nil
-// when none does.
+// /application/{id}/message, where no GET reads one application); else
+// the collection a create at the path before the parameter makes records
+// of (POST /message for DELETE /message/{id}, where the list of messages
+// is paged in an envelope and no operation reads one). nil when none
+// does.
 func (s *Server) holders(mo *model.Operation) map[string]*model.Collection {
 	var out map[string]*model.Collection
+	for _, made := range s.model.Operations {
+		if made.Kind != model.Create || made.Coll == nil {
+			continue
+		}
+		rest, ok := strings.CutPrefix(mo.Path, strings.TrimSuffix(made.Path, "/")+"/{")
+		param, _, closed := strings.Cut(rest, "}")
+		if !ok || !closed || param == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]*model.Collection{}
+		}
+		out[param] = made.Coll
+	}
 	for _, read := range s.model.Operations {
 		switch read.Kind {
 		case model.ReadOne, model.Replace, model.Update, model.Delete:
