@@ -220,6 +220,9 @@ type operation struct {
 	// every scheme the operation declares (nil: none, or FastAPI's
 	// profile, which checks secured and basic instead).
 	security *openapiprofile.Security
+	// headers are, per status, the response headers the operation
+	// declares required, under the plain-OpenAPI profile (nil: none).
+	headers map[int][]requiredHeader
 }
 
 var handlers = map[model.Kind]func(c *call){
@@ -629,6 +632,7 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		}
 	}
 	if s.oa != nil {
+		o.headers = s.requiredHeaders(mo, s.answerFaker()())
 		o.security = openapiprofile.CompileSecurity(s.spec.Doc, mo.Op)
 		if o.security != nil && s.model.Anonymous(mo) {
 			// a login or a registration inherits no token requirement
@@ -756,6 +760,9 @@ func (h *opHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve(
 
 func (h *opHandler) serve(w http.ResponseWriter, r *http.Request, vars map[string]string) {
 	s, o := h.s, h.o
+	if o.headers != nil {
+		w = &headerWriter{ResponseWriter: w, headers: o.headers}
+	}
 	// The header's own map, its name already canonical: Get would
 	// canonicalise it again on every request.
 	session := ""
