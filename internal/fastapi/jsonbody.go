@@ -115,6 +115,13 @@ func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, erro
 // validated when sent as JSON and accepted unread when sent as one of
 // them (Others).
 func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradations) (*JSONBody, error) {
+	return compileJSONBodyIn(sp, body, "application/json", notes)
+}
+
+// compileJSONBodyIn is compileJSONBody for the body's media type key, of
+// the JSON family: application/json, or the one a document not FastAPI's
+// declares in its place (application/vnd.api+json).
+func compileJSONBodyIn(sp *spec.Spec, body *openapi3.RequestBody, key string, notes *Degradations) (*JSONBody, error) {
 	doc, err := writtenDoc(sp)
 	if err != nil {
 		return nil, fmt.Errorf("request body: read %s: %w", sp.Source(), err)
@@ -124,18 +131,18 @@ func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradati
 		return nil, err
 	}
 	content := get(node, "content")
-	if content == nil || get(content, "application/json") == nil {
-		return nil, fmt.Errorf("%s: no application/json content", where)
+	if content == nil || get(content, key) == nil {
+		return nil, fmt.Errorf("%s: no %s content", where, key)
 	}
-	schema := get(get(content, "application/json"), "schema")
+	schema := get(get(content, key), "schema")
 	var others, alsoJSON []string
 	if ks := keys(content); len(ks) != 1 {
 		if notes == nil {
-			return nil, fmt.Errorf("%s: media types %v besides application/json are not implemented", where, ks)
+			return nil, fmt.Errorf("%s: media types %v besides %s are not implemented", where, ks, key)
 		}
 		for _, k := range ks {
 			switch {
-			case k == "application/json":
+			case k == key:
 			case jsonFamily(k) && sameSchema(get(get(content, k), "schema"), schema):
 				alsoJSON = append(alsoJSON, k)
 			default:
@@ -143,12 +150,12 @@ func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradati
 			}
 		}
 		if len(others) > 0 {
-			notes.add(where, "a body in "+strings.Join(others, ", "), "only application/json is validated; the others are accepted as sent")
+			notes.add(where, "a body in "+strings.Join(others, ", "), "only "+key+" is validated; the others are accepted as sent")
 		}
 	}
 	if schema == nil {
 		if notes == nil {
-			return nil, fmt.Errorf("%s: application/json has no schema", where)
+			return nil, fmt.Errorf("%s: %s has no schema", where, key)
 		}
 		schema = &yaml.Node{Kind: yaml.MappingNode} // any value
 	}
