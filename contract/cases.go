@@ -486,7 +486,7 @@ func (b *builder) request(o *operation, vals values) Request {
 		var set bool
 		ct, set = vals[ctKey]
 		if !set {
-			ct = "application/json"
+			ct = o.inputs.JSON.MediaType()
 		}
 		if ct != "" {
 			r.Header.Set("Content-Type", ct)

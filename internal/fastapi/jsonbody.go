@@ -17,6 +17,11 @@ import (
 // body in two steps, as FastAPI 0.141 does: Read before any dependency
 // (security) runs, Validate after.
 type JSONBody struct {
+	// Media is the media type the body is declared in, as the document
+	// writes it: application/json, or another of the JSON family a
+	// document not FastAPI's declares in its place
+	// (`application/vnd.api+json; ext="…"`).
+	Media string
 	// Required: the operation's requestBody is required. An absent body
 	// (empty, or JSON null) is then a 422 "missing" at ["body"];
 	// otherwise the endpoint receives None (Model.Absent).
@@ -159,7 +164,7 @@ func compileJSONBodyIn(sp *spec.Spec, body *openapi3.RequestBody, key string, no
 		}
 		schema = &yaml.Node{Kind: yaml.MappingNode} // any value
 	}
-	jb := &JSONBody{Required: body.Required, Others: others, AlsoJSON: alsoJSON}
+	jb := &JSONBody{Media: key, Required: body.Required, Others: others, AlsoJSON: alsoJSON}
 	c := &compiler{doc: doc, notes: notes}
 	n, err := c.compile(schema, where, false)
 	if err != nil {
@@ -271,6 +276,15 @@ func IsJSONContentType(contentType string) bool {
 		return false
 	}
 	return main == "application" && (sub == "json" || strings.HasSuffix(sub, "+json"))
+}
+
+// MediaType is the media type a client sends the body in: Media, else
+// application/json.
+func (b *JSONBody) MediaType() string {
+	if b == nil || b.Media == "" {
+		return "application/json"
+	}
+	return b.Media
 }
 
 // Read is what FastAPI does with the body before running any dependency.
