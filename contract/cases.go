@@ -113,7 +113,11 @@ type operation struct {
 	basicOpens bool
 	listOf     *operation
 	itemParam  string // for an item read: the path parameter naming the item
-	model      *model.Operation
+	// projects: a list whose items' schema is not the one its item reads
+	// answer (Goa's tiny view of a bottle): an item may leave out what
+	// the read holds.
+	projects bool
+	model    *model.Operation
 	// target is, for PUT, PATCH and DELETE, the path parameter naming the
 	// record changed: only records the runner created go there.
 	target string
@@ -200,6 +204,9 @@ func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
 			if strings.Count(rest, "{") == 1 && strings.HasSuffix(rest, "}") && !strings.Contains(rest, "/") {
 				it.listOf = list
 				it.itemParam = strings.Trim(rest, "{}")
+				if items := listItemSchema(list.op); items != nil && items != successSchema(it.op) {
+					list.projects = true
+				}
 			}
 		}
 	}
@@ -305,11 +312,21 @@ func unsatisfiable(g *fake.Generator, op *openapi3.Operation) string {
 }
 
 func responseIsArrayWithID(op *openapi3.Operation) bool {
+	s := listItemSchema(op)
+	return s != nil && s.Properties["id"] != nil
+}
+
+// listItemSchema is the schema of the items op's success answer lists (in
+// an array, or a page's items); nil when it lists none.
+func listItemSchema(op *openapi3.Operation) *openapi3.Schema {
 	s := successSchema(op)
 	if s != nil && s.Type.Is("object") && s.Properties["items"] != nil {
 		s = s.Properties["items"].Value // a page: {items: [...], ...}
 	}
-	return s != nil && s.Type.Is("array") && s.Items != nil && s.Items.Value != nil && s.Items.Value.Properties["id"] != nil
+	if s == nil || !s.Type.Is("array") || s.Items == nil {
+		return nil
+	}
+	return s.Items.Value
 }
 
 // builder turns operations and known values into cases.
