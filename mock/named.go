@@ -69,6 +69,78 @@ func (s *Server) namedValues() map[string]bool {
 	return named
 }
 
+// maxShownBody is the largest answer whose objects shownObjects reads.
+const maxShownBody = 1 << 20
+
+// shownObjects is Server.shown: the objects the answers of Example
+// operations hold, each under "member\x00value" for each of its scalar
+// members (the first object seen for each): a record a list answered from
+// its example shows ([{"id": "123abc", "name": …}]), found by the key a
+// client read there.
+func (s *Server) shownObjects() map[string]map[string]any {
+	shown := map[string]map[string]any{}
+	seen := map[string]bool{}
+	for _, o := range s.byRoute {
+		if o.m.Kind != model.Example || o.media != "" {
+			continue
+		}
+		body := o.answer()
+		if body == nil || len(body) > maxShownBody || seen[string(body)] {
+			continue
+		}
+		seen[string(body)] = true
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			continue
+		}
+		objects(v, 0, func(obj map[string]any) bool {
+			for k, e := range obj {
+				var text string
+				switch y := e.(type) {
+				case string:
+					text = y
+				case json.Number:
+					text = y.String()
+				default:
+					continue
+				}
+				if _, ok := shown[k+"\x00"+text]; !ok {
+					shown[k+"\x00"+text] = obj
+				}
+			}
+			return len(shown) < maxNamed
+		})
+	}
+	return shown
+}
+
+// objects calls each with each object under v, until it returns false.
+func objects(v any, depth int, each func(map[string]any) bool) bool {
+	if depth > 64 {
+		return true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if !each(x) {
+			return false
+		}
+		for _, e := range x {
+			if !objects(e, depth+1, each) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !objects(e, depth+1, each) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // holders are, for each path parameter of mo, the collection whose
 // records it names: the collection an operation on one record (its read,
 // replace, update or delete) works on at the path up to the parameter

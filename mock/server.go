@@ -128,6 +128,7 @@ type Server struct {
 	// operations that keep none (operation.lookup); gathered when first
 	// asked for, since it reads every answer.
 	named   func() map[string]bool
+	shown   func() map[string]map[string]any // shownObjects, made once
 	handler http.Handler
 	fake    *fake.Generator
 	// oa words the refusals of a contract under the plain-OpenAPI
@@ -312,6 +313,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.named = sync.OnceValue(s.namedValues)
+	s.shown = sync.OnceValue(s.shownObjects)
 	s.keys = map[*model.Collection]map[*model.Field]bool{}
 	for _, o := range s.model.Operations {
 		if o.Coll == nil || o.IDParam == "" {
