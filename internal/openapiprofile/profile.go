@@ -239,6 +239,9 @@ func (p *Profile) render(op *openapi3.Operation, status int, problems []Problem)
 		if media == "" {
 			media = yamlMedia(resp)
 		}
+		if media == "" {
+			media = vendorMedia(resp)
+		}
 		if media != "" {
 			if mt := resp.Content[media]; mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
 				schema := mt.Schema
@@ -314,6 +317,30 @@ func yamlMedia(r *openapi3.Response) string {
 		switch base = strings.TrimSpace(base); {
 		case base == "application/yaml", base == "application/x-yaml", base == "text/yaml", base == "text/x-yaml",
 			strings.HasSuffix(base, "+yaml"):
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return slices.Min(names)
+}
+
+// vendorMedia is a vendor media type r declares with a schema, its
+// subtype neither suffixed (+xml, +yaml) nor a known format of other
+// bytes: Goa's application/vnd.goa.error, a JSON object its clients
+// decode as JSON. Its schema is answered as JSON under the type
+// declared. "" when r declares none; the first in name order when
+// several.
+func vendorMedia(r *openapi3.Response) string {
+	var names []string
+	for name, mt := range r.Content {
+		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+			continue
+		}
+		base, _, _ := strings.Cut(strings.ToLower(name), ";")
+		base = strings.TrimSpace(base)
+		if sub, ok := strings.CutPrefix(base, "application/vnd."); ok && !strings.Contains(sub, "+") {
 			names = append(names, name)
 		}
 	}

@@ -532,3 +532,32 @@ components:
 		}
 	}
 }
+
+// A refusal declared only in a vendor media type with a schema (Goa's
+// application/vnd.goa.error) is answered in it, its body the schema's
+// JSON.
+func TestRenderVendorMedia(t *testing.T) {
+	t.Parallel()
+	doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {type: object}}}}
+        "404": {description: Gone, content: {application/vnd.goa.error: {schema: {$ref: "#/components/schemas/Error"}}}}
+components:
+  schemas:
+    Error: {type: object, required: [name, id, message], properties: {name: {type: string}, id: {type: string}, message: {type: string}}}
+`
+	sp, err := spec.Load([]byte(doc), "vendor.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(sp, fake.New(sp), 1)
+	media, body := p.Render(sp.Doc.Paths.Value("/x").Get, 404, nil)
+	var e struct{ Name, ID, Message string }
+	if err := json.Unmarshal(body, &e); err != nil || media != "application/vnd.goa.error" || e.Message == "" {
+		t.Errorf("%s %s, want application/vnd.goa.error {\"name\": …, \"id\": …, \"message\": …}", media, body)
+	}
+}
