@@ -59,3 +59,42 @@ func TestTokenOfAnotherSchemeOpensNoBasicOperation(t *testing.T) {
 		}
 	}
 }
+
+// doublyDoc's PUT asks an API key in the query beside the bearer token
+// (Goa's doubly secured operation); its GET the token alone.
+const doublyDoc = `openapi: 3.0.3
+info: {title: doubly, version: "1"}
+paths:
+  /secure:
+    get:
+      security: [{jwt: []}]
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {type: string}}}}
+        "401": {description: no, content: {application/json: {schema: {type: string}}}}
+    put:
+      security: [{key: [], jwt: []}]
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {type: string}}}}
+        "401": {description: no, content: {application/json: {schema: {type: string}}}}
+components:
+  securitySchemes:
+    jwt: {type: http, scheme: bearer, bearerFormat: JWT}
+    key: {type: apiKey, in: query, name: k}
+`
+
+// A token opens no operation that asks another credential beside it: the
+// runner tests only its refusals there, and the mock of the document
+// passes.
+func TestTokenAloneOpensNoDoublySecuredOperation(t *testing.T) {
+	t.Parallel()
+	sp, m, srv := mockOf(t, []byte(doublyDoc), "doubly.yaml")
+	report := run(t, srv, contract.Config{Spec: sp, Model: m, Token: "client-token"})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("failures on the mock of the document:\n%s", strings.Join(f, "\n"))
+	}
+	for _, c := range report.Coverage {
+		if c.Method == "GET" && c.Positive == 0 {
+			t.Errorf("GET /secure, which the token opens, not tested; notes %q", report.Notes)
+		}
+	}
+}
