@@ -815,20 +815,31 @@ func (b *builder) check(in fastapi.Input, raw string, present bool) *fastapi.Err
 	return item
 }
 
+// valueText is a declared value (an example, an enum member) as a
+// parameter carries it: a number in plain digits, as large as it is
+// (4810967207691105196, never Go's 4.810967207691105e+18, which an
+// integer parameter refuses).
+func valueText(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
 // exampleFor gives a value the schema accepts for a non-path input (for a
 // list, one item).
 func exampleFor(in fastapi.Input) (string, bool) {
 	s := in.Schema
 	if s.Example != nil {
-		return fmt.Sprint(s.Example), true
+		return valueText(s.Example), true
 	}
 	if in.List {
 		if ex, ok := in.ListSchema.Example.([]any); ok && len(ex) > 0 {
-			return fmt.Sprint(ex[0]), true
+			return valueText(ex[0]), true
 		}
 	}
 	if len(s.Enum) > 0 {
-		return fmt.Sprint(s.Enum[0]), true
+		return valueText(s.Enum[0]), true
 	}
 	switch in.Kind {
 	case fastapi.Integer, fastapi.Number:

@@ -620,7 +620,7 @@ func (r *runner) learnExamples(ops []*operation, b *builder) map[string][]string
 			}
 			for _, p := range append(o.item.Parameters, o.op.Parameters...) {
 				if p.Value != nil && p.Value.Name == in.Name && p.Value.Example != nil {
-					candidates[in.Name] = append(candidates[in.Name], fmt.Sprint(p.Value.Example))
+					candidates[in.Name] = append(candidates[in.Name], valueText(p.Value.Example))
 				}
 			}
 			if resp := o.op.Responses.Value(strconv.Itoa(o.success())); resp != nil && resp.Value != nil && strings.HasSuffix(o.path, "{"+in.Name+"}") {
@@ -649,7 +649,7 @@ func (r *runner) learnExamples(ops []*operation, b *builder) map[string][]string
 							continue
 						}
 						if _, set := b.formValues[k]; !set {
-							b.formValues[k] = fmt.Sprint(v)
+							b.formValues[k] = valueText(v)
 						}
 					}
 				}
