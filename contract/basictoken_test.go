@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/mock"
 )
 
 // basicOrKeyDoc's operations take a client key in Authorization, in a
@@ -95,6 +96,23 @@ func TestTokenAloneOpensNoDoublySecuredOperation(t *testing.T) {
 	for _, c := range report.Coverage {
 		if c.Method == "GET" && c.Positive == 0 {
 			t.Errorf("GET /secure, which the token opens, not tested; notes %q", report.Notes)
+		}
+	}
+}
+
+// HTTP basic credentials open an operation that takes a key in
+// Authorization as well: the runner, which never saw a key issued, owes
+// no 401 to a key it made up, which the target may take as any other.
+func TestBasicCredentialsBesideAKey(t *testing.T) {
+	t.Parallel()
+	sp, m, srv := mockOf(t, []byte(basicOrKeyDoc), "keys.yaml", mock.Account{Username: "ada", Password: "secret-pw"})
+	report := run(t, srv, contract.Config{Spec: sp, Model: m, Username: "ada", Password: "secret-pw"})
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("failures on the mock of the document:\n%s", strings.Join(f, "\n"))
+	}
+	for _, c := range report.Coverage {
+		if c.Positive == 0 {
+			t.Errorf("%s %s not tested; notes %q", c.Method, c.Path, report.Notes)
 		}
 	}
 }
