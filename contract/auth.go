@@ -360,11 +360,13 @@ func (b *builder) keyedCases(o *operation, base values) {
 		made = strings.TrimPrefix(badTokens[3].header, "Bearer ")
 	}
 	cases := []struct{ name, value string }{{"no " + b.cred.name, ""}}
-	if !b.givenToken || isJWT(b.rawToken) {
+	if b.rawToken != "" && (!b.givenToken || isJWT(b.rawToken)) {
 		// A key the runner was given (--token), not seen issued by a
 		// login, says nothing of what the server's keys are: as for a
 		// bearer token (authCases), only one seen to be a JWT makes a
-		// key no server issued one the target owes a 401.
+		// key no server issued one the target owes a 401. Nor does a
+		// run that holds no key (HTTP basic credentials opening the
+		// operation beside it, gotify's).
 		cases = append(cases, struct{ name, value string }{b.cred.name + " no server issued", b.cred.value(made)})
 	}
 	for _, t := range tamperedTokens("Bearer "+b.rawToken, b.cfg.Now()) {

@@ -37,7 +37,7 @@ func jsonBodySchema(o *operation) (*openapi3.SchemaRef, *openapi3.Schema) {
 	if o.inputs.JSON == nil || o.op.RequestBody == nil || o.op.RequestBody.Value == nil {
 		return nil, nil
 	}
-	mt := o.op.RequestBody.Value.Content.Get("application/json")
+	mt := o.op.RequestBody.Value.Content.Get(o.inputs.JSON.MediaType())
 	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
 		return nil, nil
 	}
@@ -136,7 +136,10 @@ func (b *builder) note(n string) {
 // request examples first, then seeded generated ones.
 func (b *builder) bodyCandidates(o *operation) [][]byte {
 	var out [][]byte
-	mt := o.op.RequestBody.Value.Content.Get("application/json")
+	mt := o.op.RequestBody.Value.Content.Get(o.inputs.JSON.MediaType())
+	if mt == nil {
+		return nil
+	}
 	if mt.Example != nil {
 		if raw, err := json.Marshal(mt.Example); err == nil {
 			out = append(out, raw)

@@ -119,7 +119,11 @@ type operation struct {
 	basicOpens bool
 	listOf     *operation
 	itemParam  string // for an item read: the path parameter naming the item
-	model      *model.Operation
+	// projects: a list whose items' schema is not the one its item reads
+	// answer (Goa's tiny view of a bottle): an item may leave out what
+	// the read holds.
+	projects bool
+	model    *model.Operation
 	// target is, for PUT, PATCH and DELETE, the path parameter naming the
 	// record changed: only records the runner created go there.
 	target string
@@ -206,6 +210,9 @@ func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
 			if strings.Count(rest, "{") == 1 && strings.HasSuffix(rest, "}") && !strings.Contains(rest, "/") {
 				it.listOf = list
 				it.itemParam = strings.Trim(rest, "{}")
+				if items := listItemSchema(list.op); items != nil && items != successSchema(it.op) {
+					list.projects = true
+				}
 			}
 		}
 	}
@@ -311,11 +318,21 @@ func unsatisfiable(g *fake.Generator, op *openapi3.Operation) string {
 }
 
 func responseIsArrayWithID(op *openapi3.Operation) bool {
+	s := listItemSchema(op)
+	return s != nil && s.Properties["id"] != nil
+}
+
+// listItemSchema is the schema of the items op's success answer lists (in
+// an array, or a page's items); nil when it lists none.
+func listItemSchema(op *openapi3.Operation) *openapi3.Schema {
 	s := successSchema(op)
 	if s != nil && s.Type.Is("object") && s.Properties["items"] != nil {
 		s = s.Properties["items"].Value // a page: {items: [...], ...}
 	}
-	return s != nil && s.Type.Is("array") && s.Items != nil && s.Items.Value != nil && s.Items.Value.Properties["id"] != nil
+	if s == nil || !s.Type.Is("array") || s.Items == nil {
+		return nil
+	}
+	return s.Items.Value
 }
 
 // builder turns operations and known values into cases.
@@ -492,7 +509,7 @@ func (b *builder) request(o *operation, vals values) Request {
 		var set bool
 		ct, set = vals[ctKey]
 		if !set {
-			ct = "application/json"
+			ct = o.inputs.JSON.MediaType()
 		}
 		if ct != "" {
 			r.Header.Set("Content-Type", ct)
@@ -804,20 +821,31 @@ func (b *builder) check(in fastapi.Input, raw string, present bool) *fastapi.Err
 	return item
 }
 
+// valueText is a declared value (an example, an enum member) as a
+// parameter carries it: a number in plain digits, as large as it is
+// (4810967207691105196, never Go's 4.810967207691105e+18, which an
+// integer parameter refuses).
+func valueText(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
 // exampleFor gives a value the schema accepts for a non-path input (for a
 // list, one item).
 func exampleFor(in fastapi.Input) (string, bool) {
 	s := in.Schema
 	if s.Example != nil {
-		return fmt.Sprint(s.Example), true
+		return valueText(s.Example), true
 	}
 	if in.List {
 		if ex, ok := in.ListSchema.Example.([]any); ok && len(ex) > 0 {
-			return fmt.Sprint(ex[0]), true
+			return valueText(ex[0]), true
 		}
 	}
 	if len(s.Enum) > 0 {
-		return fmt.Sprint(s.Enum[0]), true
+		return valueText(s.Enum[0]), true
 	}
 	switch in.Kind {
 	case fastapi.Integer, fastapi.Number:
@@ -910,7 +938,7 @@ func (b *builder) build(ops []*operation) {
 		if b.cfg.NoWrites && o.unsafe() {
 			continue
 		}
-		if o.basic && b.headers.Get("Authorization") == "" && !o.basicOpens && !(o.keyed && b.rawToken != "") {
+		if o.basic && !b.authorizationOpens(o) && !o.basicOpens && !(o.keyed && b.rawToken != "") {
 			*b.notes = append(*b.notes, fmt.Sprintf("%s: secured by HTTP basic, and the runner has no credentials: only its 401s are tested (%s)", o.id, b.credentialHint(o)))
 			b.authCases(o, nil)
 			continue

@@ -149,6 +149,39 @@ func opensAlone(doc *openapi3.T, op *openapi3.Operation, scheme string) bool {
 	return false
 }
 
+// authorizationOpens reports whether the Authorization header every
+// request carries may open o, secured by HTTP basic: one is set, and it
+// is not the run's token written for a scheme none of o's alternatives
+// names (gotify's login takes basic credentials only, not the client
+// token its other operations take in Authorization). A header given
+// (--header) is trusted.
+func (b *builder) authorizationOpens(o *operation) bool {
+	h := b.headers.Get("Authorization")
+	switch {
+	case h == "":
+		return false
+	case b.rawToken == "" || b.cred.scheme == "" || b.cred.in != "header" || !strings.EqualFold(b.cred.name, "Authorization") ||
+		h != b.cred.value(b.rawToken):
+		return true
+	}
+	return names(b.sp.Doc, o.op, b.cred.scheme)
+}
+
+// names reports whether an alternative of op's requirements (the
+// document's when it declares none) names scheme.
+func names(doc *openapi3.T, op *openapi3.Operation, scheme string) bool {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	for _, req := range reqs {
+		if _, ok := req[scheme]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // requires reports whether op needs the credential of scheme: every
 // alternative of its requirements (the document's when it declares none)
 // names it. An empty alternative ({}) makes credentials optional.

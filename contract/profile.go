@@ -310,11 +310,16 @@ func (x *checkInput) openAPIStatus() bool {
 // basic or bearer beside it): none of its alternatives is satisfied by
 // the headers, query parameters and cookies given (--header, --query,
 // --cookie). Such an operation answers 401 before anything else, so only
-// that is tested. OAuth2, bearer and basic alone keep the runner's own
-// handling (a login, --username).
+// that is tested. OAuth2, bearer and basic keep the runner's own handling
+// (a login, --username) until the run holds a credential: then one that
+// opens no alternative (Goa's doubly secured operation, asking an API key
+// in the query beside the token) does not open it either.
 func (b *builder) lacksCredentials(o *operation) bool {
-	if b.model == nil || b.model.Framework != framework.OpenAPI || o.secured || o.basic {
+	if b.model == nil || b.model.Framework != framework.OpenAPI {
 		return false
+	}
+	if (o.secured || o.basic) && b.headers.Get("Authorization") == "" && !o.basicOpens && b.rawToken == "" {
+		return false // no credential held: the runner's own handling
 	}
 	sec := openapiprofile.CompileSecurity(b.sp.Doc, o.op)
 	if sec == nil || sec.Optional {
@@ -327,6 +332,9 @@ func (b *builder) lacksCredentials(o *operation) bool {
 	req.Header = b.headers.Clone()
 	if req.Header == nil {
 		req.Header = http.Header{}
+	}
+	if o.basicOpens && req.Header.Get("Authorization") == "" {
+		req.Header.Set("Authorization", b.basic) // as request sends it
 	}
 	req.URL.RawQuery = b.cfg.Query.Encode()
 	for name, vs := range b.cfg.Cookie {

@@ -621,7 +621,7 @@ func (r *runner) learnExamples(ops []*operation, b *builder) map[string][]string
 			}
 			for _, p := range append(o.item.Parameters, o.op.Parameters...) {
 				if p.Value != nil && p.Value.Name == in.Name && p.Value.Example != nil {
-					candidates[in.Name] = append(candidates[in.Name], fmt.Sprint(p.Value.Example))
+					candidates[in.Name] = append(candidates[in.Name], valueText(p.Value.Example))
 				}
 			}
 			if resp := o.op.Responses.Value(strconv.Itoa(o.success())); resp != nil && resp.Value != nil && strings.HasSuffix(o.path, "{"+in.Name+"}") {
@@ -637,12 +637,20 @@ func (r *runner) learnExamples(ops []*operation, b *builder) map[string][]string
 			}
 		}
 		if o.inputs.Form && o.op.RequestBody != nil && o.op.RequestBody.Value != nil {
-			// Fields not set yet take the form's example values.
+			// Fields not set yet take the form's example values: its
+			// scalars. An object or a list (Goa's form of bottles) is
+			// not one field's text, which fmt would write in Go's
+			// syntax ([map[name:…]]): formValue makes those as their
+			// encoding says.
 			learn := func(example any) {
 				if m, ok := example.(map[string]any); ok {
 					for k, v := range m {
+						switch v.(type) {
+						case map[string]any, []any, nil:
+							continue
+						}
 						if _, set := b.formValues[k]; !set {
-							b.formValues[k] = fmt.Sprint(v)
+							b.formValues[k] = valueText(v)
 						}
 					}
 				}

@@ -315,7 +315,7 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 	switch {
 	case c.json != nil:
 		req.Body = string(c.json)
-		h.Set("Content-Type", "application/json")
+		h.Set("Content-Type", o.Inputs.JSON.MediaType())
 	case c.form != nil:
 		req.Body = c.form.Encode()
 		h.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -555,7 +555,7 @@ func (s *seqRun) jsonBodyOf(o *model.Operation) (*fastapi.JSONBody, *openapi3.Sc
 	if jb == nil || o.Op.RequestBody == nil || o.Op.RequestBody.Value == nil {
 		return nil, nil
 	}
-	mt := o.Op.RequestBody.Value.Content.Get("application/json")
+	mt := o.Op.RequestBody.Value.Content.Get(jb.MediaType())
 	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
 		return nil, nil
 	}

@@ -173,3 +173,89 @@ func TestExampleUnderARecordAnswersForItsRecords(t *testing.T) {
 		}
 	}
 }
+
+// An operation below a record's path (DELETE /apps/{id}/messages) answers
+// for every record of the collection that path names, found by whichever
+// operation works on one record there (a PUT or a DELETE, where no GET
+// reads one), and 404 for an id that names none.
+func TestBelowARecordWithoutItsRead(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/apps":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/App"}}}}}}},
+  "post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/App"}}}},
+    "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/App"}}}}}}},
+"/apps/{id}":{"put":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+    "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/App"}}}},
+    "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/App"}}}},"404":{"description":"no such app"}}},
+  "delete":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+    "responses":{"200":{"description":"ok"},"404":{"description":"no such app"}}}},
+"/apps/{id}/messages":{"delete":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+    "responses":{"200":{"description":"ok"},"404":{"description":"no such app"}}}}},
+"components":{"schemas":{
+"App":{"type":"object","required":["name"],"properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "apps.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := serve(srv, request{method: "POST", target: "/apps", body: `{"name":"backup"}`, header: http.Header{"Content-Type": {"application/json"}}})
+	var app struct{ ID int }
+	if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &app) != nil || app.ID == 0 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	for _, tc := range []struct {
+		target string
+		want   int
+	}{
+		{"/apps/" + strconv.Itoa(app.ID) + "/messages", 200},
+		{"/apps/987654/messages", 404},
+	} {
+		if got := serve(srv, request{method: "DELETE", target: tc.target}); got.Code != tc.want {
+			t.Errorf("DELETE %s: %d %s, want %d", tc.target, got.Code, got.Body, tc.want)
+		}
+	}
+}
+
+// An operation on one record of a collection nothing else reads one of
+// (DELETE /messages/{id}, the list paged in an envelope) answers for the
+// records a create at the path before it made, and 404 for an id that
+// names none.
+func TestOneRecordOfWhatACreateMade(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/messages":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Paged"}}}}}},
+  "post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Message"}}}},
+    "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Message"}}}}}}},
+"/messages/{id}":{"delete":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+    "responses":{"200":{"description":"ok"},"404":{"description":"no such message"}}}}},
+"components":{"schemas":{
+"Paged":{"type":"object","required":["paging","messages"],"properties":{"paging":{"type":"object","properties":{"next":{"type":"string"}}},"messages":{"type":"array","items":{"$ref":"#/components/schemas/Message"}}}},
+"Message":{"type":"object","required":["message"],"properties":{"id":{"type":"integer","readOnly":true},"message":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "messages.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := serve(srv, request{method: "POST", target: "/messages", body: `{"message":"backup done"}`, header: http.Header{"Content-Type": {"application/json"}}})
+	var msg struct{ ID int }
+	if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &msg) != nil || msg.ID == 0 {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	for _, tc := range []struct {
+		target string
+		want   int
+	}{
+		{"/messages/" + strconv.Itoa(msg.ID), 200},
+		{"/messages/987654", 404},
+	} {
+		if got := serve(srv, request{method: "DELETE", target: tc.target}); got.Code != tc.want {
+			t.Errorf("DELETE %s: %d %s, want %d", tc.target, got.Code, got.Body, tc.want)
+		}
+	}
+}

@@ -69,14 +69,111 @@ func (s *Server) namedValues() map[string]bool {
 	return named
 }
 
+// maxShownBody is the largest answer whose objects shownObjects reads.
+const maxShownBody = 1 << 20
+
+// shownObjects is Server.shown: the objects the answers of Example
+// operations hold, each under "member\x00value" for each of its scalar
+// members (the first object seen for each): a record a list answered from
+// its example shows ([{"id": "123abc", "name": …}]), found by the key a
+// client read there.
+func (s *Server) shownObjects() map[string]map[string]any {
+	shown := map[string]map[string]any{}
+	seen := map[string]bool{}
+	for _, o := range s.byRoute {
+		if o.m.Kind != model.Example || o.media != "" {
+			continue
+		}
+		body := o.answer()
+		if body == nil || len(body) > maxShownBody || seen[string(body)] {
+			continue
+		}
+		seen[string(body)] = true
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			continue
+		}
+		objects(v, 0, func(obj map[string]any) bool {
+			for k, e := range obj {
+				var text string
+				switch y := e.(type) {
+				case string:
+					text = y
+				case json.Number:
+					text = y.String()
+				default:
+					continue
+				}
+				if _, ok := shown[k+"\x00"+text]; !ok {
+					shown[k+"\x00"+text] = obj
+				}
+			}
+			return len(shown) < maxNamed
+		})
+	}
+	return shown
+}
+
+// objects calls each with each object under v, until it returns false.
+func objects(v any, depth int, each func(map[string]any) bool) bool {
+	if depth > 64 {
+		return true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if !each(x) {
+			return false
+		}
+		for _, e := range x {
+			if !objects(e, depth+1, each) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !objects(e, depth+1, each) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // holders are, for each path parameter of mo, the collection whose
-// records it names: the collection a read of one record answers at the
-// path up to the parameter (GET /pets/{id} for GET /pets/{id}/owner,
-// GET /user/{username} for PUT /user/{username}). nil when none does.
+// records it names: the collection an operation on one record (its read,
+// replace, update or delete) works on at the path up to the parameter
+// (GET /pets/{id} for GET /pets/{id}/owner, GET /user/{username} for PUT
+// /user/{username}; PUT /application/{id} for DELETE
+// /application/{id}/message, where no GET reads one application); else
+// the collection a create at the path before the parameter makes records
+// of (POST /message for DELETE /message/{id}, where the list of messages
+// is paged in an envelope and no operation reads one). nil when none
+// does.
 func (s *Server) holders(mo *model.Operation) map[string]*model.Collection {
 	var out map[string]*model.Collection
+	for _, made := range s.model.Operations {
+		if made.Kind != model.Create || made.Coll == nil {
+			continue
+		}
+		rest, ok := strings.CutPrefix(mo.Path, strings.TrimSuffix(made.Path, "/")+"/{")
+		param, _, closed := strings.Cut(rest, "}")
+		if !ok || !closed || param == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]*model.Collection{}
+		}
+		out[param] = made.Coll
+	}
 	for _, read := range s.model.Operations {
-		if read.Kind != model.ReadOne || read.Coll == nil || read.IDParam == "" ||
+		switch read.Kind {
+		case model.ReadOne, model.Replace, model.Update, model.Delete:
+		default:
+			continue
+		}
+		if read.Coll == nil || read.IDParam == "" || !strings.HasSuffix(read.Path, "/{"+read.IDParam+"}") ||
 			(mo.Path != read.Path && !strings.HasPrefix(mo.Path, read.Path+"/")) {
 			continue
 		}

@@ -3,6 +3,7 @@ package mock_test
 import (
 	stdjson "encoding/json"
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
@@ -76,6 +77,41 @@ func TestAbsentIsNotNull(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A replace whose body leaves out a field the record's schema requires
+// (the body's schema makes it optional) keeps the value the record held:
+// the answer is still the record the document declares.
+func TestReplaceKeepsRequired(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{
+"/apps":{"post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/AppParams"}}}},
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/App"}}}}}}},
+"/apps/{id}":{"put":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/AppParams"}}}},
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/App"}}}},"404":{"description":"no such app"}}}}},
+"components":{"schemas":{
+"AppParams":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"description":{"type":"string"},"priority":{"type":"integer"}}},
+"App":{"type":"object","required":["id","name","description"],"properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string"},"description":{"type":"string"},"priority":{"type":"integer"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "apps.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, framework.OpenAPI), Seed: 1})
+	json := http.Header{"Content-Type": {"application/json"}}
+	created := serve(srv, request{"POST", "/apps", json, `{"name": "backup", "description": "nightly", "priority": 3}`})
+	var app struct {
+		ID int `json:"id"`
+	}
+	if created.Code != 200 || stdjson.Unmarshal(created.Body.Bytes(), &app) != nil {
+		t.Fatalf("create: %d %s", created.Code, created.Body)
+	}
+	rec := serve(srv, request{"PUT", "/apps/" + strconv.Itoa(app.ID), json, `{"name": "renamed"}`})
+	want := `{"id":` + strconv.Itoa(app.ID) + `,"name":"renamed","description":"nightly"}`
+	if rec.Code != 200 || rec.Body.String() != want {
+		t.Fatalf("replace: %d %s, want 200 %s", rec.Code, rec.Body, want)
+	}
+	conforms(t, sp, "PUT", "/apps/{id}", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes())
 }
 
 // An id the mock has no record of is answered, under the plain-OpenAPI

@@ -128,6 +128,7 @@ type Server struct {
 	// operations that keep none (operation.lookup); gathered when first
 	// asked for, since it reads every answer.
 	named   func() map[string]bool
+	shown   func() map[string]map[string]any // shownObjects, made once
 	handler http.Handler
 	fake    *fake.Generator
 	// oa words the refusals of a contract under the plain-OpenAPI
@@ -220,6 +221,9 @@ type operation struct {
 	// every scheme the operation declares (nil: none, or FastAPI's
 	// profile, which checks secured and basic instead).
 	security *openapiprofile.Security
+	// headers are, per status, the response headers the operation
+	// declares required, under the plain-OpenAPI profile (nil: none).
+	headers map[int][]requiredHeader
 }
 
 var handlers = map[model.Kind]func(c *call){
@@ -329,6 +333,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.named = sync.OnceValue(s.namedValues)
+	s.shown = sync.OnceValue(s.shownObjects)
 	s.keys = map[*model.Collection]map[*model.Field]bool{}
 	for _, o := range s.model.Operations {
 		if o.Coll == nil || o.IDParam == "" {
@@ -649,6 +654,7 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		}
 	}
 	if s.oa != nil {
+		o.headers = s.requiredHeaders(mo, s.answerFaker()())
 		o.security = openapiprofile.CompileSecurity(s.spec.Doc, mo.Op)
 		if o.security != nil && s.model.Anonymous(mo) {
 			// a login or a registration inherits no token requirement
@@ -776,6 +782,9 @@ func (h *opHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve(
 
 func (h *opHandler) serve(w http.ResponseWriter, r *http.Request, vars map[string]string) {
 	s, o := h.s, h.o
+	if o.headers != nil {
+		w = &headerWriter{ResponseWriter: w, headers: o.headers}
+	}
 	// The header's own map, its name already canonical: Get would
 	// canonicalise it again on every request.
 	session := ""

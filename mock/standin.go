@@ -24,14 +24,23 @@ import (
 // operation declares the 404. A value the key field's schema refuses (a
 // name of one letter where names have four or more) is no key a record
 // can hold: the stand-in's key is then generated as its other fields,
-// so that the answer still fits the schema.
+// so that the answer still fits the schema. Where the 404 is declared, a
+// key an Example operation's answer shows as the key field's value is
+// answered so too.
 func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
-	if c.s.oa == nil || openapiprofile.Response(c.o.m.Op, http.StatusNotFound) != nil {
+	if c.s.oa == nil {
 		return nil
 	}
 	by := coll.Field(param)
 	if by == nil {
 		by = coll.ID
+	}
+	// A key an answer of the mock showed (a list answered from its
+	// example, Goa's: [{"id": "123abc", …}]) names the record a client
+	// was told of: the object shown, as far as it fits.
+	shown := c.s.shown()[by.Name+"\x00"+c.args.get(param).Str]
+	if shown == nil && openapiprofile.Response(c.o.m.Op, http.StatusNotFound) != nil {
+		return nil // the declared 404: a key nothing named
 	}
 	var want []byte
 	if by == coll.ID {
@@ -63,7 +72,22 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 		case fl.Embed != nil:
 			// joined
 		default:
-			vals[fl.Index] = c.s.fake.AppendAnswer(nil, f, fl.Name, fl.Ref)
+			made := c.s.fake.AppendAnswer(nil, f, fl.Name, fl.Ref)
+			if v, ok := shown[fl.Name]; ok {
+				// The value shown, over the one made: an object shown in
+				// a smaller view (a winery's name) keeps the members the
+				// field's schema requires beside it.
+				var base any
+				dec := json.NewDecoder(bytes.NewReader(made))
+				dec.UseNumber()
+				if dec.Decode(&base) != nil {
+					base = nil
+				}
+				if b, err := json.Marshal(shownOver(base, v, 0)); err == nil && c.s.fieldAccepts(fl, b) {
+					made = b
+				}
+			}
+			vals[fl.Index] = made
 		}
 	}
 	rec := fixtures.Build(coll, vals, c.view().join, "", nil)
@@ -83,4 +107,22 @@ func (s *Server) fieldAccepts(f *model.Field, v []byte) bool {
 		return false
 	}
 	return s.spec.Validate(f.Ref.Value, x, false) == nil
+}
+
+// shownOver is v over base: v's members over base's where both are
+// objects, else v.
+func shownOver(base, v any, depth int) any {
+	b, bok := base.(map[string]any)
+	m, mok := v.(map[string]any)
+	if !bok || !mok || depth > 64 {
+		return v
+	}
+	out := make(map[string]any, len(b)+len(m))
+	for k, x := range b {
+		out[k] = x
+	}
+	for k, x := range m {
+		out[k] = shownOver(b[k], x, depth+1)
+	}
+	return out
 }

@@ -364,7 +364,14 @@ func modify(c *call) {
 			// it, as model_dump(exclude_none=True) or "if v is not None"
 			// does. Stored, the mock would break its own contract.
 			if coll.Sparse && !set && string(val) == "null" {
-				vals[f.Index] = nil // a replace that leaves it out: the record does too
+				// A replace that leaves it out: the record does too, but
+				// for a field the record's schema requires (gotify's
+				// Application requires the description its
+				// ApplicationParams leaves optional), which keeps what it
+				// held: the answer must still be a record.
+				if !f.Required {
+					vals[f.Index] = nil
+				}
 				continue
 			}
 			if string(val) == "null" && !f.Nullable {

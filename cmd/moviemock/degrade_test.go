@@ -201,6 +201,29 @@ func TestServeStrictAndFramework(t *testing.T) {
 // error.
 func TestServeExplain(t *testing.T) {
 	dir := writeDegradeDocs(t)
+	// gotify's alternatives: a key in one of three places, or HTTP basic.
+	keys := `openapi: 3.0.3
+info: {title: keys, version: "1"}
+paths:
+  /apps:
+    get:
+      security: [{keyAuth: []}, {keyQuery: []}, {basic: []}]
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {type: array, items: {type: string}}}}}
+  /open:
+    get:
+      security: [{keyQuery: []}, {}]
+      responses:
+        "200": {description: OK}
+components:
+  securitySchemes:
+    basic: {type: http, scheme: basic}
+    keyAuth: {type: apiKey, in: header, name: Authorization}
+    keyQuery: {type: apiKey, in: query, name: token}
+`
+	if err := os.WriteFile(filepath.Join(dir, "keys.yaml"), []byte(keys), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		doc, op string
 		code    int
@@ -214,6 +237,8 @@ func TestServeExplain(t *testing.T) {
 		}},
 		{"star.yaml", "GET /profile", 0, []string{"  success     200 */*\n"}},
 		{"star.yaml", "GET /nothing", 2, []string{`--explain "GET /nothing": no such operation`}},
+		{"keys.yaml", "GET /apps", 0, []string{"  security    any of an API key in the header Authorization (keyAuth); or an API key in the query token (keyQuery); or HTTP basic credentials (basic): a 401 without\n"}},
+		{"keys.yaml", "GET /open", 0, []string{"  security    optional: an API key in the query token (keyQuery)\n"}},
 	} {
 		t.Run(tc.doc+" "+tc.op, func(t *testing.T) {
 			var stdout, stderr strings.Builder

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
 	"github.com/moviemock/moviemock/internal/problems"
 )
 
@@ -85,7 +87,13 @@ func explain(w io.Writer, cmd string, m *model.Model, name string) error {
 		ins = append(ins, "none")
 	}
 	line("inputs", "%s", strings.Join(ins, "; "))
-	if o.Secured || o.Basic {
+	if m.Framework != framework.FastAPI {
+		// The plain-OpenAPI profile holds a request to every scheme
+		// the operation declares, alternatives and all.
+		if sec := openapiprofile.CompileSecurity(m.Spec.Doc, o.Op); sec != nil {
+			line("security", "%s", securityWords(sec))
+		}
+	} else if o.Secured || o.Basic {
 		line("security", "%s", securityWord(o))
 	}
 	if len(o.Degraded) == 0 {
@@ -105,4 +113,40 @@ func securityWord(o *model.Operation) string {
 		return "HTTP basic: a 401 unless the request carries credentials"
 	}
 	return "a bearer token: a 401 without one"
+}
+
+// securityWords says what credentials open an operation under the
+// plain-OpenAPI profile: its alternatives, each all of its schemes.
+func securityWords(sec *openapiprofile.Security) string {
+	var alts []string
+	for _, alt := range sec.Alternatives {
+		words := make([]string, 0, len(alt))
+		for _, sc := range alt {
+			words = append(words, schemeWords(sc))
+		}
+		if len(words) > 0 {
+			alts = append(alts, strings.Join(words, " and "))
+		}
+	}
+	switch {
+	case len(alts) == 0 && sec.Optional:
+		return "none required"
+	case sec.Optional:
+		return "optional: " + strings.Join(alts, "; or ")
+	case len(alts) == 1:
+		return alts[0] + ": a 401 without"
+	}
+	return "any of " + strings.Join(alts, "; or ") + ": a 401 without"
+}
+
+func schemeWords(sc openapiprofile.Scheme) string {
+	switch {
+	case sc.Type == "apiKey":
+		return fmt.Sprintf("an API key in the %s %s (%s)", sc.In, sc.Param, sc.Name)
+	case sc.Type == "http" && sc.HTTP == "basic":
+		return "HTTP basic credentials (" + sc.Name + ")"
+	case sc.Type == "http" && sc.HTTP == "bearer", sc.Type == "oauth2", sc.Type == "openIdConnect":
+		return "a bearer token (" + sc.Name + ")"
+	}
+	return sc.Type + " " + sc.HTTP + " (" + sc.Name + ")"
 }

@@ -235,12 +235,22 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		}
 		media = nil
 	}
-	if notes != nil && body.Content["application/json"] != nil {
+	// The JSON media type the body is validated in: application/json,
+	// else, for a document not FastAPI's, the first of the JSON family it
+	// declares (JSON:API's application/vnd.api+json, a merge patch's
+	// application/merge-patch+json), which a client sends as JSON.
+	jsonKey := "application/json"
+	if body.Content[jsonKey] == nil && plain {
+		if k := firstJSONKey(sp, op, body.Content); k != "" {
+			jsonKey = k
+		}
+	}
+	if notes != nil && body.Content[jsonKey] != nil {
 		// A body declared as JSON and as a form (and XML, say): JSON is
 		// validated, the others accepted as sent (see JSONBody.Others).
 		media = nil
 	}
-	if media == nil && body.Content["application/json"] != nil && !validateAll && !validatesBody(op) {
+	if media == nil && body.Content[jsonKey] != nil && !validateAll && !validatesBody(op) {
 		// FastAPI declares a 422 on every operation whose parameters or
 		// body it validates (fastapi/openapi/utils.py, unless the route
 		// declares 4XX or default itself): a JSON body on an operation
@@ -250,14 +260,14 @@ func compileInputs(sp *spec.Spec, op *openapi3.Operation, pathItem *openapi3.Pat
 		ins.Raw = &RawBody{MediaType: "application/json", Media: body.Content["application/json"], Required: body.Required}
 		return ins, nil
 	}
-	if media == nil && body.Content["application/json"] != nil {
-		jb, err := compileJSONBody(sp, body, notes)
+	if media == nil && body.Content[jsonKey] != nil {
+		jb, err := compileJSONBodyIn(sp, body, jsonKey, notes)
 		if err != nil {
 			if notes == nil {
 				return ins, err
 			}
 			notes.add("request body", "its schema", "accepted as sent: "+err.Error())
-			ins.Raw = &RawBody{MediaType: "application/json", Media: body.Content["application/json"], Required: body.Required}
+			ins.Raw = &RawBody{MediaType: jsonKey, Media: body.Content[jsonKey], Required: body.Required}
 			return ins, nil
 		}
 		ins.JSON = jb
@@ -952,4 +962,20 @@ func deref(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// firstJSONKey is the first media type of content, in the order the
+// document writes them, of the JSON family (application/*+json,
+// text/json); "" when none.
+func firstJSONKey(sp *spec.Spec, op *openapi3.Operation, content openapi3.Content) string {
+	names := sp.KeyOrder(bodyPath(sp, op)...)
+	if len(names) == 0 {
+		names = keysOf(content)
+	}
+	for _, k := range names {
+		if content[k] != nil && jsonFamily(k) {
+			return k
+		}
+	}
+	return ""
 }

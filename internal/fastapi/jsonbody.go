@@ -17,6 +17,11 @@ import (
 // body in two steps, as FastAPI 0.141 does: Read before any dependency
 // (security) runs, Validate after.
 type JSONBody struct {
+	// Media is the media type the body is declared in, as the document
+	// writes it: application/json, or another of the JSON family a
+	// document not FastAPI's declares in its place
+	// (`application/vnd.api+json; ext="…"`).
+	Media string
 	// Required: the operation's requestBody is required. An absent body
 	// (empty, or JSON null) is then a 422 "missing" at ["body"];
 	// otherwise the endpoint receives None (Model.Absent).
@@ -115,6 +120,13 @@ func CompileJSONBody(sp *spec.Spec, body *openapi3.RequestBody) (*JSONBody, erro
 // validated when sent as JSON and accepted unread when sent as one of
 // them (Others).
 func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradations) (*JSONBody, error) {
+	return compileJSONBodyIn(sp, body, "application/json", notes)
+}
+
+// compileJSONBodyIn is compileJSONBody for the body's media type key, of
+// the JSON family: application/json, or the one a document not FastAPI's
+// declares in its place (application/vnd.api+json).
+func compileJSONBodyIn(sp *spec.Spec, body *openapi3.RequestBody, key string, notes *Degradations) (*JSONBody, error) {
 	doc, err := writtenDoc(sp)
 	if err != nil {
 		return nil, fmt.Errorf("request body: read %s: %w", sp.Source(), err)
@@ -124,18 +136,18 @@ func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradati
 		return nil, err
 	}
 	content := get(node, "content")
-	if content == nil || get(content, "application/json") == nil {
-		return nil, fmt.Errorf("%s: no application/json content", where)
+	if content == nil || get(content, key) == nil {
+		return nil, fmt.Errorf("%s: no %s content", where, key)
 	}
-	schema := get(get(content, "application/json"), "schema")
+	schema := get(get(content, key), "schema")
 	var others, alsoJSON []string
 	if ks := keys(content); len(ks) != 1 {
 		if notes == nil {
-			return nil, fmt.Errorf("%s: media types %v besides application/json are not implemented", where, ks)
+			return nil, fmt.Errorf("%s: media types %v besides %s are not implemented", where, ks, key)
 		}
 		for _, k := range ks {
 			switch {
-			case k == "application/json":
+			case k == key:
 			case jsonFamily(k) && sameSchema(get(get(content, k), "schema"), schema):
 				alsoJSON = append(alsoJSON, k)
 			default:
@@ -143,16 +155,16 @@ func compileJSONBody(sp *spec.Spec, body *openapi3.RequestBody, notes *Degradati
 			}
 		}
 		if len(others) > 0 {
-			notes.add(where, "a body in "+strings.Join(others, ", "), "only application/json is validated; the others are accepted as sent")
+			notes.add(where, "a body in "+strings.Join(others, ", "), "only "+key+" is validated; the others are accepted as sent")
 		}
 	}
 	if schema == nil {
 		if notes == nil {
-			return nil, fmt.Errorf("%s: application/json has no schema", where)
+			return nil, fmt.Errorf("%s: %s has no schema", where, key)
 		}
 		schema = &yaml.Node{Kind: yaml.MappingNode} // any value
 	}
-	jb := &JSONBody{Required: body.Required, Others: others, AlsoJSON: alsoJSON}
+	jb := &JSONBody{Media: key, Required: body.Required, Others: others, AlsoJSON: alsoJSON}
 	c := &compiler{doc: doc, notes: notes}
 	n, err := c.compile(schema, where, false)
 	if err != nil {
@@ -264,6 +276,15 @@ func IsJSONContentType(contentType string) bool {
 		return false
 	}
 	return main == "application" && (sub == "json" || strings.HasSuffix(sub, "+json"))
+}
+
+// MediaType is the media type a client sends the body in: Media, else
+// application/json.
+func (b *JSONBody) MediaType() string {
+	if b == nil || b.Media == "" {
+		return "application/json"
+	}
+	return b.Media
 }
 
 // Read is what FastAPI does with the body before running any dependency.

@@ -62,9 +62,12 @@ func StreamOf(mt string) Stream {
 
 // MediaMatches reports whether the media type got (no parameters) falls
 // under the declared media type or range want ("image/*", "*/*"), case
-// insensitively.
+// insensitively. The parameters want declares are not compared: a
+// declared `application/vnd.api+json; ext="…"` (JSON:API's extensions)
+// is the type application/vnd.api+json.
 func MediaMatches(want, got string) bool {
-	want, got = strings.ToLower(want), strings.ToLower(got)
+	want, _, _ = strings.Cut(want, ";")
+	want, got = strings.ToLower(strings.TrimSpace(want)), strings.ToLower(got)
 	if want == got || want == "*/*" {
 		return got != ""
 	}

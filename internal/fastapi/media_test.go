@@ -127,6 +127,8 @@ func TestMediaMatches(t *testing.T) {
 	}{
 		{"image/png", "image/png", true}, {"Image/PNG", "image/png", true}, {"image/*", "image/gif", true},
 		{"*/*", "text/html", true}, {"*/*", "", false}, {"image/*", "text/html", false}, {"text/html", "text/plain", false},
+		{`application/vnd.api+json; ext="https://www.jsonapi.net/ext/openapi"`, "application/vnd.api+json", true},
+		{"text/plain; charset=utf-8", "text/plain", true}, {"text/plain; charset=utf-8", "text/html", false},
 	} {
 		if got := MediaMatches(tc.want, tc.got); got != tc.ok {
 			t.Errorf("MediaMatches(%q, %q) = %v", tc.want, tc.got, got)

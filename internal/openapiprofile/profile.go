@@ -236,6 +236,12 @@ func (p *Profile) render(op *openapi3.Operation, status int, problems []Problem)
 		if media == "" {
 			media, answered = bytesMedia(resp)
 		}
+		if media == "" {
+			media = yamlMedia(resp)
+		}
+		if media == "" {
+			media = vendorMedia(resp)
+		}
 		if media != "" {
 			if mt := resp.Content[media]; mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
 				schema := mt.Schema
@@ -245,8 +251,8 @@ func (p *Profile) render(op *openapi3.Operation, status int, problems []Problem)
 					return cmp.Or(answered, media), body
 				}
 			}
-		} else if resp.Content.Get("text/plain") != nil {
-			return "text/plain; charset=utf-8", []byte(joined(problems))
+		} else if text := textMedia(resp); text != "" {
+			return text + "; charset=utf-8", []byte(joined(problems))
 		}
 	}
 	return ProblemMedia, problemDetails(status, problems)
@@ -292,6 +298,78 @@ func bytesMedia(r *openapi3.Response) (declared, answered string) {
 		}
 	}
 	return "", ""
+}
+
+// yamlMedia is the YAML media type r declares with a schema
+// (application/yaml, application/x-yaml, text/yaml, a +yaml suffix), as a
+// Swagger 2.0 document's `produces` gives every response of an operation
+// that answers YAML (gotify's plugin configuration): its schema is
+// answered as JSON, which is YAML too (YAML 1.2 is a superset of JSON),
+// under the type declared. "" when r declares none; the first in name
+// order when several.
+func yamlMedia(r *openapi3.Response) string {
+	var names []string
+	for name, mt := range r.Content {
+		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+			continue
+		}
+		base, _, _ := strings.Cut(strings.ToLower(name), ";")
+		switch base = strings.TrimSpace(base); {
+		case base == "application/yaml", base == "application/x-yaml", base == "text/yaml", base == "text/x-yaml",
+			strings.HasSuffix(base, "+yaml"):
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return slices.Min(names)
+}
+
+// vendorMedia is a vendor media type r declares with a schema, its
+// subtype neither suffixed (+xml, +yaml) nor a known format of other
+// bytes: Goa's application/vnd.goa.error, a JSON object its clients
+// decode as JSON. Its schema is answered as JSON under the type
+// declared. "" when r declares none; the first in name order when
+// several.
+func vendorMedia(r *openapi3.Response) string {
+	var names []string
+	for name, mt := range r.Content {
+		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+			continue
+		}
+		base, _, _ := strings.Cut(strings.ToLower(name), ";")
+		base = strings.TrimSpace(base)
+		if sub, ok := strings.CutPrefix(base, "application/vnd."); ok && !strings.Contains(sub, "+") {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return slices.Min(names)
+}
+
+// textMedia is the text media type r declares, its parameters left out:
+// text/plain, else the first text/* in name order (Harbor's CSV export
+// declares its 404 in text/csv, as its `produces` says); its refusal is
+// the problems' words. "" when r declares none.
+func textMedia(r *openapi3.Response) string {
+	var names []string
+	for name := range r.Content {
+		base, _, _ := strings.Cut(strings.ToLower(name), ";")
+		base = strings.TrimSpace(base)
+		if base == "text/plain" {
+			return base
+		}
+		if strings.HasPrefix(base, "text/") && !strings.Contains(base, "*") && base != "text/event-stream" {
+			names = append(names, base)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return slices.Min(names)
 }
 
 // problemDetails is RFC 9457's body: type about:blank, the status's title,

@@ -463,3 +463,101 @@ components:
 		}
 	}
 }
+
+// An operation answering only YAML (a Swagger 2.0 `produces` of
+// application/x-yaml) declares its refusals in YAML too: they are answered
+// in that media type, the body JSON, which YAML reads as it is.
+func TestRenderYAMLMedia(t *testing.T) {
+	t.Parallel()
+	for _, declared := range []string{"application/x-yaml", "application/yaml", "text/yaml", "application/vnd.config+yaml"} {
+		doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200": {description: OK, content: {` + declared + `: {schema: {type: object}}}}
+        "404": {description: Gone, content: {` + declared + `: {schema: {$ref: "#/components/schemas/Error"}}}}
+components:
+  schemas:
+    Error: {type: object, required: [error, errorCode], properties: {error: {type: string}, errorCode: {type: integer}}}
+`
+		sp, err := spec.Load([]byte(doc), "yaml.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := New(sp, fake.New(sp), 1)
+		media, body := p.Render(sp.Doc.Paths.Value("/x").Get, 404, nil)
+		var e struct {
+			Error     string
+			ErrorCode *int
+		}
+		if err := json.Unmarshal(body, &e); err != nil || media != declared || e.ErrorCode == nil {
+			t.Errorf("%s: %s %s, want %s {\"error\": …, \"errorCode\": …}", declared, media, body, declared)
+		}
+	}
+}
+
+// An operation answering only text (a Swagger 2.0 `produces` of text/csv
+// or text/plain) declares its refusals in that type: they are answered in
+// it, in words.
+func TestRenderTextMedia(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ declared, want string }{
+		{"text/plain", "text/plain; charset=utf-8"},
+		{"text/csv", "text/csv; charset=utf-8"},
+		{"'text/csv; header=present'", "text/csv; charset=utf-8"},
+		{"text/html", "text/html; charset=utf-8"},
+	} {
+		doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200": {description: OK, content: {` + tc.declared + `: {schema: {type: string}}}}
+        "404": {description: Gone, content: {` + tc.declared + `: {schema: {$ref: "#/components/schemas/Errors"}}}}
+components:
+  schemas:
+    Errors: {type: object, properties: {errors: {type: array, items: {type: object, properties: {message: {type: string}}}}}}
+`
+		sp, err := spec.Load([]byte(doc), "text.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := New(sp, fake.New(sp), 1)
+		media, body := p.Render(sp.Doc.Paths.Value("/x").Get, 404, nil)
+		if media != tc.want || string(body) != "not found" {
+			t.Errorf("%s: %s %q, want %s \"not found\"", tc.declared, media, body, tc.want)
+		}
+	}
+}
+
+// A refusal declared only in a vendor media type with a schema (Goa's
+// application/vnd.goa.error) is answered in it, its body the schema's
+// JSON.
+func TestRenderVendorMedia(t *testing.T) {
+	t.Parallel()
+	doc := `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /x:
+    get:
+      responses:
+        "200": {description: OK, content: {application/json: {schema: {type: object}}}}
+        "404": {description: Gone, content: {application/vnd.goa.error: {schema: {$ref: "#/components/schemas/Error"}}}}
+components:
+  schemas:
+    Error: {type: object, required: [name, id, message], properties: {name: {type: string}, id: {type: string}, message: {type: string}}}
+`
+	sp, err := spec.Load([]byte(doc), "vendor.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := New(sp, fake.New(sp), 1)
+	media, body := p.Render(sp.Doc.Paths.Value("/x").Get, 404, nil)
+	var e struct{ Name, ID, Message string }
+	if err := json.Unmarshal(body, &e); err != nil || media != "application/vnd.goa.error" || e.Message == "" {
+		t.Errorf("%s %s, want application/vnd.goa.error {\"name\": …, \"id\": …, \"message\": …}", media, body)
+	}
+}

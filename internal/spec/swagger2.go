@@ -69,6 +69,7 @@ func convertSwagger2(top *yaml.Node, back map[*yaml.Node]*yaml.Node) (conv *yaml
 	if err := json.Unmarshal(raw, &doc2); err != nil {
 		return nil, fmt.Errorf("read Swagger 2.0: %w", err)
 	}
+	operationProduces(&doc2)
 	doc3, err := toV3(&doc2)
 	if err != nil {
 		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3.0: %w", err)
@@ -190,6 +191,70 @@ func formEncodings(doc2 *openapi2.T, params openapi2.Parameters, op3 *openapi3.O
 			mt.Encoding[p.Name] = &openapi3.Encoding{Style: style, Explode: openapi3.Ptr(false)}
 		}
 	}
+}
+
+// operationProduces writes into each operation of doc2 the media types
+// Swagger 2.0 says its responses are in, which kin-openapi v0.152.0's
+// openapi2conv does not read all of: an operation without `produces`
+// produces the document's (the converter writes application/json), and
+// a response it refers to (#/responses/NotFound) is in the operation's
+// media types, not the document's (the converter keeps the reference, whose
+// component is converted with the document's). Such a response is written
+// in place, for the operation's media types: Harbor's log download answers
+// its 404 in text/plain, gotify's plugin configuration in YAML.
+func operationProduces(doc2 *openapi2.T) {
+	for _, item := range doc2.Paths {
+		if item == nil {
+			continue
+		}
+		for _, op := range item.Operations() {
+			if op == nil {
+				continue
+			}
+			if len(op.Produces) == 0 {
+				op.Produces = doc2.Produces
+			}
+			if op.Responses == nil || slices.Equal(mediaOrJSON(op.Produces), mediaOrJSON(doc2.Produces)) {
+				continue
+			}
+			for code, r := range op.Responses.Map() {
+				if shared := sharedResponse(doc2, r); shared != nil {
+					inline := *shared
+					inline.Ref = ""
+					op.Responses.Set(code, &inline)
+				}
+			}
+		}
+	}
+}
+
+// mediaOrJSON is a produces list as the converter reads it: application/json
+// when empty.
+func mediaOrJSON(list []string) []string {
+	if len(list) == 0 {
+		return []string{"application/json"}
+	}
+	return list
+}
+
+// sharedResponse is the response of doc2's responses that r refers to,
+// following references between them (a few: they may loop); nil when r
+// refers to none.
+func sharedResponse(doc2 *openapi2.T, r *openapi2.Response) *openapi2.Response {
+	const maxHops = 8
+	var shared *openapi2.Response
+	for hops := 0; r != nil && r.Ref != "" && hops < maxHops; hops++ {
+		name, ok := strings.CutPrefix(r.Ref, "#/responses/")
+		if !ok {
+			return nil
+		}
+		r = doc2.Responses[name]
+		shared = r
+	}
+	if shared == nil || shared.Ref != "" {
+		return nil
+	}
+	return shared
 }
 
 // toV3 is openapi2conv.ToV3, which in kin-openapi v0.152.0 panics on

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -207,5 +208,64 @@ paths:
 		if got := fmt.Sprintf("%s %v", sm.Style, sm.Explode); got != want {
 			t.Errorf("form field %s: style and explode %s, want %s", field, got, want)
 		}
+	}
+}
+
+// A Swagger 2.0 operation's responses are in the media types it produces,
+// else in the document's: a response it refers to too.
+func TestLoadSwagger2Produces(t *testing.T) {
+	t.Parallel()
+	doc := `swagger: "2.0"
+info: {title: t, version: "1"}
+produces: [application/json, application/xml]
+responses:
+  NotFound: {description: gone, schema: {$ref: "#/definitions/Error"}}
+  Missing: {$ref: "#/responses/NotFound"}
+definitions:
+  Error: {type: object, properties: {message: {type: string}}}
+paths:
+  /items:
+    get:
+      responses:
+        "200": {description: ok, schema: {type: array, items: {type: string}}}
+        "404": {$ref: "#/responses/NotFound"}
+  /items/{id}/log:
+    get:
+      produces: [text/plain]
+      parameters: [{name: id, in: path, required: true, type: string}]
+      responses:
+        "200": {description: ok, schema: {type: string}}
+        "404": {$ref: "#/responses/NotFound"}
+        "410": {$ref: "#/responses/Missing"}
+        "400": {description: bad, schema: {$ref: "#/definitions/Error"}}
+`
+	sp, err := Load([]byte(doc), "produces.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	media := func(path, code string) []string {
+		r := sp.Doc.Paths.Find(path).Get.Responses.Value(code)
+		if r == nil || r.Value == nil {
+			return nil
+		}
+		return slices.Sorted(maps.Keys(r.Value.Content))
+	}
+	for _, tc := range []struct {
+		path, code string
+		want       []string
+	}{
+		{"/items", "200", []string{"application/json", "application/xml"}},
+		{"/items", "404", []string{"application/json", "application/xml"}},
+		{"/items/{id}/log", "200", []string{"text/plain"}},
+		{"/items/{id}/log", "404", []string{"text/plain"}},
+		{"/items/{id}/log", "410", []string{"text/plain"}},
+		{"/items/{id}/log", "400", []string{"text/plain"}},
+	} {
+		if got := media(tc.path, tc.code); !slices.Equal(got, tc.want) {
+			t.Errorf("%s %s: content %q, want %q", tc.path, tc.code, got, tc.want)
+		}
+	}
+	if mt := sp.Doc.Paths.Find("/items/{id}/log").Get.Responses.Value("404").Value.Content["text/plain"]; mt == nil || mt.Schema == nil || mt.Schema.Value == nil || mt.Schema.Value.Properties["message"] == nil {
+		t.Errorf("the 404 in text/plain is not an Error: %+v", mt)
 	}
 }
