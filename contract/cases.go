@@ -739,6 +739,11 @@ func (b *builder) idsOf(o *operation, name string) []string {
 	if len(b.cfg.IDs[name]) > 0 {
 		return b.ids[name]
 	}
+	if !strings.Contains(o.path, "{"+name+"}") {
+		// Not a path parameter (a header, a query parameter): its slot
+		// would be the whole path, whose ids are its last parameter's.
+		return b.ids[name]
+	}
 	if ids, looked := b.slots[slot(o, name)]; looked {
 		return ids
 	}
