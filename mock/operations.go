@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -544,13 +545,14 @@ func example(c *call) {
 // record neither the contract, the mock's answers nor the mock's records
 // know (operation.lookup), as the application's own lookup would
 // (FastAPI's HTTPException(404, "Item not found")), and reports whether
-// the record is known. A parameter naming a record of a collection
+// the record is known; the parameters skip names are not looked at. A
+// parameter naming a record of a collection
 // (operation.holders) names one the state holds: the pet a GET
 // /pets/{id}/owner asks about is the one GET /pets/{id} reads.
-func (c *call) namedRecord() bool {
+func (c *call) namedRecord(skip ...string) bool {
 	last := ""
 	for _, in := range c.o.inputs.List {
-		if in.In != "path" {
+		if in.In != "path" || slices.Contains(skip, in.Name) {
 			continue
 		}
 		last = in.Name

@@ -120,3 +120,37 @@ func caller(t *testing.T, base string) func(method, path, body string, want int)
 		return v
 	}
 }
+
+// orgPoliciesDoc lists a policy's runs under an organisation no
+// collection holds (the document names one, acme, in its example), and
+// declares the 404 of that list.
+const orgPoliciesDoc = `{"openapi":"3.0.3","info":{"title":"orgs","version":"1"},"paths":{
+"/policies":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Policy"}}}}}}},
+  "post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Policy"}}}},
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Policy"}}}}}}},
+"/runs":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Run"}}}}}}}},
+"/orgs/{org}/policies/{policy_id}":{"parameters":[{"name":"org","in":"path","required":true,"example":"acme","schema":{"type":"string"}},{"name":"policy_id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Policy"}}}},"404":{"description":"missing"}}}},
+"/orgs/{org}/policies/{policy_id}/runs":{"parameters":[{"name":"org","in":"path","required":true,"example":"acme","schema":{"type":"string"}},{"name":"policy_id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Run"}}}}},"404":{"description":"missing"}}}}},
+"components":{"schemas":{
+  "Policy":{"type":"object","properties":{"id":{"type":"integer","readOnly":true},"name":{"type":"string"}}},
+  "Run":{"type":"object","properties":{"id":{"type":"integer"},"status":{"type":"string"}}}}}}`
+
+// An operation by convention whose path names a record on the way to its
+// own answers 404 for one neither the state holds nor the mock's answers
+// named, as an operation answered from its example does: no runs are
+// listed under an organisation the document never named.
+func TestConventionOperationLooksUpItsPath(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte(orgPoliciesDoc), "orgs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(newServer(t, mock.Config{Spec: sp, Seed: 1}))
+	t.Cleanup(ts.Close)
+	call := caller(t, ts.URL)
+	policy := call("POST", "/policies", `{"name":"nightly"}`, 200).(map[string]any)
+	call("GET", fmt.Sprintf("/orgs/acme/policies/%v/runs", policy["id"]), "", 200)
+	call("GET", fmt.Sprintf("/orgs/moviemock-unknown-org/policies/%v/runs", policy["id"]), "", 404)
+}

@@ -204,6 +204,9 @@ type operation struct {
 	// 404 answers it for a value neither the contract nor the mock's
 	// answers name (Server.named).
 	lookup bool
+	// lookupOthers: an operation by convention whose path names records
+	// on the way to its own answers lookup's 404 for them (othersFirst).
+	lookupOthers bool
 	// holders are, for the path parameters of a lookup operation, the
 	// collection each names a record of: the one a read at the path up
 	// to the parameter answers (GET /pets/{id} for /pets/{id}/owner).
@@ -237,24 +240,33 @@ var handlers = map[model.Kind]func(c *call){
 	model.Action: action,
 }
 
-// ancestorsFirst is handle, after a 404 for a record on the path to the
-// operation's that the state has not (model.Operation.Ancestors).
-func ancestorsFirst(mo *model.Operation, handle func(c *call)) func(c *call) {
-	if len(mo.Ancestors) == 0 || handle == nil {
+// othersFirst is handle, after a 404 for a record the path names on
+// the way to the operation's own (model.Operation.Ancestors, and under
+// the plain-OpenAPI profile any path parameter but the record's and its
+// parent's where the operation declares a 404) that neither the state
+// holds nor the mock's answers named, as an operation answered from its
+// example refuses one (namedRecord).
+func othersFirst(mo *model.Operation, handle func(c *call)) func(c *call) {
+	if handle == nil {
 		return handle
 	}
 	return func(c *call) {
-		for _, a := range mo.Ancestors {
-			c.st.mu.RLock()
-			_, _, ok := c.find(a.Coll, a.Param)
-			c.st.mu.RUnlock()
-			if !ok {
-				c.notFound(a.Coll)
-				return
-			}
+		if c.o.lookupOthers && !c.namedRecord(mo.IDParam, mo.ParentParam) {
+			return
 		}
 		handle(c)
 	}
+}
+
+// othersInPath reports whether mo's path has parameters but the record's
+// and its parent's.
+func othersInPath(mo *model.Operation) bool {
+	for _, in := range mo.Inputs.List {
+		if in.In == "path" && in.Name != mo.IDParam && in.Name != mo.ParentParam {
+			return true
+		}
+	}
+	return false
 }
 
 // New builds a Server from cfg.
@@ -631,7 +643,7 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		mo = &clone
 		ins = fastapi.Inputs{}
 	}
-	o := &operation{m: mo, inputs: ins, handle: ancestorsFirst(mo, handlers[mo.Kind]), defaults: map[string]int64{},
+	o := &operation{m: mo, inputs: ins, handle: othersFirst(mo, handlers[mo.Kind]), defaults: map[string]int64{},
 		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login), basic: mo.Basic}
 	o.anyUser = s.model.Framework != framework.FastAPI
 	switch {
@@ -670,6 +682,17 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	o.notFound = s.declaredNotFound(mo)
 	if mo.Kind == model.Example && strings.Contains(mo.Path, "{") && mo.Op.Responses.Value("404") != nil {
 		o.lookup, o.holders = true, s.holders(mo)
+	}
+	if mo.Kind != model.Example && s.oa != nil && (len(mo.Ancestors) > 0 || mo.Op.Responses.Value("404") != nil && othersInPath(mo)) {
+		o.lookupOthers, o.holders = true, s.holders(mo)
+		for _, a := range mo.Ancestors {
+			if o.holders[a.Param] == nil {
+				if o.holders == nil {
+					o.holders = map[string]*model.Collection{}
+				}
+				o.holders[a.Param] = a.Coll
+			}
+		}
 	}
 	if mo.Kind == model.Login {
 		o.refusal, o.token = loginRefusal(mo), s.tokenMembers(mo)
