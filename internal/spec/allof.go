@@ -37,6 +37,11 @@ func (sp *Spec) mergeAllOf() {
 	slices.Sort(names)
 	sp.merged = map[*openapi3.Schema][]string{}
 	state := map[*openapi3.Schema]bool{} // true: merged or left as it is
+	// budget bounds the properties all merged schemas hold together: a
+	// chain of thousands of models, each one more property than the one
+	// it extends, would hold their square. Past it, the rest stay as
+	// written.
+	budget := maxMergedProperties
 	var merge func(ref *openapi3.SchemaRef) bool
 	merge = func(ref *openapi3.SchemaRef) bool {
 		s := ref.Value
@@ -80,10 +85,11 @@ func (sp *Spec) mergeAllOf() {
 				return false
 			}
 		}
-		if !take(ref) {
+		if !take(ref) || len(order) > budget {
 			state[s] = true
 			return false
 		}
+		budget -= len(order)
 		s.AllOf, s.Properties, s.Required = nil, props, required
 		s.Type = &openapi3.Types{openapi3.TypeObject}
 		sp.merged[s] = order
@@ -95,6 +101,9 @@ func (sp *Spec) mergeAllOf() {
 		merge(&openapi3.SchemaRef{Ref: "#/components/schemas/" + name, Value: ref.Value})
 	}
 }
+
+// maxMergedProperties bounds the properties mergeAllOf writes in all.
+const maxMergedProperties = 200_000
 
 // plainObject reports whether s is an object schema allOf may merge: no
 // other type, no anyOf, oneOf or not, and other members allowed.

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -105,5 +106,35 @@ func TestAllOfReadAsOneObject(t *testing.T) {
 	}
 	if !strings.Contains(string(sp.JSON()), `"allOf"`) {
 		t.Error("the document served lost its allOf")
+	}
+}
+
+// A chain of models each extending the one before by a property is
+// merged within a budget of properties in all; past it the rest stay as
+// written, and loading stays quick.
+func TestAllOfChainWithinBudget(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: chain, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    M0: {type: object, properties: {p0: {type: string}}}\n")
+	const n = 1500
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "    M%d: {allOf: [{$ref: '#/components/schemas/M%d'}, {properties: {p%d: {type: string}}}]}\n", i, i-1, i)
+	}
+	sp, err := spec.Load([]byte(b.String()), "chain.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, total := 0, 0
+	for i := 1; i < n; i++ {
+		if s := sp.Doc.Components.Schemas[fmt.Sprintf("M%d", i)].Value; len(s.AllOf) == 0 {
+			merged++
+			total += len(s.Properties)
+		}
+	}
+	if merged == 0 || merged == n-1 {
+		t.Errorf("%d of %d merged: want the first ones, up to the budget", merged, n-1)
+	}
+	if total > 200_000 {
+		t.Errorf("%d properties merged in all, past the budget", total)
 	}
 }
