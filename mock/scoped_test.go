@@ -61,9 +61,10 @@ func TestRecordsMadeUnderAParentKeepTheirOwnID(t *testing.T) {
 }
 
 // A document creating with PUT and changing with POST (Vikunja's): the
-// PUT's record is kept and read back, the POST changes it, and a path
-// naming a record on the way to the one asked for (a bucket's project)
-// is refused 404 when no such record is held.
+// PUT's record is kept and read back, the POST changes it, a path naming
+// a record on the way to the one asked for (a bucket's project) is
+// refused 404 when no such record is held, and a POST answering no body
+// creates a record of its path's list.
 func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 	t.Parallel()
 	const doc = "../testdata/contracts/put-creates/openapi.json"
@@ -95,6 +96,15 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 	view := call("PUT", at+"/views", `{"title":"board"}`, 201)
 	call("GET", fmt.Sprintf("%s/views/%v/buckets", at, view["id"]), "", 200)
 	call("GET", fmt.Sprintf("/projects/987654321/views/%v/buckets", view["id"]), "", 404)
+	// a create answering no body keeps the record its path lists
+	do("POST", "/labels", `{"title":"urgent"}`, 201)
+	found := false
+	for _, l := range do("GET", "/labels", "", 200).([]any) {
+		found = found || l.(map[string]any)["title"] == "urgent"
+	}
+	if !found {
+		t.Error("the label POST /labels made, answering no body, is not listed")
+	}
 }
 
 // caller sends requests to the server at base, each with a JSON body

@@ -14,7 +14,8 @@ const putCreates = "../../testdata/contracts/put-creates/openapi.json"
 // do; a parent named by another parameter name than its read's
 // (/projects/{project}/views beside /projects/{id}) still scopes; a
 // DELETE under a parent of records listed on their own takes one off the
-// parent and deletes nothing. Read as
+// parent and deletes nothing; a POST answering no body creates the records
+// its path lists. Read as
 // FastAPI's, the methods keep their own meaning.
 func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 	t.Parallel()
@@ -28,6 +29,8 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 		"createBucket":  model.NestedCreate,
 		// a label listed on its own, taken off a project: not deleted
 		"removeLabel": model.Example,
+		// a create answering no body, of the records its path lists
+		"createLabel": model.Create,
 	} {
 		if o := m.Operation(op); o.Kind != want {
 			t.Errorf("%s: %v (%s), want %v", op, o.Kind, o.Why, want)

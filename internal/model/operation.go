@@ -451,6 +451,14 @@ func (m *Model) place(o *Operation) {
 		if coll != nil && shape == OneShape && jsonBody == nil && o.actionOn(m, coll, pathParams, last) {
 			return
 		}
+		if coll == nil && o.Response == nil && jsonBody != nil && m.Framework != framework.FastAPI && last == "" {
+			// A create answering no body (201 with a Location, as
+			// Spring, Harbor and petstore 2.0's POST /pets do): of the
+			// records the same path lists.
+			if l := m.listAt(o.Path); l != nil {
+				coll, shape = l, OneShape
+			}
+		}
 		if coll == nil || shape != OneShape || jsonBody == nil {
 			o.Why = "not a create: answers no record of a collection, or takes no JSON body"
 			return
