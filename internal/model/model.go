@@ -53,6 +53,9 @@ type Model struct {
 	// topLevel are the collections a path without parameters lists
 	// (standsAlone), found on first use while compiling.
 	topLevel map[*Collection]bool
+	// links are the schemas that show a collection's records by a link
+	// to each instead of their id (findLinkViews).
+	links map[string]*linkView
 	// byProp and projections serve projectionOf while compiling.
 	byProp      map[string][]string
 	projections map[*openapi3.Schema]string
