@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,13 +185,58 @@ func (c *call) pageURL(start int64) string {
 	return c.requestURL(u.RequestURI())
 }
 
-// requestURL is the absolute URL of uri on the host the request named.
+// requestURL is the absolute URL of uri, a path the operation answers,
+// on the host the request named, under the base path of the document's
+// servers it came by (underServerPaths answers /api/things as /things),
+// which the links an answer writes keep.
 func (c *call) requestURL(uri string) string {
 	scheme := "http"
 	if c.r.TLS != nil {
 		scheme = "https"
 	}
-	return scheme + "://" + c.r.Host + uri
+	return scheme + "://" + c.r.Host + c.basePath() + uri
+}
+
+// basePath is the part of the request's path before the path the
+// operation answers: a server's base path (/api), else "".
+func (c *call) basePath() string {
+	u, err := url.ParseRequestURI(c.r.RequestURI)
+	if err != nil {
+		return ""
+	}
+	// a trailing slash the mock answers as the path without it (or
+	// the other way round) is no part of the base
+	base, ok := strings.CutSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), strings.TrimSuffix(c.r.URL.EscapedPath(), "/"))
+	if !ok {
+		return ""
+	}
+	return base
+}
+
+// linkTo is the link to rec that the operation's view
+// shows in place of its id (model.Operation.Link): the URL of the
+// record's read, its other path parameters the request's own (a nested
+// list's parent), absolute unless the document writes such links as
+// paths.
+func (c *call) linkTo(rec *fixtures.Record) []byte {
+	l := c.o.m.Link
+	key := string(rec.Value(l.Field))
+	if strings.HasPrefix(key, `"`) {
+		var s string
+		if json.Unmarshal([]byte(key), &s) == nil {
+			key = s
+		}
+	}
+	params := map[string]string{l.Param: key}
+	for _, in := range c.o.inputs.List {
+		if a := c.args.get(in.Name); in.In == "path" && in.Name != l.Param && a.Set {
+			params[in.Name] = a.Str
+		}
+	}
+	if l.Relative {
+		return fastapi.AppendString(nil, c.basePath()+l.Expand(params))
+	}
+	return fastapi.AppendString(nil, c.requestURL(l.Expand(params)))
 }
 
 // looseMatch is the test of a Loose filter: an array field holding the
@@ -736,7 +782,9 @@ func (c *call) appendView(b []byte, coll *model.Collection, rec *fixtures.Record
 	n := 0
 	for _, vm := range c.o.m.View {
 		var v []byte
-		if f := vm.Field; f != nil && rec.Has(f) {
+		if vm.Link && c.o.m.Link != nil {
+			v = c.linkTo(rec)
+		} else if f := vm.Field; f != nil && rec.Has(f) {
 			v = rec.Value(f)
 			if string(v) == "null" && !spec.Nullable(vm.Ref.Value) {
 				v = nil // a null the view refuses: not held, for the view
