@@ -10,6 +10,8 @@ import (
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
+	"github.com/moviemock/moviemock/mock"
 )
 
 const linksDoc = "../testdata/contracts/links/openapi.json"
@@ -114,4 +116,45 @@ func TestListOfLinksToRecords(t *testing.T) {
 		t.Fatalf("under /v1: %v, want links under http://example.com/v1/books/", under)
 	}
 	call("GET", item["url"].(string), "", 200)
+}
+
+// A link member written as a path (format uri-reference, or an example
+// that is one) links by the path alone; a 3.1 document's optional next
+// that nullable cannot make nullable (no keyword of 3.1) is left out of
+// the last page rather than written null.
+func TestRelativeLinksAndAbsentNext(t *testing.T) {
+	t.Parallel()
+	doc := `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/things/":{"get":{"parameters":[{"name":"limit","in":"query","schema":{"type":"integer"}},{"name":"offset","in":"query","schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","required":["count","results"],"properties":{
+    "count":{"type":"integer"},"next":{"type":"string","nullable":true,"format":"uri"},"previous":{"type":"string","nullable":true,"format":"uri"},
+    "results":{"type":"array","items":{"$ref":"#/components/schemas/ThingSummary"}}}}}}}}}},
+"/things/{id}/":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Thing"}}}},"404":{"description":"missing"}}}}},
+"components":{"schemas":{
+  "Thing":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"required":["id","name"]},
+  "ThingSummary":{"type":"object","properties":{"name":{"type":"string"},"href":{"type":"string","format":"uri-reference"}},"required":["name","href"]}}}}`
+	sp, err := spec.Load([]byte(doc), "things.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Compile(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 1, Default: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mock.New(mock.Config{Spec: sp, Model: m, Data: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	converse(t, srv, "", []step{
+		{"GET", "/things/?limit=2", "", 200, map[string]string{"count": "3", "results.0.href": `"/things/1/"`, "results.1.href": `"/things/2/"`,
+			"next": `"http://example.com/things/?limit=2&offset=2"`, "previous": "<absent>"}, ""},
+		{"GET", "/things/?limit=2&offset=2", "", 200, map[string]string{"count": "3", "results.#": "1", "results.0.href": `"/things/3/"`,
+			"next": "<absent>", "previous": `"http://example.com/things/?limit=2&offset=0"`}, ""},
+		{"GET", "/things/3/", "", 200, map[string]string{"id": "3"}, ""},
+	})
 }

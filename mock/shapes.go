@@ -112,12 +112,15 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 	} else if p.Size != "" {
 		page = c.intArg(p.Size, page)
 	}
-	for i, name := range c.s.spec.PropertyOrder(o.Response) {
-		if i > 0 {
+	n := 0
+	for _, name := range c.s.spec.PropertyOrder(o.Response) {
+		at := len(b)
+		if n > 0 {
 			b = append(b, ',')
 		}
 		b = fastapi.AppendString(b, name)
 		b = append(b, ':')
+		n++
 		l := strings.ToLower(name)
 		switch {
 		case name == o.Envelope:
@@ -141,6 +144,8 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 				b = strconv.AppendInt(b, page, 10)
 			} else if (l == "pages" || l == "total_pages" || l == "totalpages") && f.Size != "" {
 				b = strconv.AppendInt(b, (int64(total)+max(page, 1)-1)/max(page, 1), 10)
+			} else if c.sparseNull(name) {
+				b, n = b[:at], n-1
 			} else {
 				b = c.appendPageMember(b, name)
 			}
@@ -166,6 +171,21 @@ func (c *call) appendPageMember(b []byte, name string) []byte {
 		}
 	}
 	return c.s.fake.AppendAnswer(b, gofakeit.New(uint64(len(name))), name, p)
+}
+
+// sparseNull reports whether the member name of the operation's response
+// object, which has no value to write, is left out rather than written
+// null: outside FastAPI documents, a member the object does not require
+// whose schema refuses null (a 3.1 document's next: {type: string,
+// nullable: true}, nullable being no keyword of 3.1). FastAPI writes
+// every member of its model, None as null.
+func (c *call) sparseNull(name string) bool {
+	r := c.o.m.Response
+	if c.s.model.Framework == framework.FastAPI || r == nil || r.Value == nil || slices.Contains(r.Value.Required, name) {
+		return false
+	}
+	p := r.Value.Properties[name]
+	return p != nil && !c.s.fake.NullOK(p.Value)
 }
 
 // pageURL is the request's URL with the list starting at start: its skip
