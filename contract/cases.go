@@ -1840,7 +1840,11 @@ func (r *runner) create(ctx context.Context, ops []*operation, creator *operatio
 		keys := map[string]bool{}
 		if list != nil {
 			for _, item := range r.discoverList(ctx, list, b) {
-				if k, ok := keyOf(item, param); ok {
+				k, ok := keyOf(item, param)
+				if !ok {
+					k, ok = viewLink(list.model, item, param)
+				}
+				if ok {
 					keys[k] = true
 				}
 			}
@@ -1857,6 +1861,9 @@ func (r *runner) create(ctx context.Context, ops []*operation, creator *operatio
 		body = unwrap(creator.model, body)
 	}
 	id, ok := createdKey(body, param)
+	if !ok {
+		id, ok = viewLink(creator.model, body, param)
+	}
 	if !ok {
 		id, ok = linkedKey(resp.Header, body, recordPath(creator, param), param)
 	}
@@ -2007,6 +2014,8 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 			id, ok := idInResponse(&res.Response, r.cfg.MaxCheckValues)
 			if d := deleterOf(ops, c.op); d != nil {
 				if k, found := createdKey(rec, d.target); found {
+					id, ok = k, true
+				} else if k, found := viewLink(c.op.model, rec, d.target); found && !ok {
 					id, ok = k, true
 				} else if k, found := linkedKey(res.Response.Header, rec, slot(d, d.target), d.target); found && !ok {
 					id, ok = k, true
