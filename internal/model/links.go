@@ -90,12 +90,18 @@ func (m *Model) findLinkViews() {
 // and the collection it reads; "" and nil when none, or when two such
 // paths read two collections.
 func (m *Model) recordPath(list string) (path, param string, coll *Collection) {
-	base := strings.TrimSuffix(list, "/")
-	for _, p := range m.Spec.Paths() {
-		trimmed := strings.TrimSuffix(p, "/")
-		if trimmed == base || resourcePath(trimmed) != base {
-			continue
+	if m.itemPaths == nil {
+		// each list path → the record paths under it, found once: a
+		// document of many lists costs its paths, not their square
+		m.itemPaths = map[string][]string{}
+		for _, p := range m.Spec.Paths() {
+			trimmed := strings.TrimSuffix(p, "/")
+			if r := resourcePath(trimmed); r != trimmed {
+				m.itemPaths[r] = append(m.itemPaths[r], p)
+			}
 		}
+	}
+	for _, p := range m.itemPaths[strings.TrimSuffix(list, "/")] {
 		c := m.readAt(p)
 		switch {
 		case c == nil:

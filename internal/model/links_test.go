@@ -2,6 +2,7 @@ package model
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/internal/spec"
@@ -97,6 +98,28 @@ func TestLinkViews(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An operation answering a link view that fits no convention (a GET of
+// one summary under a path of its own) is answered from its example or
+// its schema: it links nothing.
+func TestLinkViewOfNoConvention(t *testing.T) {
+	t.Parallel()
+	doc := strings.Replace(linkDoc(`"name":{"type":"string"},"url":{"type":"string","format":"uri"}`), `"/things/{id}/":`,
+		`"/things/{id}/summary/":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/ThingSummary"}}}}}}},
+"/things/{id}/":`, 1)
+	m := compileDoc(t, doc)
+	for _, o := range m.Operations {
+		if o.Path != "/things/{id}/summary/" {
+			continue
+		}
+		if o.Kind != Example || o.Coll != nil || o.Link != nil || o.View != nil {
+			t.Errorf("%s: %s of %v, link %+v, view %+v: want no convention and no link", o, o.Kind, o.Coll, o.Link, o.View)
+		}
+		return
+	}
+	t.Fatal("no GET /things/{id}/summary/")
 }
 
 // The list, the create answering a summary and the read of

@@ -59,6 +59,8 @@ type Model struct {
 	// byProp and projections serve projectionOf while compiling.
 	byProp      map[string][]string
 	projections map[*openapi3.Schema]string
+	// itemPaths serves recordPath while compiling.
+	itemPaths map[string][]string
 }
 
 // Option changes how Compile reads a contract.
@@ -123,7 +125,7 @@ func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
 	}
 	m.findViews()
 	m.findFlags()
-	m.byProp, m.projections = nil, nil
+	m.byProp, m.projections, m.itemPaths = nil, nil, nil
 	return m, nil
 }
 

@@ -365,6 +365,11 @@ func (m *Model) classify() error {
 			m.compileInputs(o)
 			o.Guarded = declaresSecurity(doc, op)
 			m.place(o)
+			if o.Link != nil && o.Coll == nil {
+				// answering a link view by no convention: its
+				// example or its schema, links and all
+				o.View, o.Link = nil, nil
+			}
 			if o.Kind != Example && m.Framework != framework.FastAPI {
 				o.Ancestors = m.ancestors(o)
 			}
