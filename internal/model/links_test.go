@@ -193,3 +193,29 @@ func TestLinkParams(t *testing.T) {
 		t.Errorf("Expand = %q", got)
 	}
 }
+
+// FuzzLinkParams: any link, as a server answers it, is read or refused
+// without a panic; a link read back gives parameters that, written into
+// the path again and read, are the same.
+func FuzzLinkParams(f *testing.F) {
+	for _, s := range []string{
+		"https://api.example.org/shelves/2/books/7/", "/shelves/a%20b/books/x%2Fy/", "shelves/2/books/7", "",
+		"%zz", "http://[::1]:80/shelves/%/books/1/", "//shelves/1/books/2", "https://h/" + strings.Repeat("a/", 200),
+	} {
+		f.Add(s)
+	}
+	l := &Link{Path: "/shelves/{shelf}/books/{id}/", Param: "id"}
+	f.Fuzz(func(t *testing.T, link string) {
+		params, ok := l.Params(link)
+		if !ok {
+			return
+		}
+		if params["shelf"] == "" || params["id"] == "" {
+			t.Fatalf("Params(%q) = %v: an empty parameter", link, params)
+		}
+		again, ok := l.Params(l.Expand(params))
+		if !ok || again["shelf"] != params["shelf"] || again["id"] != params["id"] {
+			t.Fatalf("Params(%q) = %v, read back from %q as %v", link, params, l.Expand(params), again)
+		}
+	})
+}
