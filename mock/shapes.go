@@ -101,7 +101,8 @@ func (c *call) bodyFields() []fastapi.ModelField {
 // the records in the member holding them, the count-like members the
 // number of records matching before paging, has_more whether records
 // follow the page, next and previous null unless a page follows or
-// precedes (then the request's own URL with the page moved).
+// precedes (then the request's own URL with the page moved; an empty
+// page, which would be its own next, has none).
 func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, start int64) []byte {
 	o := c.o.m
 	b = append(b, '{')
@@ -129,7 +130,8 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 			b = strconv.AppendInt(b, int64(total), 10)
 		case l == "has_more" || l == "hasmore" || l == "has_next" || l == "hasnext":
 			b = strconv.AppendBool(b, more)
-		case (l == "next" || l == "next_page" || l == "nextpage") && more:
+		case (l == "next" || l == "next_page" || l == "nextpage") && more && len(recs) > 0:
+			// (an empty page, limit=0, has no next: it would be itself)
 			b = fastapi.AppendString(b, c.pageURL(start+int64(len(recs))))
 		case (l == "previous" || l == "prev") && start > 0 && len(recs) > 0:
 			b = fastapi.AppendString(b, c.pageURL(max(0, start-page)))

@@ -410,6 +410,8 @@ func TestListEnvelopePaging(t *testing.T) {
 			"?offset=2&limit=2", map[string]string{"count": "5", "results.#": "2", "results.0.id": "3", "next": `"http://example.com/things?limit=2&offset=4"`, "previous": `"http://example.com/things?limit=2&offset=0"`}},
 		{"last page", `"count":{"type":"integer"},"next":{"type":["string","null"]},"previous":{"type":["string","null"]},"results":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}}`,
 			"?offset=4&limit=2", map[string]string{"count": "5", "results.#": "1", "next": "null", "previous": `"http://example.com/things?limit=2&offset=2"`}},
+		{"an empty page", `"count":{"type":"integer"},"next":{"type":["string","null"]},"previous":{"type":["string","null"]},"results":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}}`,
+			"?offset=1&limit=0", map[string]string{"count": "5", "results.#": "0", "next": "null"}},
 		{"data and has_more", `"data":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}},"has_more":{"type":"boolean"}`,
 			"?offset=0&limit=3", map[string]string{"data.#": "3", "has_more": "true"}},
 		{"data and has_more, the end", `"data":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}},"has_more":{"type":"boolean"}`,
