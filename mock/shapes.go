@@ -107,6 +107,9 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 	o := c.o.m
 	b = append(b, '{')
 	more := start+int64(len(recs)) < int64(total)
+	// a list with no offset nor page parameter has no other page to
+	// link to: its next would be itself
+	movable := o.Paging.Skip != "" || o.Paging.Page != "" && o.Paging.Size != ""
 	page := int64(len(recs)) // the page's length, as asked for
 	if p := o.Paging; p.Limit != "" {
 		page = c.intArg(p.Limit, page)
@@ -130,10 +133,10 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 			b = strconv.AppendInt(b, int64(total), 10)
 		case l == "has_more" || l == "hasmore" || l == "has_next" || l == "hasnext":
 			b = strconv.AppendBool(b, more)
-		case (l == "next" || l == "next_page" || l == "nextpage") && more && len(recs) > 0:
+		case (l == "next" || l == "next_page" || l == "nextpage") && more && len(recs) > 0 && movable:
 			// (an empty page, limit=0, has no next: it would be itself)
 			b = fastapi.AppendString(b, c.pageURL(start+int64(len(recs))))
-		case (l == "previous" || l == "prev") && start > 0 && len(recs) > 0:
+		case (l == "previous" || l == "prev") && start > 0 && len(recs) > 0 && movable:
 			b = fastapi.AppendString(b, c.pageURL(max(0, start-page)))
 		default:
 			if f := c.o.m.Paging; name == f.Limit && name != "" {
