@@ -182,7 +182,7 @@ func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
 				ops = append(ops, &operation{id: id, method: method, path: path, op: op, item: item, untestable: err.Error()})
 				continue
 			}
-			o := &operation{id: id, method: method, path: path, op: op, item: item, inputs: ins}
+			o := &operation{id: id, method: method, path: path, op: op, item: item, inputs: ins, model: compiled[op]}
 			o.tokenEndpoint = issuesTokens(op) || isTokenURL(sp, method, path)
 			o.secured = securedBy(sp.Doc, op)
 			o.basic = !o.secured && model.BasicAuth(sp.Doc, op)
@@ -206,10 +206,9 @@ func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
 			if it.untestable != "" || it.method != "GET" || !strings.HasPrefix(it.path, strings.TrimSuffix(list.path, "/")+"/{") {
 				continue
 			}
-			rest := strings.TrimPrefix(it.path, strings.TrimSuffix(list.path, "/")+"/")
-			if strings.Count(rest, "{") == 1 && strings.HasSuffix(rest, "}") && !strings.Contains(rest, "/") {
+			if param, ok := itemParam(list.path, it.path); ok {
 				it.listOf = list
-				it.itemParam = strings.Trim(rest, "{}")
+				it.itemParam = param
 				if items := listItemSchema(list.op); items != nil && items != successSchema(it.op) {
 					list.projects = true
 				}
@@ -227,12 +226,26 @@ func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
 			if it.listOf != nil || it.untestable != "" || it.model == nil || it.model.Kind != model.ReadOne || it.model.Coll != list.model.Coll {
 				continue
 			}
-			if rest, ok := strings.CutPrefix(it.path, strings.TrimSuffix(list.path, "/")+"/{"); ok && strings.HasSuffix(rest, "}") && !strings.Contains(rest, "/") {
-				it.listOf, it.itemParam, it.keyField = list, strings.TrimSuffix(rest, "}"), true
+			if param, ok := itemParam(list.path, it.path); ok {
+				it.listOf, it.itemParam, it.keyField = list, param, true
 			}
 		}
 	}
 	return ops
+}
+
+// itemParam is the path parameter naming an item of the list at list
+// where item is the path of one (/reviews/{review_id} beside /reviews,
+// /books/{id}/ beside /books/, as Django writes them with a slash after).
+func itemParam(list, item string) (string, bool) {
+	rest, ok := strings.CutPrefix(item, strings.TrimSuffix(list, "/")+"/{")
+	if strings.HasSuffix(list, "/") {
+		rest = strings.TrimSuffix(rest, "/")
+	}
+	if !ok || !strings.HasSuffix(rest, "}") || strings.ContainsAny(rest, "/{") {
+		return "", false
+	}
+	return strings.TrimSuffix(rest, "}"), true
 }
 
 // unwrap is the record or the list an answer of o holds in its envelope
@@ -1827,7 +1840,11 @@ func (r *runner) create(ctx context.Context, ops []*operation, creator *operatio
 		keys := map[string]bool{}
 		if list != nil {
 			for _, item := range r.discoverList(ctx, list, b) {
-				if k, ok := keyOf(item, param); ok {
+				k, ok := keyOf(item, param)
+				if !ok {
+					k, ok = viewLink(list.model, item, param)
+				}
+				if ok {
 					keys[k] = true
 				}
 			}
@@ -1844,6 +1861,9 @@ func (r *runner) create(ctx context.Context, ops []*operation, creator *operatio
 		body = unwrap(creator.model, body)
 	}
 	id, ok := createdKey(body, param)
+	if !ok {
+		id, ok = viewLink(creator.model, body, param)
+	}
 	if !ok {
 		id, ok = linkedKey(resp.Header, body, recordPath(creator, param), param)
 	}
@@ -1994,6 +2014,8 @@ func (r *runner) cleanUp(ctx context.Context, ops []*operation, b *builder, repo
 			id, ok := idInResponse(&res.Response, r.cfg.MaxCheckValues)
 			if d := deleterOf(ops, c.op); d != nil {
 				if k, found := createdKey(rec, d.target); found {
+					id, ok = k, true
+				} else if k, found := viewLink(c.op.model, rec, d.target); found && !ok {
 					id, ok = k, true
 				} else if k, found := linkedKey(res.Response.Header, rec, slot(d, d.target), d.target); found && !ok {
 					id, ok = k, true

@@ -535,7 +535,12 @@ func (r *runner) run(ctx context.Context) *Report {
 				if it.keyField {
 					key = fieldOf
 				}
-				if id, ok := key(item, it.itemParam); ok && len(b.slotIDs(it, it.itemParam)) < maxItemReads {
+				id, ok := key(item, it.itemParam)
+				if !ok {
+					// an item without its id, linking to its read
+					id, ok = viewLink(o.model, item, it.itemParam)
+				}
+				if ok && len(b.slotIDs(it, it.itemParam)) < maxItemReads {
 					b.learn(it, it.itemParam, id)
 				}
 			}

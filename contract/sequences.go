@@ -809,6 +809,12 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 		// that key, and it is deleted at the end.
 		id, ok = k, true
 	}
+	if k, linked := viewLink(o, rec, ""); !ok && linked {
+		// A record answered without its id but with a link to its read
+		// (a summary {name, url}): the link's path names it.
+		id, ok = k, true
+		s.note("%s answers no id: record %s read from its link %s", opName(o), id, rec[o.Link.Member])
+	}
 	if !ok && before != nil && res.Response.Status/100 == 2 {
 		var found map[string]any
 		var listed bool
@@ -898,12 +904,46 @@ func (s *seqRun) listedIDs(c *model.Collection) (ids map[string]bool, read bool)
 	}
 	ids = map[string]bool{}
 	read = s.eachListed(list, func(it any) bool {
-		if id, _, ok := recordID(it); ok {
+		if id, ok := listedKey(list, it); ok {
 			ids[id] = true
 		}
 		return true
 	})
 	return ids, read
+}
+
+// listedKey is the id of an item of the list o, as the record's read
+// takes it: its own (recordID), its key (keyOfColl), else the one its
+// link to the record's read names (viewLink).
+func listedKey(o *model.Operation, it any) (string, bool) {
+	if id, _, ok := recordID(it); ok {
+		return id, true
+	}
+	if m, ok := it.(map[string]any); ok {
+		if k, ok := keyOfColl(m, o.Coll); ok {
+			return k, true
+		}
+	}
+	return viewLink(o, it, "")
+}
+
+// viewLink is the path parameter param (the record's own when "") that
+// v, a record o answers without its id, names in its link to its read
+// (model.Operation.Link: a summary {name, url} whose url is
+// https://host/things/7/). ok is false when o has no such link, or v's
+// is no URL of the read's path.
+func viewLink(o *model.Operation, v any, param string) (string, bool) {
+	m, ok := v.(map[string]any)
+	if o == nil || o.Link == nil || !ok {
+		return "", false
+	}
+	link, _ := m[o.Link.Member].(string)
+	params, ok := o.Link.Params(link)
+	if param == "" {
+		param = o.Link.Param
+	}
+	id := params[param]
+	return id, ok && id != ""
 }
 
 // newlyListed is the record c's list holds now and did not before, with
@@ -919,7 +959,7 @@ func (s *seqRun) newlyListed(c *model.Collection, before map[string]bool, want m
 	var foundID string
 	n := 0
 	read = s.eachListed(list, func(it any) bool {
-		id, _, ok := recordID(it)
+		id, ok := listedKey(list, it)
 		m, _ := it.(map[string]any)
 		if !ok || before[id] || sentFieldsKept(m, want, set, c, nil) != nil {
 			return true
@@ -1119,6 +1159,10 @@ func (s *seqRun) parentID(p *model.Collection, for_ *model.Collection) (any, boo
 		}
 		if items := itemsIn(list, v); len(items) > 0 {
 			if _, id, ok := recordID(items[0]); ok {
+				s.parents[p] = id
+				return id, true
+			}
+			if id, ok := viewLink(list, items[0], ""); ok {
 				s.parents[p] = id
 				return id, true
 			}
@@ -1474,10 +1518,7 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 					filterBad = fail(fmt.Sprintf("only items with %s=%s", k, pv), "item %s has %s %s", quoteAny(m["id"]), k, quoteAny(m[k]))
 				}
 			}
-			iid, _, ok := recordID(it)
-			if !ok {
-				iid, ok = keyOfColl(m, o.Coll)
-			}
+			iid, ok := listedKey(o, it)
 			if ok && iid == id {
 				found = true
 				got, shown := it, projected(o, rec)

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,23 +101,30 @@ func (c *call) bodyFields() []fastapi.ModelField {
 // the records in the member holding them, the count-like members the
 // number of records matching before paging, has_more whether records
 // follow the page, next and previous null unless a page follows or
-// precedes (then the request's own URL with the page moved).
+// precedes (then the request's own URL with the page moved; an empty
+// page, which would be its own next, has none).
 func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, start int64) []byte {
 	o := c.o.m
 	b = append(b, '{')
 	more := start+int64(len(recs)) < int64(total)
+	// a list with no offset nor page parameter has no other page to
+	// link to: its next would be itself
+	movable := o.Paging.Skip != "" || o.Paging.Page != "" && o.Paging.Size != ""
 	page := int64(len(recs)) // the page's length, as asked for
 	if p := o.Paging; p.Limit != "" {
 		page = c.intArg(p.Limit, page)
 	} else if p.Size != "" {
 		page = c.intArg(p.Size, page)
 	}
-	for i, name := range c.s.spec.PropertyOrder(o.Response) {
-		if i > 0 {
+	n := 0
+	for _, name := range c.s.spec.PropertyOrder(o.Response) {
+		at := len(b)
+		if n > 0 {
 			b = append(b, ',')
 		}
 		b = fastapi.AppendString(b, name)
 		b = append(b, ':')
+		n++
 		l := strings.ToLower(name)
 		switch {
 		case name == o.Envelope:
@@ -125,9 +133,10 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 			b = strconv.AppendInt(b, int64(total), 10)
 		case l == "has_more" || l == "hasmore" || l == "has_next" || l == "hasnext":
 			b = strconv.AppendBool(b, more)
-		case (l == "next" || l == "next_page" || l == "nextpage") && more:
+		case (l == "next" || l == "next_page" || l == "nextpage") && more && len(recs) > 0 && movable:
+			// (an empty page, limit=0, has no next: it would be itself)
 			b = fastapi.AppendString(b, c.pageURL(start+int64(len(recs))))
-		case (l == "previous" || l == "prev") && start > 0 && len(recs) > 0:
+		case (l == "previous" || l == "prev") && start > 0 && len(recs) > 0 && movable:
 			b = fastapi.AppendString(b, c.pageURL(max(0, start-page)))
 		default:
 			if f := c.o.m.Paging; name == f.Limit && name != "" {
@@ -140,6 +149,8 @@ func (c *call) appendEnvelope(b []byte, recs []*fixtures.Record, total int, star
 				b = strconv.AppendInt(b, page, 10)
 			} else if (l == "pages" || l == "total_pages" || l == "totalpages") && f.Size != "" {
 				b = strconv.AppendInt(b, (int64(total)+max(page, 1)-1)/max(page, 1), 10)
+			} else if c.sparseNull(name) {
+				b, n = b[:at], n-1
 			} else {
 				b = c.appendPageMember(b, name)
 			}
@@ -167,6 +178,21 @@ func (c *call) appendPageMember(b []byte, name string) []byte {
 	return c.s.fake.AppendAnswer(b, gofakeit.New(uint64(len(name))), name, p)
 }
 
+// sparseNull reports whether the member name of the operation's response
+// object, which has no value to write, is left out rather than written
+// null: outside FastAPI documents, a member the object does not require
+// whose schema refuses null (a 3.1 document's next: {type: string,
+// nullable: true}, nullable being no keyword of 3.1). FastAPI writes
+// every member of its model, None as null.
+func (c *call) sparseNull(name string) bool {
+	r := c.o.m.Response
+	if c.s.model.Framework == framework.FastAPI || r == nil || r.Value == nil || slices.Contains(r.Value.Required, name) {
+		return false
+	}
+	p := r.Value.Properties[name]
+	return p != nil && !c.s.fake.NullOK(p.Value)
+}
+
 // pageURL is the request's URL with the list starting at start: its skip
 // or offset parameter set, else its page.
 func (c *call) pageURL(start int64) string {
@@ -184,13 +210,58 @@ func (c *call) pageURL(start int64) string {
 	return c.requestURL(u.RequestURI())
 }
 
-// requestURL is the absolute URL of uri on the host the request named.
+// requestURL is the absolute URL of uri, a path the operation answers,
+// on the host the request named, under the base path of the document's
+// servers it came by (underServerPaths answers /api/things as /things),
+// which the links an answer writes keep.
 func (c *call) requestURL(uri string) string {
 	scheme := "http"
 	if c.r.TLS != nil {
 		scheme = "https"
 	}
-	return scheme + "://" + c.r.Host + uri
+	return scheme + "://" + c.r.Host + c.basePath() + uri
+}
+
+// basePath is the part of the request's path before the path the
+// operation answers: a server's base path (/api), else "".
+func (c *call) basePath() string {
+	u, err := url.ParseRequestURI(c.r.RequestURI)
+	if err != nil {
+		return ""
+	}
+	// a trailing slash the mock answers as the path without it (or
+	// the other way round) is no part of the base
+	base, ok := strings.CutSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), strings.TrimSuffix(c.r.URL.EscapedPath(), "/"))
+	if !ok {
+		return ""
+	}
+	return base
+}
+
+// linkTo is the link to rec that the operation's view
+// shows in place of its id (model.Operation.Link): the URL of the
+// record's read, its other path parameters the request's own (a nested
+// list's parent), absolute unless the document writes such links as
+// paths.
+func (c *call) linkTo(rec *fixtures.Record) []byte {
+	l := c.o.m.Link
+	key := string(rec.Value(l.Field))
+	if strings.HasPrefix(key, `"`) {
+		var s string
+		if json.Unmarshal([]byte(key), &s) == nil {
+			key = s
+		}
+	}
+	params := map[string]string{l.Param: key}
+	for _, in := range c.o.inputs.List {
+		if a := c.args.get(in.Name); in.In == "path" && in.Name != l.Param && a.Set {
+			params[in.Name] = a.Str
+		}
+	}
+	if l.Relative {
+		return fastapi.AppendString(nil, c.basePath()+l.Expand(params))
+	}
+	return fastapi.AppendString(nil, c.requestURL(l.Expand(params)))
 }
 
 // looseMatch is the test of a Loose filter: an array field holding the
@@ -736,7 +807,9 @@ func (c *call) appendView(b []byte, coll *model.Collection, rec *fixtures.Record
 	n := 0
 	for _, vm := range c.o.m.View {
 		var v []byte
-		if f := vm.Field; f != nil && rec.Has(f) {
+		if vm.Link && c.o.m.Link != nil {
+			v = c.linkTo(rec)
+		} else if f := vm.Field; f != nil && rec.Has(f) {
 			v = rec.Value(f)
 			if string(v) == "null" && !spec.Nullable(vm.Ref.Value) {
 				v = nil // a null the view refuses: not held, for the view

@@ -405,22 +405,31 @@ func TestListEnvelopePaging(t *testing.T) {
 	for _, tc := range []struct {
 		name, envelope, query string
 		want                  map[string]string
+		limitOnly             bool // the list takes a limit and no offset
 	}{
 		{"results with next and previous", `"count":{"type":"integer"},"next":{"type":["string","null"]},"previous":{"type":["string","null"]},"results":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}}`,
-			"?offset=2&limit=2", map[string]string{"count": "5", "results.#": "2", "results.0.id": "3", "next": `"http://example.com/things?limit=2&offset=4"`, "previous": `"http://example.com/things?limit=2&offset=0"`}},
+			"?offset=2&limit=2", map[string]string{"count": "5", "results.#": "2", "results.0.id": "3", "next": `"http://example.com/things?limit=2&offset=4"`, "previous": `"http://example.com/things?limit=2&offset=0"`}, false},
 		{"last page", `"count":{"type":"integer"},"next":{"type":["string","null"]},"previous":{"type":["string","null"]},"results":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}}`,
-			"?offset=4&limit=2", map[string]string{"count": "5", "results.#": "1", "next": "null", "previous": `"http://example.com/things?limit=2&offset=2"`}},
+			"?offset=4&limit=2", map[string]string{"count": "5", "results.#": "1", "next": "null", "previous": `"http://example.com/things?limit=2&offset=2"`}, false},
+		{"an empty page", `"count":{"type":"integer"},"next":{"type":["string","null"]},"previous":{"type":["string","null"]},"results":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}}`,
+			"?offset=1&limit=0", map[string]string{"count": "5", "results.#": "0", "next": "null"}, false},
+		{"a limit alone", `"count":{"type":"integer"},"next":{"type":["string","null"]},"results":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}}`,
+			"?limit=2", map[string]string{"count": "5", "results.#": "2", "next": "null"}, true},
 		{"data and has_more", `"data":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}},"has_more":{"type":"boolean"}`,
-			"?offset=0&limit=3", map[string]string{"data.#": "3", "has_more": "true"}},
+			"?offset=0&limit=3", map[string]string{"data.#": "3", "has_more": "true"}, false},
 		{"data and has_more, the end", `"data":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}},"has_more":{"type":"boolean"}`,
-			"?offset=3&limit=3", map[string]string{"data.#": "2", "has_more": "false"}},
+			"?offset=3&limit=3", map[string]string{"data.#": "2", "has_more": "false"}, false},
 		{"camelCase count", `"things":{"type":"array","items":{"$ref":"#/components/schemas/Thing"}},"thingsCount":{"type":"integer"}`,
-			"?limit=1", map[string]string{"things.#": "1", "thingsCount": "5"}},
+			"?limit=1", map[string]string{"things.#": "1", "thingsCount": "5"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			params := `{"name":"offset","in":"query","schema":{"type":"integer"}},{"name":"limit","in":"query","schema":{"type":"integer"}}`
+			if tc.limitOnly {
+				params = `{"name":"limit","in":"query","schema":{"type":"integer"}}`
+			}
 			doc := `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/things":{"get":{
-"parameters":[{"name":"offset","in":"query","schema":{"type":"integer"}},{"name":"limit","in":"query","schema":{"type":"integer"}}],
+"parameters":[` + params + `],
 "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"object","properties":{` + tc.envelope + `}}}}}}}}},
 "components":{"schemas":{"Thing":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"required":["id","name"]}}}}`
 			sp, err := spec.Load([]byte(doc), "things.json")

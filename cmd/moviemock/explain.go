@@ -54,6 +54,9 @@ func explain(w io.Writer, cmd string, m *model.Model, name string) error {
 		if o.ParentParam != "" {
 			what += ", under path parameter " + o.ParentParam
 		}
+		if o.Link != nil {
+			what += fmt.Sprintf(", each record shown with %s: the URL of its GET %s", o.Link.Member, o.Link.Path)
+		}
 		line("answered", "%s", what)
 	}
 	success := strconv.Itoa(o.Status)

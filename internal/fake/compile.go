@@ -149,6 +149,10 @@ func (g *Generator) gather(refs []*openapi3.SchemaRef) *facts {
 	return f
 }
 
+// NullOK reports whether null validates against s, as the document's
+// version reads it (see nullOK).
+func (g *Generator) NullOK(s *openapi3.Schema) bool { return g.nullOK(s) }
+
 // nullOK reports whether null validates against s, with either of the
 // validators kin-openapi v0.152.0 may use. For a 3.1 document it may use
 // the JSON Schema 2020-12 one, which ignores "nullable" (spec.Load sets it

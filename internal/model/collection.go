@@ -202,6 +202,7 @@ func (m *Model) findCollections() error {
 			return err
 		}
 	}
+	m.findLinkViews()
 	if c := m.registered(); c != nil && m.Framework != framework.FastAPI {
 		m.Login = c
 	}

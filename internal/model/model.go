@@ -53,9 +53,14 @@ type Model struct {
 	// topLevel are the collections a path without parameters lists
 	// (standsAlone), found on first use while compiling.
 	topLevel map[*Collection]bool
+	// links are the schemas that show a collection's records by a link
+	// to each instead of their id (findLinkViews).
+	links map[string]*linkView
 	// byProp and projections serve projectionOf while compiling.
 	byProp      map[string][]string
 	projections map[*openapi3.Schema]string
+	// itemPaths serves recordPath while compiling.
+	itemPaths map[string][]string
 }
 
 // Option changes how Compile reads a contract.
@@ -120,7 +125,7 @@ func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
 	}
 	m.findViews()
 	m.findFlags()
-	m.byProp, m.projections = nil, nil
+	m.byProp, m.projections, m.itemPaths = nil, nil, nil
 	return m, nil
 }
 

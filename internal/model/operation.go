@@ -121,6 +121,10 @@ type Operation struct {
 	// path reads PetRead), that schema's members in its order: each
 	// record is served as them. nil when it answers Coll's schema.
 	View []ViewMember
+	// Link is, for an operation answering Coll's records in a view that
+	// links to each (see findLinkViews: a summary {name, url} without
+	// the id), where the links point; nil for others.
+	Link *Link
 	// ValuesOf is, for Values, the array field whose values it lists.
 	ValuesOf *Field
 	// Passwords are, for ChangePassword, the body members holding the
@@ -361,6 +365,11 @@ func (m *Model) classify() error {
 			m.compileInputs(o)
 			o.Guarded = declaresSecurity(doc, op)
 			m.place(o)
+			if o.Link != nil && o.Coll == nil {
+				// answering a link view by no convention: its
+				// example or its schema, links and all
+				o.View, o.Link = nil, nil
+			}
 			if o.Kind != Example && m.Framework != framework.FastAPI {
 				o.Ancestors = m.ancestors(o)
 			}
@@ -402,6 +411,9 @@ func (m *Model) place(o *Operation) {
 	pathParams := params(o, "path")
 	name, shape, member := recordsOf(o.Response, m.projectionOf)
 	coll := m.byName[name]
+	if coll == nil && name != "" {
+		coll = m.placeLinkView(o, name)
+	}
 	o.Shape, o.Envelope = shape, member
 	if coll != nil && (shape == ArrayShape || shape == PageShape) {
 		o.Project = m.projection(o.Response, member, coll)
@@ -1113,6 +1125,9 @@ type ViewMember struct {
 	// collection has none.
 	Field    *Field
 	Required bool
+	// Link: the member holds the URL of the record's read (Operation.Link),
+	// not a value of the record's.
+	Link bool
 }
 
 // viewMembers are the members of the view schema v of coll's records.
