@@ -743,6 +743,11 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 			return nil, "", false
 		}
 		path[o.ParentParam] = fmt.Sprint(pid)
+		if o.ParentField != nil {
+			// the records' own field naming the parent (project_id
+			// under /projects/{id}/views) says the path's parent
+			fixed[o.ParentField.Name] = pid
+		}
 	}
 	jb, _ := s.jsonBodyOf(o)
 	if jb != nil {

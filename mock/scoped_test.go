@@ -93,7 +93,10 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 	if got := call("GET", at, "", 200); got["title"] != "orchard" {
 		t.Errorf("GET %s after the POST: %v, want its title changed", at, got)
 	}
-	view := call("PUT", at+"/views", `{"title":"board"}`, 201)
+	view := call("PUT", at+"/views", `{"title":"board","projectId":987654}`, 201)
+	if view["projectId"] != made["id"] {
+		t.Errorf("a view made under project %v holds projectId %v", made["id"], view["projectId"])
+	}
 	call("GET", fmt.Sprintf("%s/views/%v/buckets", at, view["id"]), "", 200)
 	call("GET", fmt.Sprintf("/projects/987654321/views/%v/buckets", view["id"]), "", 404)
 	// a create answering no body keeps the record its path lists

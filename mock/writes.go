@@ -113,13 +113,17 @@ func create(c *call) {
 	v := c.view()
 	vals := make([][]byte, len(coll.Fields))
 	parent := ""
+	var parentKey []byte // the parent's key, for o.ParentField
 	if o.Scoped {
-		key, _, ok := c.find(o.Parent, o.ParentParam)
+		key, prec, ok := c.find(o.Parent, o.ParentParam)
 		if !ok {
 			c.notFound(o.Parent)
 			return
 		}
 		parent = key
+		if o.ParentField != nil && prec != nil {
+			parentKey = prec.Value(o.Parent.ID)
+		}
 	} else if o.Kind == model.NestedCreate {
 		f := coll.Field(o.ParentParam)
 		want, ok := c.paramJSON(o.ParentParam, f)
@@ -193,6 +197,9 @@ func create(c *call) {
 	}
 	if vals[coll.ID.Index] == nil {
 		vals[coll.ID.Index] = c.naturalKey(v, coll, vals)
+	}
+	if parentKey != nil {
+		vals[o.ParentField.Index] = parentKey // the path's parent, whatever the body said
 	}
 	if c.refsMissing(coll, vals) {
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -119,6 +120,30 @@ func (c *Collection) Field(name string) *Field { return c.byName[name] }
 
 // ownKey reports whether name is the field the records are keyed by.
 func (c *Collection) ownKey(name string) bool { return c.ID != nil && c.ID.Name == name }
+
+// parentField is the field of c holding the key of its parent p by name
+// (a Webhook's project_id or projectId under a Project; of a namespaced
+// schema's name, models.Project, the part after the dot), of the type of
+// p's key; nil when c has none.
+func (c *Collection) parentField(p *Collection) *Field {
+	base := p.Singular
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		base = base[i+1:]
+	}
+	camel := []byte(base)
+	for i := 0; i < len(camel); i++ {
+		if camel[i] == '_' && i+1 < len(camel) {
+			camel = append(camel[:i], camel[i+1:]...)
+			camel[i] = byte(unicode.ToUpper(rune(camel[i])))
+		}
+	}
+	for _, name := range []string{base + "_id", string(camel) + "Id"} {
+		if f := c.Field(name); f != nil && f != c.ID && p.ID != nil && f.Type == p.ID.Type {
+			return f
+		}
+	}
+	return nil
+}
 
 // keyedBy reports whether a path parameter of that name, in the place of
 // a read's key, names a record by its key: it has the key's name, or

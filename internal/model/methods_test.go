@@ -36,8 +36,8 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 			t.Errorf("%s: %v (%s), want %v", op, o.Kind, o.Why, want)
 		}
 	}
-	if o := m.Operation("createView"); !o.Scoped || o.Parent != m.Collection("Project") {
-		t.Errorf("createView: scoped %v under %v, want under Project", o.Scoped, o.Parent)
+	if o := m.Operation("createView"); !o.Scoped || o.Parent != m.Collection("Project") || o.ParentField == nil || o.ParentField.Name != "projectId" {
+		t.Errorf("createView: scoped %v under %v by %v, want under Project by projectId", o.Scoped, o.Parent, o.ParentField)
 	}
 	fm := compileFile(t, putCreates, model.WithFramework(framework.FastAPI))
 	for _, op := range []string{"createProject", "updateProject"} {

@@ -111,6 +111,11 @@ type Operation struct {
 	// in a field of theirs (/articles/{slug}/comments answering Comments
 	// with no slug): the store keeps each record's parent beside it.
 	Scoped bool
+	// ParentField is, for a Scoped operation, the field of the records
+	// holding their parent's key by name (a Webhook's project_id under
+	// /projects/{id}/webhooks): a create sets it to the parent's. Nil
+	// where the records have none.
+	ParentField *Field
 	// Project is, for a list whose items the document writes inline as a
 	// part of a collection's fields (articles without their body), those
 	// fields in the record's order: each record is served as them. nil
@@ -491,7 +496,7 @@ func (m *Model) place(o *Operation) {
 		}
 		if p := pathParams[len(pathParams)-1].Name; last == "" && (m.Framework != framework.FastAPI && coll.Field(p) == nil || own) {
 			if parent := m.readAt(parentPath(o.Path)); parent != nil && parent != coll && parent.keyedBy(p) {
-				o.Kind, o.ParentParam, o.Parent, o.Scoped = NestedCreate, p, parent, true
+				o.Kind, o.ParentParam, o.Parent, o.Scoped, o.ParentField = NestedCreate, p, parent, true, coll.parentField(parent)
 				coll.ScopedBy = parent
 				return
 			}
@@ -517,7 +522,7 @@ func (m *Model) place(o *Operation) {
 			p := pathParams[len(pathParams)-1].Name
 			own := coll.ownKey(p)
 			if parent := m.readAt(parentPath(o.Path)); (coll.Field(p) == nil && m.Framework != framework.FastAPI || own) && parent != nil && parent != coll && parent.keyedBy(p) {
-				o.Kind, o.Coll, o.ParentParam, o.Parent, o.Scoped = NestedList, coll, p, parent, true
+				o.Kind, o.Coll, o.ParentParam, o.Parent, o.Scoped, o.ParentField = NestedList, coll, p, parent, true, coll.parentField(parent)
 				coll.ScopedBy = parent
 				m.listParams(o)
 				return
