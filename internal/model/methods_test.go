@@ -31,6 +31,8 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 		"removeLabel": model.Example,
 		// a create answering no body, of the records its path lists
 		"createLabel": model.Create,
+		// a PUT making a task, read at /tasks/{id}, where nothing lists them
+		"createTask": model.NestedCreate,
 	} {
 		if o := m.Operation(op); o.Kind != want {
 			t.Errorf("%s: %v (%s), want %v", op, o.Kind, o.Why, want)

@@ -53,6 +53,9 @@ type Model struct {
 	// topLevel are the collections a path without parameters lists
 	// (standsAlone), found on first use while compiling.
 	topLevel map[*Collection]bool
+	// reads are, for each collection, the segments before the parameter
+	// of the paths reading one of its records (readUnder).
+	reads map[*Collection][]string
 	// links are the schemas that show a collection's records by a link
 	// to each instead of their id (findLinkViews).
 	links map[string]*linkView

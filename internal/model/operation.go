@@ -886,12 +886,32 @@ func (m *Model) conventionMethod(o *Operation, coll *Collection, shape Shape, la
 		return o.Method
 	}
 	switch {
-	case o.Method == "PUT" && last == "" && o.Item.Post == nil && m.listAt(o.Path) == coll:
+	case o.Method == "PUT" && last == "" && o.Item.Post == nil && (m.listAt(o.Path) == coll || m.readUnder(coll, o.Path)):
 		return "POST"
 	case o.Method == "POST" && last != "" && o.Item.Put == nil && o.Item.Patch == nil && m.readAt(o.Path) == coll:
 		return "PUT"
 	}
 	return o.Method
+}
+
+// readUnder reports whether a GET of one record of c is at a path whose
+// segment before its parameter is path's last (GET /tasks/{id} for PUT
+// /projects/{id}/tasks, which makes a task where nothing lists them).
+func (m *Model) readUnder(c *Collection, path string) bool {
+	if m.reads == nil {
+		m.reads = map[*Collection][]string{}
+		for _, p := range m.Spec.Paths() {
+			segs, last := segments(p)
+			if last == "" || len(segs) < 2 {
+				continue
+			}
+			if r := m.readAt(p); r != nil {
+				m.reads[r] = append(m.reads[r], segs[len(segs)-2])
+			}
+		}
+	}
+	segs, _ := segments(path)
+	return slices.Contains(m.reads[c], segs[len(segs)-1])
 }
 
 // listAt is the collection the GET of path lists, if it lists one.
