@@ -2,6 +2,7 @@ package mock_test
 
 import (
 	"net/http"
+	"os"
 	"testing"
 
 	"github.com/moviemock/moviemock/internal/spec"
@@ -13,28 +14,12 @@ import (
 // validated as JSON: one without a required member is refused.
 func TestBodyInAnotherJSONMediaTypeIsValidated(t *testing.T) {
 	t.Parallel()
-	const doc = `openapi: 3.0.3
-info: {title: t, version: "1"}
-paths:
-  /countries:
-    post:
-      requestBody:
-        required: true
-        content:
-          'application/vnd.api+json; ext="https://example.org/ext"': {schema: {$ref: "#/components/schemas/Document"}}
-      responses:
-        "201": {description: made, content: {'application/vnd.api+json; ext="https://example.org/ext"': {schema: {$ref: "#/components/schemas/Document"}}}}
-        "400": {description: bad, content: {'application/vnd.api+json; ext="https://example.org/ext"': {schema: {$ref: "#/components/schemas/Errors"}}}}
-components:
-  schemas:
-    Document:
-      type: object
-      required: [data]
-      properties:
-        data: {type: object, required: [type], properties: {type: {type: string}, id: {type: string}}}
-    Errors: {type: object, properties: {errors: {type: array, items: {type: object, properties: {detail: {type: string}}}}}}
-`
-	sp, err := spec.Load([]byte(doc), "jsonapi.yaml")
+	const path = "../testdata/contracts/vnd-json/openapi.yaml"
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := spec.Load(doc, path)
 	if err != nil {
 		t.Fatal(err)
 	}
