@@ -1,7 +1,6 @@
 package contract_test
 
 import (
-	"context"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -40,15 +39,7 @@ func BenchmarkDocumentOnMock(b *testing.B) {
 			defer ts.Close()
 			cfg := contract.Config{Spec: sp, BaseURL: ts.URL, Seed: 1, Examples: contract.DefaultExamples, Workers: contract.DefaultWorkers,
 				Timeout: 30 * time.Second, MaxResponseTime: 30 * time.Second, Token: "benchmark-token"}
-			var cases int
-			for b.Loop() {
-				report, err := contract.Run(context.Background(), cfg)
-				if err != nil {
-					b.Fatal(err)
-				}
-				cases = len(report.Results)
-			}
-			b.ReportMetric(float64(cases), "cases/op")
+			benchSuite(b, cfg)
 		})
 	}
 }

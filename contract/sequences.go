@@ -157,7 +157,6 @@ func (r *runner) sequences(ctx context.Context, report *Report) []*Result {
 	return s.results
 }
 
-// find is the first operation of kind on c.
 // find is c's operation of kind: the first whose path the sequence can
 // fill (addressable), else the first.
 func (s *seqRun) find(c *model.Collection, kind model.Kind) *model.Operation {
@@ -181,11 +180,9 @@ func (s *seqRun) find(c *model.Collection, kind model.Kind) *model.Operation {
 // /projects/{id}/webhooks/{webhookID} cannot address a webhook made by
 // PUT /user/settings/webhooks; DELETE /user/settings/webhooks/{id} can.
 func (s *seqRun) addressable(o *model.Operation) bool {
-	for _, in := range o.Inputs.List {
-		if in.In == "path" && in.Name != o.IDParam && in.Name != o.ParentParam {
-			if _, ok := s.under[in.Name]; !ok {
-				return false
-			}
+	for _, p := range o.OtherPathParams() {
+		if _, ok := s.under[p]; !ok {
+			return false
 		}
 	}
 	return true
@@ -1376,9 +1373,10 @@ func (s *seqRun) inLists(c *model.Collection, rec map[string]any, id string, wan
 		if o.Kind != model.NestedList || o.Coll != c {
 			continue
 		}
-		v, ok := scalarQuery(rec[o.ParentParam])
-		if o.Scoped {
-			v, ok = "", false
+		var v string
+		var ok bool
+		if !o.Scoped { // a scoped record's field of that name is its own
+			v, ok = scalarQuery(rec[o.ParentParam])
 		}
 		if !ok {
 			// A record that does not name its parent (a comment, no
@@ -1602,15 +1600,10 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 	fixed := map[string]any{}
 	if jb, _ := s.jsonBodyOf(o); jb != nil {
 		for _, name := range jb.Fields {
-			if f := c.Field(name); f != nil && f == c.ID && !slices.Contains(only, name) {
-				// The record's key in the body (Vikunja's Label with
-				// its id) is the one the path names: another would ask
-				// the backend to choose between them.
-				if v, ok := cur[name]; ok {
-					fixed[name] = v
-				}
-			}
-			if f := c.Field(name); f != nil && (f.Refers != nil || f.Owner) && !slices.Contains(only, name) {
+			// The record's key in the body (Vikunja's Label with its id)
+			// is the one the path names: another would ask the backend
+			// to choose between them.
+			if f := c.Field(name); f != nil && (f == c.ID || f.Refers != nil || f.Owner) && !slices.Contains(only, name) {
 				if v, ok := cur[name]; ok {
 					fixed[name] = v
 				}

@@ -41,16 +41,7 @@ func (s *Server) namedValues() map[string]bool {
 			}
 		}
 	}
-	seen := map[string]bool{} // answers already read: one read again adds nothing
-	for _, o := range s.byRoute {
-		if o.m.Kind != model.Example || o.media != "" {
-			continue
-		}
-		body := o.answer()
-		if body == nil || seen[string(body)] {
-			continue
-		}
-		seen[string(body)] = true
+	s.eachExampleAnswer(func(body []byte) {
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.UseNumber()
 		for len(named) < maxNamed {
@@ -65,8 +56,24 @@ func (s *Server) namedValues() map[string]bool {
 				add("\x00" + t.String())
 			}
 		}
-	}
+	})
 	return named
+}
+
+// eachExampleAnswer calls each with every distinct JSON answer of the
+// Example operations (one read again adds nothing), generated ones made
+// now.
+func (s *Server) eachExampleAnswer(each func(body []byte)) {
+	seen := map[string]bool{}
+	for _, o := range s.byRoute {
+		if o.m.Kind != model.Example || o.media != "" {
+			continue
+		}
+		if body := o.answer(); body != nil && !seen[string(body)] {
+			seen[string(body)] = true
+			each(body)
+		}
+	}
 }
 
 // maxShownBody is the largest answer whose objects shownObjects reads.
@@ -79,21 +86,15 @@ const maxShownBody = 1 << 20
 // client read there.
 func (s *Server) shownObjects() map[string]map[string]any {
 	shown := map[string]map[string]any{}
-	seen := map[string]bool{}
-	for _, o := range s.byRoute {
-		if o.m.Kind != model.Example || o.media != "" {
-			continue
+	s.eachExampleAnswer(func(body []byte) {
+		if len(body) > maxShownBody {
+			return
 		}
-		body := o.answer()
-		if body == nil || len(body) > maxShownBody || seen[string(body)] {
-			continue
-		}
-		seen[string(body)] = true
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.UseNumber()
 		var v any
 		if dec.Decode(&v) != nil {
-			continue
+			return
 		}
 		objects(v, 0, func(obj map[string]any) bool {
 			for k, e := range obj {
@@ -112,7 +113,7 @@ func (s *Server) shownObjects() map[string]map[string]any {
 			}
 			return len(shown) < maxNamed
 		})
-	}
+	})
 	return shown
 }
 

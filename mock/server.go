@@ -204,12 +204,11 @@ type operation struct {
 	// 404 answers it for a value neither the contract nor the mock's
 	// answers name (Server.named).
 	lookup bool
-	// lookupOthers: an operation by convention whose path names records
-	// on the way to its own answers lookup's 404 for them (othersFirst).
-	lookupOthers bool
-	// holders are, for the path parameters of a lookup operation, the
-	// collection each names a record of: the one a read at the path up
-	// to the parameter answers (GET /pets/{id} for /pets/{id}/owner).
+	// holders are, for the path parameters of a lookup operation (or of
+	// an operation by convention whose path names records on the way to
+	// its own: othersFirst), the collection each names a record of: the
+	// one a read at the path up to the parameter answers (GET /pets/{id}
+	// for /pets/{id}/owner).
 	holders map[string]*model.Collection
 	// refusal is a login's status for wrong credentials; token its
 	// answer's members when the declared schema has more than
@@ -247,26 +246,11 @@ var handlers = map[model.Kind]func(c *call){
 // holds nor the mock's answers named, as an operation answered from its
 // example refuses one (namedRecord).
 func othersFirst(mo *model.Operation, handle func(c *call)) func(c *call) {
-	if handle == nil {
-		return handle
-	}
 	return func(c *call) {
-		if c.o.lookupOthers && !c.namedRecord(mo.IDParam, mo.ParentParam) {
-			return
-		}
-		handle(c)
-	}
-}
-
-// othersInPath reports whether mo's path has parameters but the record's
-// and its parent's.
-func othersInPath(mo *model.Operation) bool {
-	for _, in := range mo.Inputs.List {
-		if in.In == "path" && in.Name != mo.IDParam && in.Name != mo.ParentParam {
-			return true
+		if c.namedRecord(mo.IDParam, mo.ParentParam) {
+			handle(c)
 		}
 	}
-	return false
 }
 
 // New builds a Server from cfg.
@@ -643,7 +627,7 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 		mo = &clone
 		ins = fastapi.Inputs{}
 	}
-	o := &operation{m: mo, inputs: ins, handle: othersFirst(mo, handlers[mo.Kind]), defaults: map[string]int64{},
+	o := &operation{m: mo, inputs: ins, handle: handlers[mo.Kind], defaults: map[string]int64{},
 		secured: mo.Secured || (s.cfg.RequireAuth && mo.Kind != model.Login), basic: mo.Basic}
 	o.anyUser = s.model.Framework != framework.FastAPI
 	switch {
@@ -673,6 +657,18 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 			o.security, o.secured, o.needsUser = nil, false, false
 		}
 	}
+	if mo.Kind != model.Example && s.oa != nil && o.handle != nil && (len(mo.Ancestors) > 0 || mo.Op.Responses.Value("404") != nil && len(mo.OtherPathParams()) > 0) {
+		o.holders = s.holders(mo)
+		for _, a := range mo.Ancestors {
+			if o.holders[a.Param] == nil {
+				if o.holders == nil {
+					o.holders = map[string]*model.Collection{}
+				}
+				o.holders[a.Param] = a.Coll
+			}
+		}
+		o.handle = othersFirst(mo, o.handle)
+	}
 	if !s.fake.Finite(mo.Response) {
 		// No value of the response model exists: FastAPI's response
 		// validation fails whatever the endpoint returns, 500. The
@@ -682,17 +678,6 @@ func (s *Server) compileOperation(mo *model.Operation) (*operation, error) {
 	o.notFound = s.declaredNotFound(mo)
 	if mo.Kind == model.Example && strings.Contains(mo.Path, "{") && mo.Op.Responses.Value("404") != nil {
 		o.lookup, o.holders = true, s.holders(mo)
-	}
-	if mo.Kind != model.Example && s.oa != nil && (len(mo.Ancestors) > 0 || mo.Op.Responses.Value("404") != nil && othersInPath(mo)) {
-		o.lookupOthers, o.holders = true, s.holders(mo)
-		for _, a := range mo.Ancestors {
-			if o.holders[a.Param] == nil {
-				if o.holders == nil {
-					o.holders = map[string]*model.Collection{}
-				}
-				o.holders[a.Param] = a.Coll
-			}
-		}
 	}
 	if mo.Kind == model.Login {
 		o.refusal, o.token = loginRefusal(mo), s.tokenMembers(mo)

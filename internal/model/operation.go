@@ -565,11 +565,8 @@ func (m *Model) place(o *Operation) {
 		if coll == nil && m.Framework != framework.FastAPI {
 			// DELETE /articles/{slug}/comments/{id}: the collection the
 			// parent path lists.
-			if parent := m.Spec.Doc.Paths.Value(parentPath(o.Path)); parent != nil && parent.Get != nil {
-				_, s := successResponse(parent.Get)
-				if n, sh, _ := recordsOf(s, m.projectionOf); (sh == ArrayShape || sh == PageShape) && !m.standsAlone(m.byName[n]) {
-					coll = m.byName[n]
-				}
+			if l := m.listAt(parentPath(o.Path)); l != nil && !m.standsAlone(l) {
+				coll = l
 			}
 		}
 		if coll == nil {
@@ -849,6 +846,18 @@ func (m *Model) standsAlone(c *Collection) bool {
 		}
 	}
 	return m.topLevel[c]
+}
+
+// OtherPathParams are o's path parameters but the record's (IDParam) and
+// its parent's (ParentParam): those naming records on the way to them.
+func (o *Operation) OtherPathParams() []string {
+	var out []string
+	for _, in := range o.Inputs.List {
+		if in.In == "path" && in.Name != o.IDParam && in.Name != o.ParentParam {
+			out = append(out, in.Name)
+		}
+	}
+	return out
 }
 
 // Ancestor is a path parameter naming a record of Coll by its key.
