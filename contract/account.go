@@ -118,7 +118,7 @@ func (s *seqRun) actOnAccount(a *account) {
 // change, the account logs in with what it now is, and its read is the
 // answer.
 func (s *seqRun) updateMe(a *account, o *model.Operation) {
-	jb, _ := s.jsonBodyOf(o)
+	jb, _ := s.bodyOf(o)
 	if jb == nil {
 		return
 	}
@@ -134,7 +134,7 @@ func (s *seqRun) updateMe(a *account, o *model.Operation) {
 		key = c.ID.Name
 	}
 	body, user, newPass := renameAccount(body, o.BodyWrap, name, pass, a.login.LoginBy, key, a.rec[key])
-	want, set, items := validate(jb, body)
+	want, set, items := jb.read(body)
 	if items != nil {
 		s.note("%s on the throwaway account: the changed body is refused by its own schema (%v %s)", opName(o), items[0].Loc, items[0].Msg)
 		return

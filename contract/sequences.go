@@ -22,6 +22,7 @@ import (
 	"github.com/moviemock/moviemock/internal/fake"
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // Sequence is the kind of a step of a stateful sequence: a request whose
@@ -310,6 +311,14 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 	}
 	req := Request{Method: o.Method, URL: u, Header: h}
 	switch {
+	case c.json != nil && o.Inputs.JSON == nil && o.Inputs.Form:
+		// a record's fields sent as the form the operation takes
+		var m map[string]any
+		json.Unmarshal(c.json, &m)
+		form, order := formOf(m, o.Inputs.List)
+		var ct string
+		req.Body, ct = formBody(o.Op, o.Inputs.List, order, form)
+		h.Set("Content-Type", ct)
 	case c.json != nil:
 		req.Body = string(c.json)
 		h.Set("Content-Type", o.Inputs.JSON.MediaType())
@@ -546,17 +555,139 @@ func (s *seqRun) loginRequest(o *model.Operation, user, pass string) Request {
 
 // ---- request bodies --------------------------------------------------------
 
-// jsonBodyOf is an operation's compiled JSON body and its schema.
-func (s *seqRun) jsonBodyOf(o *model.Operation) (*fastapi.JSONBody, *openapi3.Schema) {
-	jb := s.op(o).inputs.JSON
-	if jb == nil || o.Op.RequestBody == nil || o.Op.RequestBody.Value == nil {
+// recBody is what an operation's request body takes of a record: the
+// names of its fields in order, and how the target reads a body of them.
+// A JSON body is read as FastAPI validates it; a form (an operation taking
+// only application/x-www-form-urlencoded or multipart/form-data) field by
+// field, as sent: step encodes the same JSON object as the form.
+type recBody struct {
+	Fields []string
+	json   *fastapi.JSONBody
+	form   []*fastapi.Input // the fields sent
+	ins    []fastapi.Input  // every input of the operation
+	sp     *spec.Spec
+}
+
+// bodyOf is an operation's body of a record's fields and its schema; nil
+// when it takes none the runner can send (a form field that is a file).
+func (s *seqRun) bodyOf(o *model.Operation) (*recBody, *openapi3.Schema) {
+	ins := s.op(o).inputs
+	if o.Op.RequestBody == nil || o.Op.RequestBody.Value == nil {
 		return nil, nil
 	}
-	mt := o.Op.RequestBody.Value.Content.Get(jb.MediaType())
-	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+	if jb := ins.JSON; jb != nil {
+		mt := o.Op.RequestBody.Value.Content.Get(jb.MediaType())
+		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+			return nil, nil
+		}
+		return &recBody{Fields: jb.Fields, json: jb}, mt.Schema.Value
+	}
+	schema := formSchema(o.Op)
+	if !ins.Form || schema == nil {
 		return nil, nil
 	}
-	return jb, mt.Schema.Value
+	b := &recBody{sp: s.r.sp, ins: ins.List}
+	for i := range ins.List {
+		in := &ins.List[i]
+		if in.In != "body" {
+			continue
+		}
+		if in.Binary {
+			if in.Required {
+				return nil, nil
+			}
+			continue
+		}
+		b.Fields, b.form = append(b.Fields, in.Name), append(b.form, in)
+	}
+	if len(b.Fields) == 0 {
+		return nil, nil
+	}
+	return b, schema
+}
+
+// formSchema is the schema of an operation's form body, nil for none.
+func formSchema(op *openapi3.Operation) *openapi3.Schema {
+	for _, media := range []string{"application/x-www-form-urlencoded", "multipart/form-data"} {
+		if mt := op.RequestBody.Value.Content.Get(media); mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
+			return mt.Schema.Value
+		}
+	}
+	return nil
+}
+
+// read is the target's reading of body: the accepted fields (decoded,
+// defaults included), which of them were sent, or the error items.
+func (b *recBody) read(body []byte) (map[string]any, map[string]bool, []fastapi.ErrorItem) {
+	if b.json != nil {
+		return validate(b.json, body)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, nil, []fastapi.ErrorItem{{Type: "read", Loc: []any{"body"}, Msg: err.Error()}}
+	}
+	form, _ := formOf(m, b.ins)
+	out, set := map[string]any{}, map[string]bool{}
+	var items []fastapi.ErrorItem
+	for _, in := range b.form {
+		raw, present := form.Get(in.Name), form.Has(in.Name)
+		var item *fastapi.ErrorItem
+		if in.List {
+			var vs []string
+			if present {
+				vs = strings.Split(raw, listSep)
+			}
+			_, list := in.CheckList(b.sp, vs)
+			if len(list) > 0 {
+				item = &list[0]
+			}
+		} else {
+			_, item = in.Check(b.sp, raw, present)
+		}
+		if item != nil {
+			items = append(items, *item)
+			continue
+		}
+		if v, ok := m[in.Name]; ok && v != nil {
+			out[in.Name], set[in.Name] = v, true
+		}
+	}
+	return out, set, items
+}
+
+// formOf writes a JSON object as the fields of a form of ins: a string as
+// itself, a number or a boolean as its JSON text, a list as its items
+// (joined by listSep, as formBody takes them), an object as its JSON
+// text; null not at all. order is the fields written, in declaration
+// order.
+func formOf(m map[string]any, ins []fastapi.Input) (form url.Values, order []string) {
+	form = url.Values{}
+	for _, in := range ins {
+		v, ok := m[in.Name]
+		if in.In != "body" || !ok || v == nil {
+			continue
+		}
+		items, isList := v.([]any)
+		if !isList {
+			items = []any{v}
+		}
+		var texts []string
+		for _, item := range items {
+			switch x := item.(type) {
+			case nil:
+			case string:
+				texts = append(texts, x)
+			default:
+				raw, _ := json.Marshal(x)
+				texts = append(texts, string(raw))
+			}
+		}
+		if len(texts) > 0 {
+			form.Set(in.Name, strings.Join(texts, listSep))
+			order = append(order, in.Name)
+		}
+	}
+	return form, order
 }
 
 // validate is FastAPI's reading of body: the accepted model's fields
@@ -588,9 +719,9 @@ func validate(jb *fastapi.JSONBody, body []byte) (map[string]any, map[string]boo
 // the body's fields, fixed ones from fixed, and only the fields in only
 // (nil: every field). It returns the body, and the model FastAPI builds.
 func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string, differ map[string]any) ([]byte, map[string]any, map[string]bool, error) {
-	jb, schema := s.jsonBodyOf(o)
+	jb, schema := s.bodyOf(o)
 	if jb == nil {
-		return nil, nil, nil, fmt.Errorf("%s takes no JSON body the runner can read", o)
+		return nil, nil, nil, fmt.Errorf("%s takes no body of a record's fields the runner can send", o)
 	}
 	var lastErr string
 	for try := 0; try < 12; try++ {
@@ -653,7 +784,7 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 		// Drop optional fields FastAPI refuses, one at a time.
 		for drop := 0; drop <= len(body); drop++ {
 			raw, _ := json.Marshal(body)
-			vals, set, items := validate(jb, raw)
+			vals, set, items := jb.read(raw)
 			if items == nil {
 				vals, set = unwrapSent(o, vals, set)
 				return raw, vals, set, nil
@@ -746,7 +877,7 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 			fixed[o.ParentField.Name] = pid
 		}
 	}
-	jb, _ := s.jsonBodyOf(o)
+	jb, _ := s.bodyOf(o)
 	if jb != nil {
 		for _, name := range jb.Fields {
 			f := c.Field(name)
@@ -1308,7 +1439,7 @@ func (s *seqRun) lifecycle(c *model.Collection) {
 		}
 	}
 	if o := s.find(c, model.Update); o != nil && s.enabled[checkStatefulUpdate] {
-		if jb, _ := s.jsonBodyOf(o); jb != nil {
+		if jb, _ := s.bodyOf(o); jb != nil {
 			for _, name := range jb.Fields {
 				f := c.Field(name)
 				if f == nil || f.Refers != nil || f.Owner || f.Stamp != "" || name == "id" {
@@ -1598,7 +1729,7 @@ func (s *seqRun) request(o *model.Operation, path map[string]string, q url.Value
 // record, and checks the answer and the read after.
 func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur map[string]any, only []string) (map[string]any, bool) {
 	fixed := map[string]any{}
-	if jb, _ := s.jsonBodyOf(o); jb != nil {
+	if jb, _ := s.bodyOf(o); jb != nil {
 		for _, name := range jb.Fields {
 			// The record's key in the body (Vikunja's Label with its id)
 			// is the one the path names: another would ask the backend
@@ -1687,8 +1818,8 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 // not sent to their defaults then shows. The body stays when no such
 // change is accepted.
 func (s *seqRun) awayFromDefaults(c *model.Collection, o *model.Operation, body []byte, want map[string]any, set map[string]bool) ([]byte, map[string]any, map[string]bool) {
-	jb, _ := s.jsonBodyOf(o)
-	_, cs := s.jsonBodyOf(s.createOp(c))
+	jb, _ := s.bodyOf(o)
+	_, cs := s.bodyOf(s.createOp(c))
 	if jb == nil || cs == nil {
 		return body, want, set
 	}
@@ -1721,7 +1852,7 @@ func (s *seqRun) awayFromDefaults(c *model.Collection, o *model.Operation, body 
 	if err != nil {
 		return body, want, set
 	}
-	w, st, items := validate(jb, raw)
+	w, st, items := jb.read(raw)
 	if items != nil {
 		return body, want, set
 	}
@@ -1888,7 +2019,7 @@ func (s *seqRun) registration() *account {
 		s.loginCurrentUser()
 		return nil
 	}
-	jb, schema := s.jsonBodyOf(reg)
+	jb, schema := s.bodyOf(reg)
 	if jb == nil {
 		return nil
 	}
@@ -1978,7 +2109,7 @@ func (s *seqRun) accountOps() (reg, login *model.Operation) {
 			}
 			continue
 		}
-		if _, schema := s.jsonBodyOf(o); schema != nil && reg == nil &&
+		if _, schema := s.bodyOf(o); schema != nil && reg == nil &&
 			schema.Properties["username"] != nil && schema.Properties["password"] != nil {
 			reg = o
 		}

@@ -179,7 +179,7 @@ func (s *seqRun) effect(c *model.Collection, o *model.Operation, key string, fla
 // kept. A boolean already false is made true first. It stops at the first
 // such update sent.
 func (s *seqRun) falsyUpdate(c *model.Collection, o *model.Operation, id string, cur map[string]any) (map[string]any, bool) {
-	jb, _ := s.jsonBodyOf(o)
+	jb, _ := s.bodyOf(o)
 	if jb == nil {
 		return nil, false
 	}

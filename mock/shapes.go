@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -58,6 +59,9 @@ func (c *call) writeRecord(rec *fixtures.Record, token string) {
 // fields: the body's own, or those of the member it wraps them in
 // (Operation.BodyWrap).
 func (c *call) bodyFields() []fastapi.ModelField {
+	if c.o.inputs.Form && c.o.inputs.JSON == nil {
+		return c.formFields()
+	}
 	wrap := c.o.m.BodyWrap
 	if wrap == "" {
 		return c.body.Fields
@@ -95,6 +99,63 @@ func (c *call) bodyFields() []fastapi.ModelField {
 	}
 	c.unwrapped = &out
 	return out
+}
+
+// formFields are the fields a form body sent, as JSON values of their
+// kinds: a text as a string, an integer, a number or a boolean as that, a
+// repeated field as a list, a field holding JSON (an object) as its
+// value; a file as its name. A field not sent is left out.
+func (c *call) formFields() []fastapi.ModelField {
+	if c.unwrapped != nil {
+		return *c.unwrapped
+	}
+	var out []fastapi.ModelField
+	for i := range c.args.ins.List {
+		in := &c.args.ins.List[i]
+		v := c.args.vals[i]
+		if in.In != "body" || !v.Set {
+			continue
+		}
+		var raw []byte
+		if in.List {
+			raw = append(raw, '[')
+			for j, item := range v.List {
+				if j > 0 {
+					raw = append(raw, ',')
+				}
+				raw = appendFormValue(raw, in, item)
+			}
+			raw = append(raw, ']')
+		} else {
+			raw = appendFormValue(nil, in, v.Str)
+		}
+		out = append(out, fastapi.ModelField{Name: in.Name, Set: true, JSON: raw})
+	}
+	c.unwrapped = &out
+	return out
+}
+
+// appendFormValue writes one validated form value as JSON of its input's
+// kind.
+func appendFormValue(b []byte, in *fastapi.Input, s string) []byte {
+	if in.Object != nil && json.Valid([]byte(s)) {
+		return append(b, s...)
+	}
+	switch in.Kind {
+	case fastapi.Integer:
+		if n, ok := fastapi.ParseLaxInt(s); ok {
+			return append(b, n.Text...)
+		}
+	case fastapi.Number:
+		if f, ok := fastapi.ParseLaxFloat(s); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return strconv.AppendFloat(b, f, 'g', -1, 64)
+		}
+	case fastapi.Boolean:
+		if t, ok := fastapi.ParseLaxBool(s); ok {
+			return strconv.AppendBool(b, t)
+		}
+	}
+	return fastapi.AppendString(b, s)
 }
 
 // appendEnvelope writes a list envelope: its declared members in order,

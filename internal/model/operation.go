@@ -444,6 +444,13 @@ func (m *Model) place(o *Operation) {
 	if form == nil {
 		form = bodySchema(o.Op, "multipart/form-data")
 	}
+	// A form's fields are a record's as a JSON body's members are: a
+	// create or an update taking only a form (Stripe's, Twilio's, a
+	// FastAPI endpoint of Form() fields) stores what it sends.
+	recBody := jsonBody
+	if recBody == nil && form != nil && form.Value != nil && len(form.Value.Properties) > 0 {
+		recBody = form
+	}
 	switch m.conventionMethod(o, coll, shape, last) {
 	case "POST":
 		if form != nil && form.Value != nil && form.Value.Properties["username"] != nil && form.Value.Properties["password"] != nil &&
@@ -468,7 +475,7 @@ func (m *Model) place(o *Operation) {
 		if coll != nil && shape == OneShape && jsonBody == nil && o.actionOn(m, coll, pathParams, last) {
 			return
 		}
-		if coll == nil && o.Response == nil && jsonBody != nil && m.Framework != framework.FastAPI && last == "" {
+		if coll == nil && o.Response == nil && recBody != nil && m.Framework != framework.FastAPI && last == "" {
 			// A create answering no body (201 with a Location, as
 			// Spring, Harbor and petstore 2.0's POST /pets do): of the
 			// records the same path lists.
@@ -476,8 +483,8 @@ func (m *Model) place(o *Operation) {
 				coll, shape = l, OneShape
 			}
 		}
-		if coll == nil || shape != OneShape || jsonBody == nil {
-			o.Why = "not a create: answers no record of a collection, or takes no JSON body"
+		if coll == nil || shape != OneShape || recBody == nil {
+			o.Why = "not a create: answers no record of a collection, or takes no body of its fields"
 			return
 		}
 		o.Coll = coll
@@ -538,8 +545,8 @@ func (m *Model) place(o *Operation) {
 			o.Why = "answers no record or list of a collection by a convention"
 		}
 	case "PUT", "PATCH":
-		if coll == nil || shape != OneShape || jsonBody == nil || last == "" {
-			o.Why = "not an update: answers no record of a collection by id, or takes no JSON body"
+		if coll == nil || shape != OneShape || recBody == nil || last == "" {
+			o.Why = "not an update: answers no record of a collection by id, or takes no body of its fields"
 			return
 		}
 		o.Kind, o.Coll, o.IDParam = Replace, coll, last
