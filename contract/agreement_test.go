@@ -79,3 +79,23 @@ func agree(t *testing.T, doc []byte) {
 		fail("%d failures against the mock:\n%s", len(f), strings.Join(f, "\n"))
 	}
 }
+
+// FuzzResourceAgreement holds "mock and runner agree" on random documents
+// of resources shaped as other frameworks write them
+// (resources_gen_test.go): envelopes, natural keys, forms, nested
+// records, declared error shapes; the runner, its sequences included,
+// finds no failure against the mock.
+func FuzzResourceAgreement(f *testing.F) {
+	for _, seed := range []string{
+		"",
+		"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10",
+		strings.Repeat("\xff", 64),
+		strings.Repeat("\x02\x07\x01\x05", 40),
+		strings.Repeat("\x01\x01\x02\x02\x00\x03", 20),
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		agree(t, resourcesFromBytes(data))
+	})
+}

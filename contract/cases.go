@@ -350,11 +350,15 @@ func listItemSchema(op *openapi3.Operation) *openapi3.Schema {
 
 // builder turns operations and known values into cases.
 type builder struct {
-	cfg   *Config
-	sp    *spec.Spec
-	rng   *rand.Rand
-	cases []*Case
-	notes *[]string
+	cfg *Config
+	sp  *spec.Spec
+	rng *rand.Rand
+	// unknown draws the UUIDs no record has (unknownID).
+	unknown *rand.Rand
+	// emptyList are the slots whose records' list answered empty.
+	emptyList map[string]bool
+	cases     []*Case
+	notes     *[]string
 	// ids known for each path parameter: from flags, the target's lists,
 	// the contract's examples.
 	ids map[string][]string
@@ -529,7 +533,7 @@ func (b *builder) request(o *operation, vals values) Request {
 		}
 	}
 	if o.inputs.Form {
-		r.Body, ct = formBody(o.inputs.List, formOrder, form)
+		r.Body, ct = formBody(o.op, o.inputs.List, formOrder, form)
 		r.Header.Set("Content-Type", ct)
 	}
 	if len(r.Header) == 0 {
@@ -558,10 +562,13 @@ const formBoundary = "moviemock-form-boundary"
 
 // formBody encodes a form's fields in declaration order, as a browser
 // would send them: urlencoded, or multipart/form-data when the form has a
-// file field, each file field's value then sent as a file part; a list of
-// several items as formItems says.
-func formBody(ins []fastapi.Input, order []string, form url.Values) (body, contentType string) {
+// file field or op takes only that, each file field's value then sent as
+// a file part; a list of several items as formItems says.
+func formBody(op *openapi3.Operation, ins []fastapi.Input, order []string, form url.Values) (body, contentType string) {
 	binary := slices.ContainsFunc(ins, func(in fastapi.Input) bool { return in.In == "body" && in.Binary })
+	if rb := op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Content.Get("application/x-www-form-urlencoded") == nil && rb.Value.Content.Get("multipart/form-data") != nil {
+		binary = true
+	}
 	if !binary {
 		var parts []string
 		for _, name := range order {
@@ -1650,9 +1657,15 @@ func (b *builder) unknownID(in fastapi.Input) (string, bool) {
 		}
 		return "", false
 	case fastapi.UUID:
+		if b.unknown == nil {
+			// A stream of its own: the mock's UUIDs come from the
+			// runner's main stream under the same seed, so a made-up key
+			// drawn from it is the next record a create makes there.
+			b.unknown = rand.New(rand.NewPCG(b.cfg.Seed, 0x756e6b6e6f776e))
+		}
 		for i := 0; i < 10; i++ {
-			u := b.rng.Uint64()
-			v := b.rng.Uint64()
+			u := b.unknown.Uint64()
+			v := b.unknown.Uint64()
 			id := fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", u>>32, (u>>16)&0xffff, u&0xfff, 0x8000|(v>>48)&0x3fff, v&0xffffffffffff)
 			if ok(id) {
 				return id, true

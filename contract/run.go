@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -456,6 +457,7 @@ func (r *runner) run(ctx context.Context) *Report {
 		rng:        rand.New(rand.NewPCG(r.cfg.Seed, 0x6d6f7669656d6f63)),
 		ids:        map[string][]string{},
 		slots:      map[string][]string{},
+		emptyList:  map[string]bool{},
 		records:    map[string]bool{},
 		formValues: map[string]string{},
 		headers:    r.cfg.Header.Clone(),
@@ -530,7 +532,11 @@ func (r *runner) run(ctx context.Context) *Report {
 			if it.listOf != o {
 				continue
 			}
-			for _, item := range r.discoverList(ctx, o, b) {
+			items := r.discoverList(ctx, o, b)
+			if items != nil && len(items) == 0 {
+				b.emptyList[slot(it, it.itemParam)] = true
+			}
+			for _, item := range items {
 				key := keyOf
 				if it.keyField {
 					key = fieldOf
@@ -750,15 +756,26 @@ func integerCandidates(o *operation, in fastapi.Input) []string {
 
 // probeIDs finds records for path parameters no id is trusted for: it
 // reads each candidate (the contract's examples, then ids 1 to 5 for an
-// integer) and keeps those the target answers 200 for.
+// integer) and keeps those the target answers 200 for. Records whose list
+// answered empty are not looked for: what a read then answers (a
+// server's stand-in for any key) is no record the list holds. The read of the
+// record a parameter names is asked first, and its word is final: a list
+// under the parameter (GET /projects/{id}/comments) may answer an empty
+// list for any key, which names no record.
 func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, candidates map[string][]string, report *Report) {
+	ops = slices.Clone(ops)
+	slices.SortStableFunc(ops, func(x, y *operation) int { return cmp.Compare(readsLast(x), readsLast(y)) })
+	probed := map[string]bool{}
 	for _, o := range ops {
 		if o.method != "GET" {
 			continue
 		}
 		for _, in := range o.inputs.List {
-			if in.In != "path" || len(b.cfg.IDs[in.Name]) > 0 || len(b.slotIDs(o, in.Name)) > 0 {
+			if in.In != "path" || len(b.cfg.IDs[in.Name]) > 0 || len(b.slotIDs(o, in.Name)) > 0 || probed[slot(o, in.Name)] || b.emptyList[slot(o, in.Name)] {
 				continue
+			}
+			if readsLast(o) == 0 && slot(o, in.Name) == o.path {
+				probed[o.path] = true
 			}
 			var try []string
 			for _, id := range slices.Concat(candidates[in.Name], integerCandidates(o, in)) {
@@ -788,6 +805,16 @@ func (r *runner) probeIDs(ctx context.Context, ops []*operation, b *builder, can
 			}
 		}
 	}
+}
+
+// readsLast is 0 for an operation reading the record its last path
+// parameter names (a single record answered on a path ending in it), 1
+// for any other.
+func readsLast(o *operation) int {
+	if m := o.model; m != nil && m.Shape == model.OneShape && strings.HasSuffix(o.path, "}") {
+		return 0
+	}
+	return 1
 }
 
 // execute sends every case with cfg.Workers workers; results keep case

@@ -178,11 +178,11 @@ func list(c *call) {
 	var match []func(r *fixtures.Record) bool
 	if o.Scoped {
 		parent, _, ok := c.find(o.Parent, o.ParentParam)
-		if !ok {
+		if !ok && c.parentStandIn(o.Parent, o.ParentParam) == nil {
 			c.notFound(o.Parent)
 			return
 		}
-		match = append(match, func(r *fixtures.Record) bool { return r.Parent == parent })
+		match = append(match, func(r *fixtures.Record) bool { return ok && r.Parent == parent })
 	} else if o.Kind == model.NestedList {
 		f := coll.Field(o.ParentParam)
 		want, ok := c.paramJSON(o.ParentParam, f)

@@ -6,8 +6,10 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 
 	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/model"
@@ -28,6 +30,29 @@ import (
 // key an Example operation's answer shows as the key field's value is
 // answered so too.
 func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
+	return c.standInFor(coll, param, c.o.m.Op)
+}
+
+// parentStandIn is the stand-in of the parent record path parameter
+// param names where the parent's own read answers one (it declares no
+// 404): the record a client was shown, so records may be made and listed
+// under it. Nil where the read refuses unknown keys, under FastAPI's
+// profile, or where the document lists the parents: there the record made
+// real would join the list (as an action's, see action).
+func (c *call) parentStandIn(parent *model.Collection, param string) *fixtures.Record {
+	if c.s.oa == nil || listed(c.s.model, parent) {
+		return nil
+	}
+	for _, o := range c.s.model.Operations {
+		if o.Kind == model.ReadOne && o.Coll == parent {
+			return c.standInFor(parent, param, o.Op)
+		}
+	}
+	return nil
+}
+
+// standInFor is standIn where op's declared responses decide.
+func (c *call) standInFor(coll *model.Collection, param string, op *openapi3.Operation) *fixtures.Record {
 	if c.s.oa == nil {
 		return nil
 	}
@@ -39,7 +64,7 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 	// example, Goa's: [{"id": "123abc", …}]) names the record a client
 	// was told of: the object shown, as far as it fits.
 	shown := c.s.shown()[by.Name+"\x00"+c.args.get(param).Str]
-	if shown == nil && openapiprofile.Response(c.o.m.Op, http.StatusNotFound) != nil {
+	if shown == nil && openapiprofile.Response(op, http.StatusNotFound) != nil {
 		return nil // the declared 404: a key nothing named
 	}
 	var want []byte
@@ -51,9 +76,12 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 			return nil
 		}
 		want = []byte(key) // an id's key is its JSON text
+		if n, err := strconv.ParseInt(key, 10, 64); err == nil && coll.IDKind == model.IntID {
+			c.st.showID(coll, n)
+		}
 	} else {
 		v, ok := c.paramJSON(param, by)
-		if !ok {
+		if !ok || c.view().removedBy(coll, by, v) {
 			return nil
 		}
 		want = v

@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"bytes"
 	clist "container/list" // "list" is the List operation
 	"sync"
 	"time"
@@ -26,6 +27,32 @@ type state struct {
 	id   string
 	used time.Time
 	elem *clist.Element
+
+	// shownMu guards shown: per collection index, the largest integer
+	// id a stand-in was answered for (standIn, under the read lock). A
+	// create gives a larger one, so the record a client was shown is
+	// never another it then creates.
+	shownMu sync.Mutex
+	shown   map[int]int64
+}
+
+// showID notes that a stand-in of c with integer id was answered.
+func (s *state) showID(c *model.Collection, id int64) {
+	s.shownMu.Lock()
+	defer s.shownMu.Unlock()
+	if s.shown == nil {
+		s.shown = map[int]int64{}
+	}
+	if id > s.shown[c.Index] {
+		s.shown[c.Index] = id
+	}
+}
+
+// shownID is the largest integer id a stand-in of c was answered for.
+func (s *state) shownID(c *model.Collection) int64 {
+	s.shownMu.Lock()
+	defer s.shownMu.Unlock()
+	return s.shown[c.Index]
 }
 
 // overlay is the writes of one state, per collection.
@@ -49,8 +76,10 @@ type collOverlay struct {
 	addedAt map[string]int // key → index in added
 	nextID  int64          // integer ids: the next one to give
 	// removed are the keys deleted in this state and not written since:
-	// a read of one is a 404, never a stand-in (standIn).
+	// a read of one is a 404, never a stand-in (standIn). gone are the
+	// records deleted, for a read by another field (a slug).
 	removed map[string]bool
+	gone    []*fixtures.Record
 }
 
 // view reads a state's records. It holds no lock; the caller holds the
@@ -71,6 +100,22 @@ func (v view) co(c *model.Collection) *collOverlay {
 func (v view) removed(c *model.Collection, key string) bool {
 	co := v.co(c)
 	return co != nil && co.removed[key]
+}
+
+// removedBy reports whether a record of c this state deleted held want
+// (JSON) in field f, and no record holds it now: a read by that field
+// (/articles/{slug}) is then a 404, never a stand-in.
+func (v view) removedBy(c *model.Collection, f *model.Field, want []byte) bool {
+	co := v.co(c)
+	if co == nil {
+		return false
+	}
+	for _, r := range co.gone {
+		if bytes.Equal(r.Value(f), want) {
+			return true
+		}
+	}
+	return false
 }
 
 // get returns the record of c whose key is key.
@@ -208,6 +253,9 @@ func (s *state) put(c *model.Collection, key string, r *fixtures.Record) {
 			co.removed = map[string]bool{}
 		}
 		co.removed[key] = true
+		if old, ok := (view{base: s.base, ov: s.ov}).get(c, key); ok {
+			co.gone = append(co.gone, old)
+		}
 	}
 	if i, ok := co.addedAt[key]; ok {
 		if r == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -117,8 +118,15 @@ func create(c *call) {
 	if o.Scoped {
 		key, prec, ok := c.find(o.Parent, o.ParentParam)
 		if !ok {
-			c.notFound(o.Parent)
-			return
+			// a parent its read shows (a stand-in) is made real, as
+			// the record the new one is made under
+			if prec = c.parentStandIn(o.Parent, o.ParentParam); prec == nil {
+				c.notFound(o.Parent)
+				return
+			}
+			if key = prec.Key(o.Parent); !c.store(o.Parent, key, prec) {
+				return
+			}
 		}
 		parent = key
 		if o.ParentField != nil && prec != nil {
@@ -245,8 +253,11 @@ func (c *call) newID(coll *model.Collection) []byte {
 	if coll.IDKind == model.IntID {
 		co := c.st.writeable(coll)
 		id := co.nextID
+		if shown := c.st.shownID(coll); shown >= id && shown < math.MaxInt64 {
+			id = shown + 1
+		}
 		if !c.s.cfg.ReadOnly {
-			co.nextID++
+			co.nextID = id + 1
 		}
 		return fmt.Appendf(nil, "%d", id)
 	}
@@ -427,15 +438,21 @@ func remove(c *call) {
 			c.notFound(coll)
 			return
 		}
-		c.answer(old) // nothing to delete
+		c.answerDeleted(old) // nothing to delete
 		return
 	}
 	if !c.store(coll, key, nil) {
 		return
 	}
+	c.answerDeleted(old)
+}
+
+// answerDeleted answers a delete of old: its declared body when that is
+// another than the record (a Message), else the record.
+func (c *call) answerDeleted(old *fixtures.Record) {
+	o := c.o.m
 	if r := o.Response; r != nil && r.Value != nil && len(r.Value.Properties) > 0 && o.Envelope == "" && !isRecordSchema(c) {
-		// a DELETE declaring another body than the record (a Message)
-		c.answerMessage(coll.Title + " deleted successfully")
+		c.answerMessage(o.Coll.Title + " deleted successfully")
 		return
 	}
 	c.answer(old)
