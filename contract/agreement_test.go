@@ -33,13 +33,14 @@ func FuzzContractAgreement(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc := contractFromBytes(data)
-		agree(t, doc)
+		agree(t, doc, "")
 	})
 }
 
-// agree serves doc with the mock and runs the contract runner against it;
-// every failure of either is the test's.
-func agree(t *testing.T, doc []byte) {
+// agree serves doc with the mock and runs the contract runner against it,
+// with token as --token gives it where not empty; every failure of either
+// is the test's.
+func agree(t *testing.T, doc []byte, token string) {
 	t.Helper()
 	fail := func(format string, args ...any) {
 		t.Helper()
@@ -71,7 +72,7 @@ func agree(t *testing.T, doc []byte) {
 	if err != nil {
 		fail("load: %v", err)
 	}
-	report, err := contract.Run(ctx, contract.Config{MaxResponseTime: slowOK, BaseURL: ts.URL, Spec: rsp, Examples: agreementExamples})
+	report, err := contract.Run(ctx, contract.Config{MaxResponseTime: slowOK, BaseURL: ts.URL, Spec: rsp, Examples: agreementExamples, Token: token})
 	if err != nil {
 		fail("run: %v", err)
 	}
@@ -96,6 +97,8 @@ func FuzzResourceAgreement(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		agree(t, resourcesFromBytes(data))
+		// a credential for the writes a document secures: the mock
+		// accepts any it cannot verify
+		agree(t, resourcesFromBytes(data), "resource-agreement-credential")
 	})
 }

@@ -108,12 +108,25 @@ func resourcesFromBytes(data []byte) []byte {
 		}
 	}
 	addErrors(errStyle, &schemas)
+	// drawn last: an input saved before security was drawn reads as it
+	// did (exhausted input is zeros: none)
+	security := s.n(3) // 0 none, 1 an API key in X-API-Key, 2 a bearer token: on the writes
 	version := "3.0.3"
 	if v31 {
 		version = "3.1.0"
 	}
+	components := obj{{"schemas", schemas}}
+	switch security {
+	case 1:
+		components.add("securitySchemes", obj{{"ApiKey", obj{{"type", "apiKey"}, {"in", "header"}, {"name", "X-API-Key"}}}})
+	case 2:
+		components.add("securitySchemes", obj{{"Bearer", obj{{"type", "http"}, {"scheme", "bearer"}, {"bearerFormat", "JWT"}}}})
+	}
+	if security > 0 {
+		secureWrites(paths, security, errStyle)
+	}
 	doc := obj{{"openapi", version}, {"info", obj{{"title", "Resources"}, {"version", "1.0.0"}}}, {"paths", paths},
-		{"components", obj{{"schemas", schemas}}}}
+		{"components", components}}
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		panic(err)
@@ -329,4 +342,34 @@ func hasKey(o obj, k string) bool {
 		}
 	}
 	return false
+}
+
+// secureWrites requires the document's one scheme of every POST, PUT,
+// PATCH and DELETE, each declaring its 401.
+func secureWrites(paths obj, security, errStyle int) {
+	name := "ApiKey"
+	if security == 2 {
+		name = "Bearer"
+	}
+	for _, p := range paths {
+		item := p.v.(obj)
+		for i, m := range item {
+			if m.k == "get" || m.k == "parameters" {
+				continue
+			}
+			op := m.v.(obj)
+			for j, e := range op {
+				if e.k != "responses" {
+					continue
+				}
+				unauthorized := obj{{"description", "No valid credential."}}
+				if errStyle == 1 || errStyle == 3 {
+					unauthorized.add("content", jsonContent(ref("Error")))
+				}
+				op[j].v = append(e.v.(obj), kv{"401", unauthorized})
+			}
+			op.add("security", []any{obj{{name, []any{}}}})
+			item[i].v = op
+		}
+	}
 }

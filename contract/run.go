@@ -533,8 +533,13 @@ func (r *runner) run(ctx context.Context) *Report {
 				continue
 			}
 			items := r.discoverList(ctx, o, b)
-			if items != nil && len(items) == 0 {
-				b.emptyList[slot(it, it.itemParam)] = true
+			if k := slot(it, it.itemParam); items != nil && len(items) == 0 {
+				// looked, and none: no ids of another resource's under
+				// the same name either
+				b.emptyList[k] = true
+				if _, looked := b.slots[k]; !looked {
+					b.slots[k] = []string{}
+				}
 			}
 			for _, item := range items {
 				key := keyOf

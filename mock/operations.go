@@ -41,6 +41,9 @@ type call struct {
 	st   *state
 	user *fixtures.Record // the bearer token's user, when the operation is secured
 	body fastapi.Model    // a JSON body, validated
+	// parsed is that body as sent, before validation: which members a
+	// wrapped body sent (bodyFields).
+	parsed fastapi.Parsed
 	// unwrapped are the record's fields of a body that wraps them
 	// (bodyFields), once read.
 	unwrapped *[]fastapi.ModelField

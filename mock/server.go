@@ -901,7 +901,7 @@ func (s *Server) validateAll(o *operation, r *http.Request, vars map[string]stri
 	if o.inputs.JSON != nil {
 		body, bodyItems := o.inputs.JSON.Validate(parsed)
 		if c != nil {
-			c.body = body
+			c.body, c.parsed = body, parsed
 		}
 		items = append(items, bodyItems...)
 	}

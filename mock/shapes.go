@@ -89,7 +89,7 @@ func (c *call) bodyFields() []fastapi.ModelField {
 			if dec.Decode(&raw) != nil {
 				break
 			}
-			if string(raw) == "null" {
+			if string(raw) == "null" && !c.parsed.Sent(wrap, name) {
 				// the wrapped model's dump writes the members left out
 				// as null: not sent, for a create or an update alike
 				continue

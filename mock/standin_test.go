@@ -81,3 +81,38 @@ func TestStandInsAgree(t *testing.T) {
 		t.Errorf("DELETE /articles/never-made: %v, want its Message", got)
 	}
 }
+
+// A body wrapped in one member ({"note": {…}}) that sends a member as
+// null stores the null; a member left out is not sent (a PATCH keeps it).
+func TestWrappedBodySendsNull(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"notes","version":"1"},"paths":{
+"/notes":{"post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/NoteBody"}}}},
+  "responses":{"201":{"description":"made","content":{"application/json":{"schema":{"$ref":"#/components/schemas/NoteAnswer"}}}}}}},
+"/notes/{id}":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/NoteAnswer"}}}},"404":{"description":"none"}}},
+  "patch":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/NoteBody"}}}},
+    "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/NoteAnswer"}}}},"404":{"description":"none"}}}}},
+"components":{"schemas":{
+"NewNote":{"type":"object","properties":{"title":{"type":"string"},"tag":{"type":"string","nullable":true}}},
+"NoteBody":{"type":"object","required":["note"],"properties":{"note":{"$ref":"#/components/schemas/NewNote"}}},
+"Note":{"type":"object","required":["id"],"properties":{"id":{"type":"integer"},"title":{"type":"string"},"tag":{"type":"string","nullable":true}}},
+"NoteAnswer":{"type":"object","required":["note"],"properties":{"note":{"$ref":"#/components/schemas/Note"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(newServer(t, mock.Config{Spec: sp, Seed: 1}))
+	t.Cleanup(ts.Close)
+	do := caller(t, ts.URL)
+	made := do("POST", "/notes", `{"note":{"title":"a","tag":"x"}}`, 201).(map[string]any)["note"].(map[string]any)
+	at := fmt.Sprintf("/notes/%v", made["id"])
+	kept := do("PATCH", at, `{"note":{"title":"b"}}`, 200).(map[string]any)["note"].(map[string]any)
+	if kept["tag"] != "x" || kept["title"] != "b" {
+		t.Errorf("PATCH %s sending only the title: %v, want the tag kept", at, kept)
+	}
+	nulled := do("PATCH", at, `{"note":{"tag":null}}`, 200).(map[string]any)["note"].(map[string]any)
+	if tag, ok := nulled["tag"]; !ok || tag != nil || nulled["title"] != "b" {
+		t.Errorf("PATCH %s sending tag null: %v, want the tag null and the title kept", at, nulled)
+	}
+}

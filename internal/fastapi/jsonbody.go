@@ -56,6 +56,18 @@ type Parsed struct {
 	v    pyValue
 }
 
+// Sent reports whether the JSON body held key in the object at its
+// member wrap ({"article": {"note": null}} holds note in article): a
+// member sent, null or not, where a model's dump cannot tell a null sent
+// from one left out.
+func (p Parsed) Sent(wrap, key string) bool {
+	if p.kind != parsedJSON || p.v.kind != pyDict {
+		return false
+	}
+	inner := p.v.get(wrap)
+	return inner != nil && inner.kind == pyDict && inner.get(key) != nil
+}
+
 type parsedKind uint8
 
 const (

@@ -433,6 +433,10 @@ func (m *Model) place(o *Operation) {
 	jsonBody := bodySchema(o.Op, "application/json")
 	if inner, wrap := bodyEnvelope(jsonBody); wrap != "" {
 		jsonBody, o.BodyWrap = inner, wrap
+	} else if inner, wrap := namedEnvelope(jsonBody); wrap != "" && wrap == o.Envelope && shape == OneShape && m.Framework != framework.FastAPI {
+		// a named wrapper ({"note": NewNote} as NoteBody) in the member
+		// the answer wraps the record in too
+		jsonBody, o.BodyWrap = inner, wrap
 	}
 	secured := o.Secured || (m.Framework != framework.FastAPI && o.Guarded)
 	if m.Login != nil && secured && len(pathParams) == 0 {
@@ -801,7 +805,25 @@ func tokenAnswer(resp *openapi3.SchemaRef) bool {
 // object ({"article": {title, …}}) as that object, wrap the member's name.
 // wrap is "" when the body is no such envelope.
 func bodyEnvelope(body *openapi3.SchemaRef) (inner *openapi3.SchemaRef, wrap string) {
-	if body == nil || body.Value == nil || len(body.Value.Properties) != 1 || componentRef(body) != "" {
+	if componentRef(body) != "" {
+		return body, ""
+	}
+	return oneMember(body)
+}
+
+// namedEnvelope is bodyEnvelope of a component: a named schema of one
+// object member, which may be a model of its own; the caller decides.
+func namedEnvelope(body *openapi3.SchemaRef) (inner *openapi3.SchemaRef, wrap string) {
+	if componentRef(body) == "" {
+		return body, ""
+	}
+	return oneMember(body)
+}
+
+// oneMember is body's one member, where it has one and that holds an
+// object of properties, and its name; body and "" otherwise.
+func oneMember(body *openapi3.SchemaRef) (inner *openapi3.SchemaRef, wrap string) {
+	if body == nil || body.Value == nil || len(body.Value.Properties) != 1 {
 		return body, ""
 	}
 	for name, p := range body.Value.Properties {
