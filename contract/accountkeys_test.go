@@ -370,8 +370,29 @@ func TestCleanupDeletesBesideList(t *testing.T) {
 }
 
 // keysFailures are the failures of a run against keysServer whose
+// message holds want.
+func keysFailures(t *testing.T, want string) []string {
+	t.Helper()
+	_, report := keysRun(t)
+	var out []string
+	for _, f := range failed(report) {
+		if strings.Contains(f, want) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // A refusal in JSON of an operation answering YAML (gotify's plugin
 // configuration) is judged by the schema its status declares for YAML,
+// whose values are JSON's.
+func TestJSONRefusalOfYAMLOperation(t *testing.T) {
+	t.Parallel()
+	if f := keysFailures(t, "/plugin/{id}/config"); len(f) > 0 {
+		t.Errorf("failures on JSON refusals of a YAML operation:\n%s", strings.Join(f, "\n"))
+	}
+}
+
 // A token only the create answers (a credential shown once) is owed
 // A time the server computes (readOnly, date-time: expiresAt) moves with
 // A create refused with its declared 400 for a body repeating the value

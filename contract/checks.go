@@ -428,6 +428,11 @@ func checkSchema(x *checkInput) *verdict {
 		return nil
 	}
 	declared, err := x.bodyConforms()
+	if x.r.openAPI() && r.Status/100 == 4 {
+		// A refusal may be the profile's own (problem details, or JSON
+		// where its status declares another media type).
+		declared, err = x.refusalConforms()
+	}
 	if !declared {
 		return nil
 	}
