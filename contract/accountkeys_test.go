@@ -394,7 +394,23 @@ func TestJSONRefusalOfYAMLOperation(t *testing.T) {
 }
 
 // A token only the create answers (a credential shown once) is owed
+// neither to the list nor to the replace's answer.
+func TestTokenShownOnce(t *testing.T) {
+	t.Parallel()
+	if f := keysFailures(t, "token"); len(f) > 0 {
+		t.Errorf("failures on a token shown once:\n%s", strings.Join(f, "\n"))
+	}
+}
+
 // A time the server computes (readOnly, date-time: expiresAt) moves with
+// the change that feeds it, as updated_at does.
+func TestServerTimeMoves(t *testing.T) {
+	t.Parallel()
+	if f := keysFailures(t, "expiresAt"); len(f) > 0 {
+		t.Errorf("failures on a time the server computes:\n%s", strings.Join(f, "\n"))
+	}
+}
+
 // A create refused with its declared 400 for a body repeating the value
 // a record holds already (a sortKey the target gave a record made
 // without one) is a value that must be unique taken, not valid input
