@@ -414,6 +414,24 @@ func TestServerTimeMoves(t *testing.T) {
 // A create refused with its declared 400 for a body repeating the value
 // a record holds already (a sortKey the target gave a record made
 // without one) is a value that must be unique taken, not valid input
+// refused: a note says so.
+func TestTakenValueNotValidInputRefused(t *testing.T) {
+	t.Parallel()
+	_, report := keysRun(t)
+	var f []string
+	for _, x := range failed(report) {
+		if strings.Contains(x, "POST /application") || strings.Contains(x, "PUT /application") {
+			f = append(f, x)
+		}
+	}
+	if len(f) > 0 {
+		t.Errorf("failures on a taken sortKey:\n%s", strings.Join(f, "\n"))
+	}
+	if !strings.Contains(strings.Join(report.Notes, "\n"), "sortKey of a record of Application the target holds") {
+		t.Errorf("no note on the taken sortKey; notes %q", report.Notes)
+	}
+}
+
 // A correct backend of keysDoc passes: its refusals in JSON of an
 // operation answering YAML fit the schema their status declares; a token
 // only the create shows is not owed to the list; a time the server

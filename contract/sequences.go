@@ -361,6 +361,7 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 		if o.Shape == model.OneShape {
 			v = unwrap(o, v)
 		}
+		s.r.held.hold(o, res.Response.Status, v)
 	}
 	return res, v
 }
@@ -784,7 +785,7 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 		r, v := s.step(o, name, ExpectSuccess, call{path: path, json: body})
 		res, want, set = r, w, st
 		rec, _ = v.(map[string]any)
-		taken := s.r.openAPI() && r.Response.Status == http.StatusConflict
+		taken := s.r.openAPI() && (r.Response.Status == http.StatusConflict || s.r.takenValue(r) != "")
 		if r.Response.Status < 500 && !taken || try == createTries {
 			break
 		}
@@ -1649,12 +1650,22 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 		r, v := s.step(o, name, ExpectSuccess, call{path: map[string]string{o.IDParam: pathKey(cur, o.IDParam, id)}, json: body})
 		res, want, set = r, w, st
 		rec, _ = v.(map[string]any)
-		if r.Response.Status < 500 || try == createTries {
+		taken := s.r.takenValue(r) != ""
+		if r.Response.Status < 500 && !taken || try == createTries {
 			break
+		}
+		if taken {
+			// As for a create: a value another record holds that must
+			// be unique; another body has another.
+			continue
 		}
 		// As for a create: the server error is a failure, and another
 		// body may still show whether the change is kept.
 		s.verdict(r, checkStatefulUpdate, expectStatus(r, o.Status, "the declared status of "+opName(o)))
+	}
+	if taken := s.r.takenValue(res); taken != "" {
+		s.note("%s answered %d to %d bodies repeating the %s of another record: the change was not checked", opName(o), res.Response.Status, createTries, taken)
+		return nil, false
 	}
 	bad := expectStatus(res, o.Status, "the declared status of "+opName(o))
 	if bad == nil && rec == nil {
