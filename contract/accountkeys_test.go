@@ -435,3 +435,11 @@ func TestTakenValueNotValidInputRefused(t *testing.T) {
 // A correct backend of keysDoc passes: its refusals in JSON of an
 // operation answering YAML fit the schema their status declares; a token
 // only the create shows is not owed to the list; a time the server
+// computes (readOnly, date-time) moves with the change that feeds it.
+func TestKeysBackendPasses(t *testing.T) {
+	t.Parallel()
+	_, report := keysRun(t)
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("failures on a correct backend:\n%s", strings.Join(f, "\n"))
+	}
+}
