@@ -138,11 +138,26 @@ func (o *operation) unsafe() bool {
 }
 
 // destructive reports whether the operation changes or deletes a record
-// named by its path: a PUT, PATCH or DELETE, or an action on the record (a
-// POST /reviews/{review_id}/reactions answering the review).
+// named by its path: a PUT, PATCH or DELETE, a POST that replaces or
+// updates the record (gotify's POST /user/{id}), or an action on the
+// record (a POST /reviews/{review_id}/reactions answering the review).
 func (o *operation) destructive() bool {
-	return (o.method == "PUT" || o.method == "PATCH" || o.method == "DELETE" ||
+	return (o.method == "PUT" || o.method == "PATCH" || o.method == "DELETE" || changesByPost(o.model) ||
 		(o.method == "POST" && o.model != nil && o.model.Kind == model.Action)) && o.target != ""
+}
+
+// changesByPost reports whether m is a POST that the model reads as the
+// replace or update of the record its path names (POST /user/{id}
+// answering the user changed).
+func changesByPost(m *model.Operation) bool {
+	return m != nil && m.Method == "POST" && (m.Kind == model.Replace || m.Kind == model.Update)
+}
+
+// wipes reports whether the operation is a DELETE that names no record on
+// its path (DELETE /message: every message of the account), so deletes
+// records the run did not create; the deletion of the current user aside.
+func (o *operation) wipes() bool {
+	return o.method == "DELETE" && !strings.Contains(o.path, "{") && !changesAccount(o)
 }
 
 // input values a case sets; absent inputs are left out.
@@ -186,7 +201,7 @@ func operations(sp *spec.Spec, m *model.Model, notes *[]string) []*operation {
 			o.tokenEndpoint = issuesTokens(op) || isTokenURL(sp, method, path)
 			o.secured = securedBy(sp.Doc, op)
 			o.basic = !o.secured && model.BasicAuth(sp.Doc, op)
-			if method == "PUT" || method == "PATCH" || method == "DELETE" {
+			if method == "PUT" || method == "PATCH" || method == "DELETE" || changesByPost(o.model) {
 				for _, in := range ins.List {
 					if in.In == "path" {
 						o.target = in.Name // the last path parameter
@@ -979,14 +994,22 @@ func (b *builder) build(ops []*operation) {
 			b.noCredentialsCase(o)
 			continue
 		}
+		if o.wipes() && !b.cfg.AllowDestructive {
+			// Any request it accepts deletes records the run did not
+			// create: only its refusals of missing or forged credentials
+			// are safe to test.
+			*b.notes = append(*b.notes, fmt.Sprintf("%s: a DELETE naming no record deletes records the run did not create: only its refusals without valid credentials are tested (--allow-destructive sends the rest)", o.id))
+			b.authCases(o, values{})
+			continue
+		}
 		if changesAccount(o) && !b.cfg.AllowDestructive {
 			// Any request it accepts changes the account the run logged
 			// in with (its email, its password): only its refusals of
 			// missing or forged credentials are safe to test.
-			if reg := registerOp(b.model); reg != nil {
-				*b.notes = append(*b.notes, fmt.Sprintf("%s: changes the logged-in account (%s): its valid requests go to a throwaway account the sequences register with %s, never to --username's", o.id, o.model.Kind, opName(reg)))
+			if reg := registerOp(b.model); reg != nil && o.model.Kind != model.Example {
+				*b.notes = append(*b.notes, fmt.Sprintf("%s: changes the logged-in account (%s): its valid requests go to a throwaway account the sequences register with %s, never to --username's", o.id, accountChange(o), opName(reg)))
 			} else {
-				*b.notes = append(*b.notes, fmt.Sprintf("%s: changes the logged-in account (%s), and the contract has no registration for a throwaway account: only its refusals without valid credentials are tested (--allow-destructive sends the rest)", o.id, o.model.Kind))
+				*b.notes = append(*b.notes, fmt.Sprintf("%s: changes the logged-in account (%s), and the contract has no registration for a throwaway account: only its refusals without valid credentials are tested (--allow-destructive sends the rest)", o.id, accountChange(o)))
 			}
 			b.authCases(o, values{})
 			continue

@@ -149,6 +149,7 @@ func (r *runner) check(report *Report, ops []*operation) {
 		report.Notes = append(report.Notes, "discovery (ids, a token) stopped early, the cases were still tried: "+why)
 	}
 	report.Notes = append(report.Notes, explainedNotes(report.Results)...)
+	report.Notes = append(report.Notes, r.takenNotes()...)
 	if n, why := uncheckedCount(report.Results); n > 0 {
 		report.Notes = append(report.Notes, uncheckedNote(n, why))
 	}
@@ -428,6 +429,11 @@ func checkSchema(x *checkInput) *verdict {
 		return nil
 	}
 	declared, err := x.bodyConforms()
+	if x.r.openAPI() && r.Status/100 == 4 {
+		// A refusal may be the profile's own (problem details, or JSON
+		// where its status declares another media type).
+		declared, err = x.refusalConforms()
+	}
 	if !declared {
 		return nil
 	}
@@ -661,6 +667,9 @@ func checkPositive(x *checkInput) *verdict {
 		if x.r.openAPI() && x.openAPIStatus() && r.Status == http.StatusConflict {
 			return nil // a write whose key another case took first: state
 		}
+		if x.r.takenValue(x.res) != "" {
+			return nil // a note says so (takenNotes)
+		}
 		return fail("2xx", "%s", statusText(r))
 	case ExpectNotRejected:
 		if x.c().Kind == Observed || x.c().op.tokenEndpoint {
@@ -678,6 +687,9 @@ func checkPositive(x *checkInput) *verdict {
 		}
 		if why := explainedRefusal(x.res); why != "" {
 			return nil // a note says so (explainedNotes)
+		}
+		if x.r.takenValue(x.res) != "" {
+			return nil // a note says so (takenNotes)
 		}
 		return fail("valid input not answered as invalid", "%s", statusText(r))
 	}

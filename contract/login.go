@@ -340,7 +340,10 @@ func (b *builder) jsonLoginCases(o *operation) {
 
 // changesAccount reports whether o changes or removes the account whose
 // token it is sent with: an update of the current user, its deletion, a
-// password change.
+// password change; also a password set that follows no convention of the
+// model: a write that needs credentials, names no record on its path and
+// sends a password (gotify's POST /current/user/password {"pass"}, which
+// gives the account the request authenticates as that password).
 func changesAccount(o *operation) bool {
 	if o.model == nil {
 		return false
@@ -348,6 +351,34 @@ func changesAccount(o *operation) bool {
 	switch o.model.Kind {
 	case model.UpdateMe, model.DeleteMe, model.ChangePassword:
 		return true
+	case model.Example:
+		return o.model.Guarded && o.unsafe() && !strings.Contains(o.path, "{") && setsPassword(o)
+	}
+	return false
+}
+
+// accountChange names the change to the account o makes, for a note.
+func accountChange(o *operation) string {
+	if o.model.Kind == model.Example {
+		return "it sets a password"
+	}
+	return o.model.Kind.String()
+}
+
+// setsPassword reports whether o's JSON body holds a password: a member
+// named for one (password, newPassword, passwd, pass, pwd) or one the
+// contract marks format: password.
+func setsPassword(o *operation) bool {
+	_, s := jsonBodySchema(o)
+	if s == nil {
+		return false
+	}
+	for name, p := range s.Properties {
+		l := strings.ToLower(name)
+		if strings.Contains(l, "password") || strings.Contains(l, "passwd") || l == "pass" || l == "pwd" ||
+			p != nil && p.Value != nil && p.Value.Format == "password" {
+			return true
+		}
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package contract
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"slices"
@@ -182,6 +183,21 @@ func (x *checkInput) refusalConforms() (bool, error) {
 	if mt == openapiprofile.ProblemMedia && declaredMedia(resp, mt) == nil && !hasJSONMedia(resp) {
 		return false, nil
 	}
+	if fastapi.IsJSONMedia(mt) && declaredMedia(resp, mt) == nil && !hasJSONMedia(resp) {
+		// A refusal in JSON where its status declares no JSON media type
+		// (gotify's 400 of an operation producing YAML) is the profile's
+		// own answer: judged by the schema its status declares for YAML,
+		// whose values are JSON's, and not judged beside any other type.
+		s := yamlSchema(resp)
+		if s == nil {
+			return false, nil
+		}
+		v, err := x.decode()
+		if err != nil {
+			return true, fmt.Errorf("body is not JSON: %v", err)
+		}
+		return true, validateBody(x.r.sp, s, v, r.Body)
+	}
 	code := strconv.Itoa(r.Status)
 	if op.Responses.Value(code) == nil {
 		// conforms reads the status itself or default: hand it the
@@ -190,14 +206,34 @@ func (x *checkInput) refusalConforms() (bool, error) {
 		resps.Set(code, &openapi3.ResponseRef{Value: resp})
 		op = &openapi3.Operation{Responses: resps}
 	}
-	return conforms(x.r.sp, op, r.Status, r.Header.Get("Content-Type"), r.Body, func() (any, error) {
-		if x.decoded {
-			return x.value, x.decodeErr
+	return conforms(x.r.sp, op, r.Status, r.Header.Get("Content-Type"), r.Body, x.decode)
+}
+
+// decode is the answer's body decoded as JSON, once.
+func (x *checkInput) decode() (any, error) {
+	if x.decoded {
+		return x.value, x.decodeErr
+	}
+	var v any
+	err := json.Unmarshal(x.resp().Body, &v)
+	return v, err
+}
+
+// yamlSchema is the schema resp declares for a YAML media type
+// (application/yaml, application/x-yaml, text/yaml, +yaml); nil when it
+// declares none.
+func yamlSchema(resp *openapi3.Response) *openapi3.Schema {
+	for _, name := range slices.Sorted(maps.Keys(resp.Content)) {
+		base, _, _ := strings.Cut(name, ";")
+		base = strings.ToLower(strings.TrimSpace(base))
+		if base != "application/yaml" && base != "application/x-yaml" && base != "text/yaml" && base != "text/x-yaml" && !strings.HasSuffix(base, "+yaml") {
+			continue
 		}
-		var v any
-		err := json.Unmarshal(r.Body, &v)
-		return v, err
-	})
+		if m := resp.Content[name]; m != nil && m.Schema != nil && m.Schema.Value != nil {
+			return m.Schema.Value
+		}
+	}
+	return nil
 }
 
 // hasJSONMedia reports whether resp declares a JSON media type.

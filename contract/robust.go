@@ -312,6 +312,10 @@ func (r *runner) observe(res *Result) {
 		res.Response.summarize() // a response made without send
 	}
 	x := r.input(res)
+	if o := res.Case.op; o != nil && o.model != nil && res.Case.Kind != Sequence {
+		// A sequence holds its steps' values as it goes (seqRun.step).
+		r.held.hold(o.model, res.Response.Status, x.json)
+	}
 	for _, c := range r.cfg.enabled() {
 		if deferredChecks[c.name] {
 			continue

@@ -284,6 +284,8 @@ type runner struct {
 	// robust is send's and execute's bookkeeping: unresponsive operations,
 	// early stops, what is kept of each response (robust.go).
 	robust runState
+	// held are the values the target's records were seen to hold.
+	held heldValues
 }
 
 // Response is what came back for a case.

@@ -370,6 +370,7 @@ func (s *seqRun) step(o *model.Operation, name string, expect Expect, c call) (*
 		if o.Shape == model.OneShape {
 			v = unwrap(o, v)
 		}
+		s.r.held.hold(o, res.Response.Status, v)
 	}
 	return res, v
 }
@@ -915,7 +916,7 @@ func (s *seqRun) create(c *model.Collection, why string) (map[string]any, string
 		r, v := s.step(o, name, ExpectSuccess, call{path: path, json: body})
 		res, want, set = r, w, st
 		rec, _ = v.(map[string]any)
-		taken := s.r.openAPI() && r.Response.Status == http.StatusConflict
+		taken := s.r.openAPI() && (r.Response.Status == http.StatusConflict || s.r.takenValue(r) != "")
 		if r.Response.Status < 500 && !taken || try == createTries {
 			break
 		}
@@ -1659,6 +1660,7 @@ func (s *seqRun) search(o *model.Operation, path map[string]string, filter url.V
 				if o.View != nil {
 					got, shown = overlap(it, rec, o)
 				}
+				shown = unlistedSecrets(got, shown, o.Coll)
 				if want && !reflect.DeepEqual(got, shown) && differs == nil {
 					differs = fail("the listed record equal to the one read", "%s", firstDifference(got, shown, ""))
 				}
@@ -1779,12 +1781,22 @@ func (s *seqRun) modify(c *model.Collection, o *model.Operation, id string, cur 
 		r, v := s.step(o, name, ExpectSuccess, call{path: map[string]string{o.IDParam: pathKey(cur, o.IDParam, id)}, json: body})
 		res, want, set = r, w, st
 		rec, _ = v.(map[string]any)
-		if r.Response.Status < 500 || try == createTries {
+		taken := s.r.takenValue(r) != ""
+		if r.Response.Status < 500 && !taken || try == createTries {
 			break
+		}
+		if taken {
+			// As for a create: a value another record holds that must
+			// be unique; another body has another.
+			continue
 		}
 		// As for a create: the server error is a failure, and another
 		// body may still show whether the change is kept.
 		s.verdict(r, checkStatefulUpdate, expectStatus(r, o.Status, "the declared status of "+opName(o)))
+	}
+	if taken := s.r.takenValue(res); taken != "" {
+		s.note("%s answered %d to %d bodies repeating the %s of another record: the change was not checked", opName(o), res.Response.Status, createTries, taken)
+		return nil, false
 	}
 	bad := expectStatus(res, o.Status, "the declared status of "+opName(o))
 	if bad == nil && rec == nil {
@@ -1875,6 +1887,51 @@ func (s *seqRun) tick(c *model.Collection, cur map[string]any) {
 	}
 }
 
+// serverTime reports whether f is a time the server computes, one the
+// contract marks readOnly and date-time but not the record's creation
+// (gotify's expiresAt, lastUsed): it may move with any change, as an
+// update's time does.
+func serverTime(f *model.Field) bool {
+	return f != nil && f.Schema != nil && f.Schema.ReadOnly && f.Format == "date-time" && f.Stamp != "created"
+}
+
+// shownOnce reports whether the field name, which the answer after leaves
+// out, is a credential the record was answered with once (a token only
+// its create shows): an optional field whose name marks a credential.
+func shownOnce(name string, f *model.Field, after map[string]any) bool {
+	_, present := after[name]
+	return !present && model.SecretName(name) && (f == nil || !f.Required)
+}
+
+// unlistedSecrets is shown, the record as read or created, without the
+// optional fields whose name marks a credential (model.SecretName) that
+// the list item got leaves out: a token a create answers once (gotify's
+// client token) is no list's to show again.
+func unlistedSecrets(got, shown any, c *model.Collection) any {
+	g, ok := got.(map[string]any)
+	sh, ok2 := shown.(map[string]any)
+	if !ok || !ok2 {
+		return shown
+	}
+	var out map[string]any
+	for k := range sh {
+		if _, listed := g[k]; listed || !model.SecretName(k) {
+			continue
+		}
+		if f := c.Field(k); f != nil && f.Required {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(sh)
+		}
+		delete(out, k)
+	}
+	if out == nil {
+		return shown
+	}
+	return out
+}
+
 // compareChange: the fields sent (for PUT, every body field, defaults
 // included) have the values FastAPI read; every other field is as before,
 // but updated_at, which moved forward. A change o answers in a schema of
@@ -1901,7 +1958,7 @@ func (s *seqRun) compareChange(c *model.Collection, o *model.Operation, before, 
 	}
 	for _, name := range sortedKeys(before) {
 		f := c.Field(name)
-		if changed[name] || (f != nil && f.Stamp == "updated") || name == movable || !viewShows(o, name) {
+		if changed[name] || (f != nil && f.Stamp == "updated") || name == movable || !viewShows(o, name) || serverTime(f) || shownOnce(name, f, after) {
 			continue
 		}
 		if f != nil && f.Embed != nil && f.Join != nil && changed[f.Join.Name] {

@@ -48,3 +48,16 @@ func TestMethodsUsedTheOtherWayRound(t *testing.T) {
 		}
 	}
 }
+
+// A DELETE on a record's path beside the list its own path reads, where
+// nothing reads one record (gotify's DELETE /application/{id} beside GET
+// /application), deletes the records of that list.
+func TestDeleteBesideItsList(t *testing.T) {
+	t.Parallel()
+	m := compileFile(t, "../../testdata/corpus/documents/gotify/spec.json")
+	for op, coll := range map[string]string{"deleteApp": "Application", "deleteClient": "Client"} {
+		if o := m.Operation(op); o.Kind != model.Delete || o.Coll != m.Collection(coll) || o.IDParam != "id" {
+			t.Errorf("%s: %v of %v by %q (%s), want the delete of %s by id", op, o.Kind, o.Coll, o.IDParam, o.Why, coll)
+		}
+	}
+}

@@ -575,8 +575,12 @@ func (m *Model) place(o *Operation) {
 		}
 		if coll == nil && m.Framework != framework.FastAPI {
 			// DELETE /articles/{slug}/comments/{id}: the collection the
-			// parent path lists.
-			if l := m.listAt(parentPath(o.Path)); l != nil && !m.standsAlone(l) {
+			// parent path lists; DELETE /application/{id} beside GET
+			// /application and no read of one application (gotify's): the
+			// collection its own path lists. Only under a parent's path
+			// is a record that exists on its own taken off, not deleted.
+			up := parentPath(o.Path)
+			if l := m.listAt(up); l != nil && (!strings.Contains(up, "{") || !m.standsAlone(l)) {
 				coll = l
 			}
 		}
