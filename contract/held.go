@@ -98,6 +98,9 @@ func (r *runner) takenValue(res *Result) string {
 	defer h.mu.Unlock()
 	var repeated []string
 	for _, k := range keys {
+		if !uniqueLike(c.op.model.Coll.Field(k)) {
+			continue
+		}
 		if v, ok := body[k].(string); ok && v != "" && h.values[c.op.model.Coll.Name+"\x00"+k+"\x00"+v] {
 			repeated = append(repeated, k)
 		}
@@ -113,6 +116,21 @@ func (r *runner) takenValue(res *Result) string {
 		h.taken[key] = fmt.Sprintf("%s: answered %d to a body repeating the %s of a record of %s the target holds: a value that must be unique may be taken (the contract cannot say which), not counted as valid input refused", c.op.id, s, why, c.op.model.Coll.Name)
 	}
 	return why
+}
+
+// uniqueLike reports whether f may hold values that must be unique: free
+// text (a name, a key, an e-mail), not one of an enum's few values nor a
+// date or time, which many records share by design.
+func uniqueLike(f *model.Field) bool {
+	if f == nil || f.Ref == nil || f.Ref.Value == nil {
+		return true
+	}
+	s := f.Ref.Value
+	switch s.Format {
+	case "date", "date-time", "time", "duration":
+		return false
+	}
+	return len(s.Enum) == 0
 }
 
 // takenNotes are the notes on the refusals takenValue excused, one per
