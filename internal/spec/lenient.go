@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -25,7 +26,15 @@ import (
 //     the first is kept, the others are left out of doc for good, as a
 //     server's framework reads the first;
 //   - a path template's parameter no operation declares (NestJS writes
-//     /wildcard/{path} so): declared in doc for good, a required string.
+//     /wildcard/{path} so): declared in doc for good, a required string;
+//   - a security scheme's field that belongs to another type of scheme
+//     (Litestar writes in: header and name: Authorization, and a
+//     bearerFormat, in its oauth2 password scheme): the specification
+//     says which type each applies to, and a reader of the type ignores
+//     the others; kin-openapi refuses them. Every reader of a scheme
+//     here goes by its type first;
+//   - an OAuth flow without scopes (Litestar's again): read as one with
+//     none, as the specification allows ("MAY be empty").
 func setAsideLenient(doc *openapi3.T) (restore func(), warnings []string) {
 	var undo []func()
 	if info := doc.Info; info != nil {
@@ -66,6 +75,23 @@ func setAsideLenient(doc *openapi3.T) (restore func(), warnings []string) {
 		}
 	}
 	servers(&doc.Servers, "")
+	if doc.Components != nil {
+		for _, name := range slices.Sorted(maps.Keys(doc.Components.SecuritySchemes)) {
+			if ref := doc.Components.SecuritySchemes[name]; ref != nil && ref.Value != nil {
+				if put, fields := setAsideForeign(ref.Value); put != nil {
+					undo = append(undo, put)
+					warnings = append(warnings, fmt.Sprintf("components.securitySchemes.%s: ignoring %s, which a scheme of type %s has not", name, strings.Join(fields, ", "), ref.Value.Type))
+				}
+				if ref.Value.Type == "oauth2" {
+					for _, f := range noScopes(ref.Value.Flows) {
+						f.flow.Scopes = map[string]string{}
+						undo = append(undo, func() { f.flow.Scopes = nil })
+						warnings = append(warnings, fmt.Sprintf("components.securitySchemes.%s.flows.%s: scopes is missing: read as none", name, f.name))
+					}
+				}
+			}
+		}
+	}
 	// (where ends in a dot below: "paths./x.get.servers[0]")
 	var schemes openapi3.SecuritySchemes
 	if doc.Components != nil {
@@ -134,6 +160,57 @@ func setAsideLenient(doc *openapi3.T) (restore func(), warnings []string) {
 			u()
 		}
 	}, warnings
+}
+
+// setAsideForeign blanks the fields of ss that apply to another type of
+// security scheme than its own (OpenAPI 3.0 §4.7.27.1: in and name apply
+// to apiKey, bearerFormat to http bearer, flows to oauth2), and returns
+// what puts them back and their names; nil when it has none. A type the
+// loader does not know keeps every field: kin-openapi refuses the type.
+func setAsideForeign(ss *openapi3.SecurityScheme) (restore func(), fields []string) {
+	switch ss.Type {
+	case "apiKey", "http", "oauth2", "openIdConnect", "mutualTLS":
+	default:
+		return nil, nil
+	}
+	was := *ss
+	if ss.Type != "apiKey" {
+		if ss.In != "" {
+			ss.In, fields = "", append(fields, "in")
+		}
+		if ss.Name != "" {
+			ss.Name, fields = "", append(fields, "name")
+		}
+	}
+	if ss.BearerFormat != "" && !(ss.Type == "http" && strings.EqualFold(ss.Scheme, "bearer")) {
+		ss.BearerFormat, fields = "", append(fields, "bearerFormat")
+	}
+	if ss.Flows != nil && ss.Type != "oauth2" {
+		ss.Flows, fields = nil, append(fields, "flows")
+	}
+	if fields == nil {
+		return nil, nil
+	}
+	return func() { ss.In, ss.Name, ss.BearerFormat, ss.Flows = was.In, was.Name, was.BearerFormat, was.Flows }, fields
+}
+
+type namedFlow struct {
+	name string
+	flow *openapi3.OAuthFlow
+}
+
+// noScopes lists the flows of flows that have no scopes field.
+func noScopes(flows *openapi3.OAuthFlows) []namedFlow {
+	if flows == nil {
+		return nil
+	}
+	var out []namedFlow
+	for _, f := range []namedFlow{{"implicit", flows.Implicit}, {"password", flows.Password}, {"clientCredentials", flows.ClientCredentials}, {"authorizationCode", flows.AuthorizationCode}} {
+		if f.flow != nil && f.flow.Scopes == nil {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func sortedMethods(item *openapi3.PathItem) []string {

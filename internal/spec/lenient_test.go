@@ -50,6 +50,13 @@ func TestLoadReadsWhatGeneratorsWrite(t *testing.T) {
 					t.Errorf("path parameter = %+v", p)
 				}
 			}},
+		{"security scheme with fields of another type (Litestar)", "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  securitySchemes:\n    BearerToken: {type: oauth2, in: header, name: Authorization, scheme: Bearer, bearerFormat: JWT, flows: {password: {tokenUrl: /login}}}\n",
+			"components.securitySchemes.BearerToken: ignoring in, name, bearerFormat, which a scheme of type oauth2 has not\ncomponents.securitySchemes.BearerToken.flows.password: scopes is missing: read as none",
+			func(t *testing.T, sp *Spec) {
+				if ss := sp.Doc.Components.SecuritySchemes["BearerToken"].Value; ss.In != "header" || ss.Name != "Authorization" || ss.BearerFormat != "JWT" || ss.Flows == nil || ss.Flows.Password.Scopes != nil {
+					t.Errorf("scheme = %+v, want the document's fields", ss)
+				}
+			}},
 		{"tuple items in 3.1 (ogen)", "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    T: {type: array, items: [{type: integer}, {type: boolean}], additionalItems: false}\n", "",
 			func(t *testing.T, sp *Spec) {
 				for _, tc := range []struct {
