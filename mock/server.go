@@ -116,6 +116,9 @@ type Server struct {
 	lists  atomic.Pointer[listCache]
 	engine *scenarios.Engine
 	tokens tokens
+	// issuesJWTs: the contract has a login the mock answers with its own
+	// tokens (model.Login operations).
+	issuesJWTs bool
 	// accounts are Config.Accounts by username: each a record of the login
 	// collection (generated, the username and password set), or when the
 	// contract has none a record holding the password only.
@@ -320,6 +323,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Model.Framework == framework.OpenAPI {
 		s.oa = openapiprofile.New(cfg.Spec, s.fake, cfg.Seed)
+	}
+	for _, mo := range cfg.Model.Operations {
+		s.issuesJWTs = s.issuesJWTs || mo.Kind == model.Login
 	}
 	if err := s.openAccounts(cfg.Accounts); err != nil {
 		return nil, err
