@@ -744,7 +744,7 @@ func login(client *http.Client, tokenURL string) string {
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&tok) != nil {
+	if resp.StatusCode/100 != 2 || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&tok) != nil {
 		return ""
 	}
 	return tok.AccessToken
