@@ -156,6 +156,34 @@ func TestUndeclaredNotFound(t *testing.T) {
 	}
 }
 
+// A DELETE declaring another body than the record (a message, as
+// Litestar's admin deletes do) and no 404 answers an id the mock has no
+// record of in that body, as it answers the delete of a record it has:
+// the stand-in is not the answer.
+func TestUndeclaredNotFoundDeleteAnswersItsMessage(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/owners":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Owner"}}}}}}}},
+"/owners/{id}":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Owner"}}}}}},
+  "delete":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Message"}}}}}}}},
+"components":{"schemas":{
+"Owner":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}},
+"Message":{"type":"object","required":["message"],"properties":{"message":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "message.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, framework.OpenAPI), Seed: 1})
+	for _, target := range []string{"/owners/1", "/owners/987654"} {
+		rec := serve(srv, request{method: "DELETE", target: target})
+		if rec.Code != 200 {
+			t.Fatalf("DELETE %s: %d %s", target, rec.Code, rec.Body)
+		}
+		conforms(t, sp, "DELETE", "/owners/{id}", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes())
+	}
+}
+
 // A stand-in (see TestUndeclaredNotFound) for a key its field's schema
 // refuses holds a generated key instead: the answer fits the schema. A key
 // the field accepts is the stand-in's.

@@ -427,10 +427,9 @@ func remove(c *call) {
 			c.notFound(coll)
 			return
 		}
-		c.answer(old) // nothing to delete
-		return
-	}
-	if !c.store(coll, key, nil) {
+		// Nothing to delete: the stand-in is answered as a delete of it
+		// is, in the body the operation declares.
+	} else if !c.store(coll, key, nil) {
 		return
 	}
 	if r := o.Response; r != nil && r.Value != nil && len(r.Value.Properties) > 0 && o.Envelope == "" && !isRecordSchema(c) {
