@@ -2,11 +2,13 @@ package mock_test
 
 import (
 	stdjson "encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
@@ -224,6 +226,74 @@ func TestStandInKeyFitsTheSchema(t *testing.T) {
 			}
 			if tc.want != nil && got[tc.key] != tc.want {
 				t.Errorf("%s: %s %v, want %v", rec.Body, tc.key, got[tc.key], tc.want)
+			}
+		})
+	}
+}
+
+// A create whose body names a related record the mock does not have is
+// answered under the plain-OpenAPI profile as one naming a record it has
+// where the operation declares no 404 (utoipa's POST /tasks: 201 and
+// 400), as a read takes a key it has no record of (TestUndeclaredNotFound);
+// it is refused with the 404 the operation declares.
+func TestCreateNamingAMissingRecord(t *testing.T) {
+	t.Parallel()
+	doc := func(statuses string) string {
+		return `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/stories":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Story"}}}}}}}},
+"/stories/{story_id}":{"get":{"parameters":[{"name":"story_id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Story"}}}}}}},
+"/tasks":{"post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/CreateTask"}}}},
+  "responses":{"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Task"}}}}` + statuses + `}}},
+"/tasks/{task_id}":{"get":{"parameters":[{"name":"task_id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Task"}}}}}}}},
+"components":{"schemas":{
+"Errors":{"type":"object","required":["errors"],"properties":{"errors":{"type":"array","items":{"type":"string"}}}},
+"Story":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}},
+"CreateTask":{"type":"object","required":["name","story_id"],"properties":{"name":{"type":"string"},"story_id":{"type":"integer"}}},
+"Task":{"type":"object","required":["id","name","story_id"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"story_id":{"type":"integer"}}}}}}`
+	}
+	const bad = `,"400":{"description":"bad","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Errors"}}}}`
+	const missing = `,"404":{"description":"no story","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Errors"}}}}`
+	for _, tc := range []struct {
+		name     string
+		statuses string
+		fw       framework.Name
+		want     int
+	}{
+		{"openapi: 400 declared, no 404", bad, framework.OpenAPI, 201},
+		{"openapi: 404 declared", bad + missing, framework.OpenAPI, 404},
+		{"openapi: 4XX declared", `,"4XX":{"description":"client error"}`, framework.OpenAPI, 404},
+		{"openapi: neither declared", "", framework.OpenAPI, 201},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sp, err := spec.Load([]byte(doc(tc.statuses)), "tasks.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := compiled(t, sp, tc.fw)
+			data, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Default: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Seed: 1})
+			h := http.Header{"Content-Type": {"application/json"}}
+			var stories []struct {
+				ID int `json:"id"`
+			}
+			if rec := serve(srv, request{target: "/stories"}); stdjson.Unmarshal(rec.Body.Bytes(), &stories) != nil || len(stories) == 0 {
+				t.Fatalf("GET /stories: %d %s", rec.Code, rec.Body)
+			}
+			if rec := serve(srv, request{method: "POST", target: "/tasks", header: h, body: fmt.Sprintf(`{"name":"t","story_id":%d}`, stories[0].ID)}); rec.Code != 201 {
+				t.Fatalf("a story there is: %d %s", rec.Code, rec.Body)
+			}
+			rec := serve(srv, request{method: "POST", target: "/tasks", header: h, body: `{"name":"t","story_id":987654}`})
+			if rec.Code != tc.want {
+				t.Fatalf("a story there is not: %d %s, want %d", rec.Code, rec.Body, tc.want)
+			}
+			if tc.want != 404 || tc.statuses == bad+missing {
+				conforms(t, sp, "POST", "/tasks", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes())
 			}
 		})
 	}
