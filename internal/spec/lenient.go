@@ -34,7 +34,12 @@ import (
 //     the others; kin-openapi refuses them. Every reader of a scheme
 //     here goes by its type first;
 //   - an OAuth flow without scopes (Litestar's again): read as one with
-//     none, as the specification allows ("MAY be empty").
+//     none, as the specification allows ("MAY be empty");
+//   - a component named with characters OpenAPI 3 does not allow in the
+//     name (a-z, A-Z, 0-9, ".", "_", "-"): Swagger 2.0 allows any
+//     definition name, and tsoa writes GenericModelTestModel[]; every
+//     reference to it is resolved by then, and the name is read as
+//     written. Not a security scheme, which requirements name.
 func setAsideLenient(doc *openapi3.T) (restore func(), warnings []string) {
 	var undo []func()
 	if info := doc.Info; info != nil {
@@ -75,6 +80,16 @@ func setAsideLenient(doc *openapi3.T) (restore func(), warnings []string) {
 		}
 	}
 	servers(&doc.Servers, "")
+	if c := doc.Components; c != nil {
+		anyName(c.Schemas, "schemas", &undo, &warnings)
+		anyName(c.Parameters, "parameters", &undo, &warnings)
+		anyName(c.Headers, "headers", &undo, &warnings)
+		anyName(c.RequestBodies, "requestBodies", &undo, &warnings)
+		anyName(c.Responses, "responses", &undo, &warnings)
+		anyName(c.Examples, "examples", &undo, &warnings)
+		anyName(c.Links, "links", &undo, &warnings)
+		anyName(c.Callbacks, "callbacks", &undo, &warnings)
+	}
 	if doc.Components != nil {
 		for _, name := range slices.Sorted(maps.Keys(doc.Components.SecuritySchemes)) {
 			if ref := doc.Components.SecuritySchemes[name]; ref != nil && ref.Value != nil {
@@ -192,6 +207,38 @@ func setAsideForeign(ss *openapi3.SecurityScheme) (restore func(), fields []stri
 		return nil, nil
 	}
 	return func() { ss.In, ss.Name, ss.BearerFormat, ss.Flows = was.In, was.Name, was.BearerFormat, was.Flows }, fields
+}
+
+// anyName moves each component of m whose name OpenAPI 3 does not allow
+// to a name it does, not yet in m, while the document is validated, with
+// a warning; undo moves it back.
+func anyName[M ~map[string]V, V any](m M, section string, undo *[]func(), warnings *[]string) {
+	var bad []string
+	for name := range m {
+		if openapi3.ValidateIdentifier(name) != nil {
+			bad = append(bad, name)
+		}
+	}
+	slices.Sort(bad)
+	for _, name := range bad {
+		stand := strings.Map(func(r rune) rune {
+			if r < 128 && openapi3.IdentifierRegExp.MatchString(string(r)) {
+				return r
+			}
+			return '_'
+		}, name)
+		for _, taken := m[stand]; taken || stand == ""; _, taken = m[stand] {
+			stand += "_"
+		}
+		v := m[name]
+		delete(m, name)
+		m[stand] = v
+		*undo = append(*undo, func() {
+			delete(m, stand)
+			m[name] = v
+		})
+		*warnings = append(*warnings, fmt.Sprintf("components.%s.%s: a name OpenAPI 3 does not allow (it allows a-z, A-Z, 0-9, '.', '_' and '-'): read as written", section, name))
+	}
 }
 
 type namedFlow struct {

@@ -57,6 +57,16 @@ func TestLoadReadsWhatGeneratorsWrite(t *testing.T) {
 					t.Errorf("scheme = %+v, want the document's fields", ss)
 				}
 			}},
+		{"component name OpenAPI 3 does not allow (tsoa)", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: d\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Page[]'}\ncomponents:\n  schemas:\n    Page[]: {type: object, required: [result], properties: {result: {type: string}}}\n",
+			"components.schemas.Page[]: a name OpenAPI 3 does not allow (it allows a-z, A-Z, 0-9, '.', '_' and '-'): read as written",
+			func(t *testing.T, sp *Spec) {
+				if sp.Schema("Page[]") == nil || sp.Doc.Components.Schemas["Page_"] != nil {
+					t.Errorf("schemas = %v, want the document's names", sp.Doc.Components.Schemas)
+				}
+				if err := sp.Validate(sp.Schema("Page[]"), map[string]any{}, false); err == nil {
+					t.Error("Validate(Page[], {}) = nil, want result required")
+				}
+			}},
 		{"tuple items in 3.1 (ogen)", "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    T: {type: array, items: [{type: integer}, {type: boolean}], additionalItems: false}\n", "",
 			func(t *testing.T, sp *Spec) {
 				for _, tc := range []struct {
