@@ -300,6 +300,15 @@ func dropDuplicates(params openapi3.Parameters, where string, warnings *[]string
 // OpenAPI 3.0 schema has no tuple: its items become any value. kin-openapi
 // v0.152.0 cannot decode the list. The document as written (Root, JSON,
 // YAML) keeps the list; nil when it has none.
+//
+// The copy also reads, with a warning each, the Swagger 2.0 habits a
+// generator of OpenAPI 3 documents keeps in its schemas (rswag's test
+// app writes all three), which kin-openapi cannot decode or refuses:
+// an enum written as a mapping of each value to its description (its
+// keys are the values), a required written as a boolean, as a Swagger
+// 2.0 parameter's (ignored: a schema's required lists property names),
+// and type: file (a string of binary, as the Swagger 2.0 conversion
+// reads it).
 func tupleItems(top *yaml.Node, v31 bool) (*yaml.Node, []string) {
 	if !hasTuple(top, kTop, map[*yaml.Node]bool{}) {
 		return nil, nil
@@ -320,6 +329,19 @@ func tupleItems(top *yaml.Node, v31 bool) (*yaml.Node, []string) {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				key, v := n.Content[i], n.Content[i+1]
 				name := key.Value
+				if k == kSchema {
+					if habit, ok := schemaHabit(name, deref(v)); ok {
+						warnings = append(warnings, fmt.Sprintf("line %d: %s%s", key.Line, path, habit.why))
+						if habit.value != nil {
+							cp.Content = append(cp.Content, key, habit.value)
+						}
+						if habit.format != "" && lookup(n, "format") == nil {
+							cp.Content = append(cp.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "format"},
+								&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: habit.format})
+						}
+						continue
+					}
+				}
 				switch {
 				case tuple && name == "items" && v31:
 					name = "prefixItems"
@@ -349,6 +371,36 @@ func tupleItems(top *yaml.Node, v31 bool) (*yaml.Node, []string) {
 	return rewrite(top, kTop, ""), warnings
 }
 
+// habit is how tupleItems reads a Swagger 2.0 habit of a schema: the
+// value to write for the keyword (nil: the keyword is left out), and why.
+type habit struct {
+	value *yaml.Node
+	why   string
+	// format is the format the schema gets where it states none.
+	format string
+}
+
+// schemaHabit reads the schema keyword name of value v, when it is a
+// Swagger 2.0 habit kin-openapi cannot take (see tupleItems).
+func schemaHabit(name string, v *yaml.Node) (habit, bool) {
+	if v == nil {
+		return habit{}, false
+	}
+	switch {
+	case name == "enum" && v.Kind == yaml.MappingNode:
+		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			list.Content = append(list.Content, v.Content[i])
+		}
+		return habit{value: list, why: "enum is a mapping of each value to its description: its keys are the values"}, true
+	case name == "required" && v.Kind == yaml.ScalarNode && v.Tag == "!!bool":
+		return habit{why: "required is " + v.Value + ", not a list of property names: ignored"}, true
+	case name == "type" && v.Kind == yaml.ScalarNode && v.Value == "file":
+		return habit{value: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "string"}, why: "type is file (Swagger 2.0's): read as a string of binary", format: "binary"}, true
+	}
+	return habit{}, false
+}
+
 func hasTuple(n *yaml.Node, k kind, seen map[*yaml.Node]bool) bool {
 	n = deref(n)
 	if n == nil || seen[n] {
@@ -359,6 +411,9 @@ func hasTuple(n *yaml.Node, k kind, seen map[*yaml.Node]bool) bool {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if k == kSchema && n.Content[i].Value == "items" && deref(n.Content[i+1]).Kind == yaml.SequenceNode {
+				return true
+			}
+			if _, ok := schemaHabit(n.Content[i].Value, deref(n.Content[i+1])); ok && k == kSchema {
 				return true
 			}
 			if hasTuple(n.Content[i+1], child(k, n.Content[i].Value), seen) {

@@ -67,6 +67,20 @@ func TestLoadReadsWhatGeneratorsWrite(t *testing.T) {
 					t.Error("Validate(Page[], {}) = nil, want result required")
 				}
 			}},
+		{"Swagger 2.0 habits in schemas (rswag)", "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    put:\n      parameters:\n        - {name: status, in: query, schema: {type: string, enum: {draft: Drafts, published: Published}}}\n      requestBody:\n        content:\n          multipart/form-data:\n            schema: {type: file}\n" + ok200 + "components:\n  schemas:\n    Blog: {type: object, required: true}\n",
+			"line 7: paths./a.put.parameters.schema.enum is a mapping of each value to its description: its keys are the values\nline 11: paths./a.put.requestBody.content.multipart/form-data.schema.type is file (Swagger 2.0's): read as a string of binary\nline 16: components.schemas.Blog.required is true, not a list of property names: ignored",
+			func(t *testing.T, sp *Spec) {
+				op := sp.Doc.Paths.Find("/a").Put
+				if e := op.Parameters[0].Value.Schema.Value.Enum; len(e) != 2 || e[0] != "draft" || e[1] != "published" {
+					t.Errorf("enum = %v, want [draft published]", e)
+				}
+				if b := op.RequestBody.Value.Content["multipart/form-data"].Schema.Value; !b.Type.Is("string") || b.Format != "binary" {
+					t.Errorf("file body = %s %s, want a string of binary", b.Type, b.Format)
+				}
+				if r := sp.Schema("Blog").Required; len(r) != 0 {
+					t.Errorf("Blog.required = %v, want none", r)
+				}
+			}},
 		{"tuple items in 3.1 (ogen)", "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    T: {type: array, items: [{type: integer}, {type: boolean}], additionalItems: false}\n", "",
 			func(t *testing.T, sp *Spec) {
 				for _, tc := range []struct {
