@@ -298,3 +298,48 @@ func TestCreateNamingAMissingRecord(t *testing.T) {
 		})
 	}
 }
+
+// A list's query parameter taking a list of values for a field holding
+// one (SmallRye's GET /api/schema/descriptors?id=1&id=3) lists the
+// records holding any of them, under the plain-OpenAPI profile.
+func TestListFilterByAListOfValues(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/descriptors":{"get":{"parameters":[{"name":"id","in":"query","schema":{"type":"array","items":{"type":"integer"}}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Descriptor"}}}}}}}}},
+"components":{"schemas":{"Descriptor":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "descriptors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := compiled(t, sp, framework.OpenAPI)
+	data, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Default: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Seed: 1})
+	var all []struct{ ID int }
+	if rec := serve(srv, request{target: "/descriptors"}); stdjson.Unmarshal(rec.Body.Bytes(), &all) != nil || len(all) < 3 {
+		t.Fatalf("GET /descriptors: %d %s", rec.Code, rec.Body)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []int
+	}{
+		{fmt.Sprintf("id=%d", all[0].ID), []int{all[0].ID}},
+		{fmt.Sprintf("id=%d&id=%d", all[0].ID, all[2].ID), []int{all[0].ID, all[2].ID}},
+		{"id=987654", nil},
+	} {
+		var got []struct{ ID int }
+		rec := serve(srv, request{target: "/descriptors?" + tc.query})
+		if stdjson.Unmarshal(rec.Body.Bytes(), &got) != nil || len(got) != len(tc.want) {
+			t.Errorf("?%s: %d %s, want ids %v", tc.query, rec.Code, rec.Body, tc.want)
+			continue
+		}
+		for i, r := range got {
+			if r.ID != tc.want[i] {
+				t.Errorf("?%s: %s, want ids %v", tc.query, rec.Body, tc.want)
+			}
+		}
+	}
+}
