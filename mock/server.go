@@ -337,15 +337,12 @@ func New(cfg Config) (*Server, error) {
 	s.named = sync.OnceValue(s.namedValues)
 	s.shown = sync.OnceValue(s.shownObjects)
 	s.keys = map[*model.Collection]map[*model.Field]bool{}
-	for _, o := range s.model.Operations {
-		if o.Coll == nil || o.IDParam == "" {
-			continue
-		}
-		if f := o.Coll.Field(o.IDParam); f != nil && f != o.Coll.ID {
-			if s.keys[o.Coll] == nil {
-				s.keys[o.Coll] = map[*model.Field]bool{}
+	for _, c := range s.model.Collections {
+		for _, f := range c.Keys {
+			if s.keys[c] == nil {
+				s.keys[c] = map[*model.Field]bool{}
 			}
-			s.keys[o.Coll][f] = true
+			s.keys[c][f] = true
 		}
 	}
 	if cfg.Scenarios == nil {
