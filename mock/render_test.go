@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
@@ -341,5 +342,58 @@ func TestListFilterByAListOfValues(t *testing.T) {
 				t.Errorf("?%s: %s, want ids %v", tc.query, rec.Body, tc.want)
 			}
 		}
+	}
+}
+
+// A record deleted in a state reads as gone by its key field too (GET
+// /tests/byName/{name} beside /tests/{id}), though the read declares no
+// 404 and answers any other name with its stand-in: a frontend deleting
+// and reading again expects its 404. A record written with the name
+// again reads as that record.
+func TestDeletedRecordGoneByItsKey(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/tests":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Test"}}}}}}},
+  "post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Test"}}}},
+  "responses":{"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Test"}}}}}}},
+"/tests/{id}":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Test"}}}}}},
+  "delete":{"responses":{"204":{"description":"gone"}}}},
+"/tests/byName/{name}":{"get":{"parameters":[{"name":"name","in":"path","required":true,"schema":{"type":"string"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Test"}}}}}}}},
+"components":{"schemas":{"Test":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "tests.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := compiled(t, sp, framework.OpenAPI)
+	data, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Default: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Seed: 1})
+	h := http.Header{"Content-Type": {"application/json"}}
+	rec := serve(srv, request{method: "POST", target: "/tests", header: h, body: `{"id":0,"name":"nightly"}`})
+	var made struct{ ID int }
+	if rec.Code != 201 || stdjson.Unmarshal(rec.Body.Bytes(), &made) != nil {
+		t.Fatalf("POST /tests: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{target: "/tests/byName/nightly"}); rec.Code != 200 || !strings.Contains(rec.Body.String(), fmt.Sprintf(`"id":%d`, made.ID)) {
+		t.Fatalf("read by name: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{method: "DELETE", target: fmt.Sprintf("/tests/%d", made.ID)}); rec.Code != 204 {
+		t.Fatalf("DELETE: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{target: "/tests/byName/nightly"}); rec.Code != 404 {
+		t.Errorf("read by name after the delete: %d %s, want 404", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{target: "/tests/byName/another"}); rec.Code != 200 {
+		t.Errorf("read by a name never held: %d %s, want its stand-in", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{method: "POST", target: "/tests", header: h, body: `{"id":0,"name":"nightly"}`}); rec.Code != 201 {
+		t.Fatalf("POST /tests again: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{target: "/tests/byName/nightly"}); rec.Code != 200 {
+		t.Errorf("read by name once written again: %d %s", rec.Code, rec.Body)
 	}
 }

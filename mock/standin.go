@@ -53,7 +53,8 @@ func (c *call) standIn(coll *model.Collection, param string) *fixtures.Record {
 		want = []byte(key) // an id's key is its JSON text
 	} else {
 		v, ok := c.paramJSON(param, by)
-		if !ok {
+		if !ok || c.view().removedBy(coll, by, v) {
+			// (a key a record this state deleted held reads as gone too)
 			return nil
 		}
 		want = v

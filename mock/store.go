@@ -51,6 +51,10 @@ type collOverlay struct {
 	// removed are the keys deleted in this state and not written since:
 	// a read of one is a 404, never a stand-in (standIn).
 	removed map[string]bool
+	// removedBy are, for each key field a path reads records by
+	// (Collection.Keys), the values (JSON) the records deleted in this
+	// state held, not held by a record written since: as removed.
+	removedBy map[*model.Field]map[string]bool
 }
 
 // view reads a state's records. It holds no lock; the caller holds the
@@ -71,6 +75,13 @@ func (v view) co(c *model.Collection) *collOverlay {
 func (v view) removed(c *model.Collection, key string) bool {
 	co := v.co(c)
 	return co != nil && co.removed[key]
+}
+
+// removedBy reports whether a record of c deleted in this state held the
+// value val (JSON) of its key field f, and no record written since does.
+func (v view) removedBy(c *model.Collection, f *model.Field, val []byte) bool {
+	co := v.co(c)
+	return co != nil && co.removedBy[f][string(val)]
 }
 
 // get returns the record of c whose key is key.
@@ -199,15 +210,33 @@ func (s *state) writeable(c *model.Collection) *collOverlay {
 
 // put stores r (nil: deletes key) in c.
 func (s *state) put(c *model.Collection, key string, r *fixtures.Record) {
+	var old *fixtures.Record
+	if r == nil && len(c.Keys) > 0 {
+		old, _ = view{base: s.base, ov: s.ov}.get(c, key)
+	}
 	co := s.writeable(c)
 	if r != nil {
 		s.ov.bytes += int64(len(r.JSON))
 		delete(co.removed, key)
+		for _, f := range c.Keys {
+			delete(co.removedBy[f], string(r.Value(f)))
+		}
 	} else {
 		if co.removed == nil {
 			co.removed = map[string]bool{}
 		}
 		co.removed[key] = true
+		if old != nil {
+			if co.removedBy == nil {
+				co.removedBy = map[*model.Field]map[string]bool{}
+			}
+			for _, f := range c.Keys {
+				if co.removedBy[f] == nil {
+					co.removedBy[f] = map[string]bool{}
+				}
+				co.removedBy[f][string(old.Value(f))] = true
+			}
+		}
 	}
 	if i, ok := co.addedAt[key]; ok {
 		if r == nil {
