@@ -396,7 +396,11 @@ func credentialed(doc *openapi3.T, op *openapi3.Operation, req Request, judge fu
 	// alternative ({}) makes them optional: only the alternatives count.
 	sec = &openapiprofile.Security{Alternatives: sec.Alternatives}
 	hr, ok := httpRequest(req)
-	return ok && sec.Check(hr, judge).OK
+	var byToken func(openapiprofile.Scheme, string) bool
+	if judge != nil {
+		byToken = func(_ openapiprofile.Scheme, token string) bool { return judge(token) }
+	}
+	return ok && sec.Check(hr, byToken).OK
 }
 
 // uncredentialed reports whether op requires credentials (none of its

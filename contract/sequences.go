@@ -758,6 +758,15 @@ func (s *seqRun) genBody(o *model.Operation, fixed map[string]any, only []string
 				// the one the collection's generator made up.
 				v, ok = s.freshValue(schema.Properties[name], name)
 			}
+			if o.Coll != nil && s.r.openAPI() && slices.Contains(o.Coll.Keys, o.Coll.Field(name)) {
+				// A key a path reads the records by (GET
+				// /api/test/byName/{name}): a fresh one too, not the
+				// generated record's, which may be the schema's example
+				// a record there holds already (the read would find it).
+				if fv, fok := s.freshValue(schema.Properties[name], name); fok {
+					v, ok = fv, true
+				}
+			}
 			if !ok {
 				if p := schema.Properties[name]; p != nil && p.Value != nil {
 					if p.Value.Example != nil {

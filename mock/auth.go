@@ -3,6 +3,7 @@ package mock
 import (
 	"cmp"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/scenarios"
 )
@@ -395,6 +397,20 @@ func (s *Server) tokenMembers(o *model.Operation) []tokenMember {
 	return out
 }
 
+// isJWT reports whether token is a JWT in its compact form: three
+// base64url parts, the first a JSON header naming an alg.
+func isJWT(token string) bool {
+	head, _, ok := strings.Cut(token, ".")
+	if !ok || strings.Count(token, ".") != 2 {
+		return false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(head, "="))
+	var header struct {
+		Alg string `json:"alg"`
+	}
+	return err == nil && json.Unmarshal(raw, &header) == nil && header.Alg != ""
+}
+
 // mine reports whether token looks like one this mock issues (an HS256
 // JWT with sub and exp and no issuer): such a token is verified, every
 // other one accepted as the backend's business. For one of the mock's own
@@ -424,10 +440,15 @@ func (t tokens) mine(token string) (username string, mine, ok bool) {
 // deleting it) acts on the first user there is.
 func (s *Server) checkSecurity(w http.ResponseWriter, r *http.Request, st *state, o *operation) (*fixtures.Record, bool) {
 	var user *fixtures.Record
-	out := o.security.Check(r, func(token string) bool {
+	out := o.security.Check(r, func(sc openapiprofile.Scheme, token string) bool {
 		name, mine, ok := s.tokens.mine(token)
 		if !mine {
-			return true
+			// Where the document's own login hands out the mock's JWTs,
+			// a bearer token that is no JWT at all is refused, as the
+			// backend that issues JWTs refuses what it cannot decode; a
+			// JWT it did not issue (another issuer's) is the backend's
+			// business, and so is any API key.
+			return !(s.issuesJWTs && sc.Bearer() && !isJWT(token))
 		}
 		if !ok {
 			return false

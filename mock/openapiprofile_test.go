@@ -506,3 +506,35 @@ func TestLoginReadsJSONBesideItsForm(t *testing.T) {
 		}
 	}
 }
+
+// Where the document's own login hands out the mock's JWTs for a bearer
+// scheme, a bearer token that is no JWT at all is refused, as the backend
+// issuing JWTs refuses one it cannot decode; a JWT of another issuer is
+// still accepted, as is the mock's own.
+func TestOpenAPIRefusesANonJWTWhereItsLoginIssuesJWTs(t *testing.T) {
+	t.Parallel()
+	srv, _ := openapiServer(t, "jwt-login.yaml", mock.Config{Seed: 1, Accounts: []mock.Account{{Username: "ada", Password: "pw"}}})
+	login := serve(srv, request{method: "POST", target: "/access/login",
+		header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}, body: "username=ada&password=pw"})
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if login.Code/100 != 2 || json.Unmarshal(login.Body.Bytes(), &tok) != nil || tok.AccessToken == "" {
+		t.Fatalf("login: %d %s", login.Code, login.Body)
+	}
+	foreign := signed(t, "HS256", "the issuer's secret", map[string]any{"sub": "u1", "iss": "https://auth.example.com", "exp": now.Unix() + 600})
+	for _, tc := range []struct {
+		name, token string
+		status      int
+	}{
+		{"the mock's", tok.AccessToken, 200},
+		{"another issuer's JWT", foreign, 200},
+		{"not a JWT", "moviemock-not-a-token", 401},
+		{"three parts, not a JWT", "a.b.c", 401},
+	} {
+		rec := serve(srv, request{target: "/teams", header: http.Header{"Authorization": {"Bearer " + tc.token}}})
+		if rec.Code != tc.status {
+			t.Errorf("%s: %d %s, want %d", tc.name, rec.Code, rec.Body, tc.status)
+		}
+	}
+}

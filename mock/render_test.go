@@ -2,11 +2,14 @@ package mock_test
 
 import (
 	stdjson "encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/moviemock/moviemock/contract"
+	"github.com/moviemock/moviemock/fixtures"
 	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/spec"
 	"github.com/moviemock/moviemock/mock"
@@ -156,6 +159,34 @@ func TestUndeclaredNotFound(t *testing.T) {
 	}
 }
 
+// A DELETE declaring another body than the record (a message, as
+// Litestar's admin deletes do) and no 404 answers an id the mock has no
+// record of in that body, as it answers the delete of a record it has:
+// the stand-in is not the answer.
+func TestUndeclaredNotFoundDeleteAnswersItsMessage(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/owners":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Owner"}}}}}}}},
+"/owners/{id}":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Owner"}}}}}},
+  "delete":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Message"}}}}}}}},
+"components":{"schemas":{
+"Owner":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}},
+"Message":{"type":"object","required":["message"],"properties":{"message":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "message.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: compiled(t, sp, framework.OpenAPI), Seed: 1})
+	for _, target := range []string{"/owners/1", "/owners/987654"} {
+		rec := serve(srv, request{method: "DELETE", target: target})
+		if rec.Code != 200 {
+			t.Fatalf("DELETE %s: %d %s", target, rec.Code, rec.Body)
+		}
+		conforms(t, sp, "DELETE", "/owners/{id}", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes())
+	}
+}
+
 // A stand-in (see TestUndeclaredNotFound) for a key its field's schema
 // refuses holds a generated key instead: the answer fits the schema. A key
 // the field accepts is the stand-in's.
@@ -198,5 +229,171 @@ func TestStandInKeyFitsTheSchema(t *testing.T) {
 				t.Errorf("%s: %s %v, want %v", rec.Body, tc.key, got[tc.key], tc.want)
 			}
 		})
+	}
+}
+
+// A create whose body names a related record the mock does not have is
+// answered under the plain-OpenAPI profile as one naming a record it has
+// where the operation declares no 404 (utoipa's POST /tasks: 201 and
+// 400), as a read takes a key it has no record of (TestUndeclaredNotFound);
+// it is refused with the 404 the operation declares.
+func TestCreateNamingAMissingRecord(t *testing.T) {
+	t.Parallel()
+	doc := func(statuses string) string {
+		return `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/stories":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Story"}}}}}}}},
+"/stories/{story_id}":{"get":{"parameters":[{"name":"story_id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Story"}}}}}}},
+"/tasks":{"post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/CreateTask"}}}},
+  "responses":{"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Task"}}}}` + statuses + `}}},
+"/tasks/{task_id}":{"get":{"parameters":[{"name":"task_id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Task"}}}}}}}},
+"components":{"schemas":{
+"Errors":{"type":"object","required":["errors"],"properties":{"errors":{"type":"array","items":{"type":"string"}}}},
+"Story":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}},
+"CreateTask":{"type":"object","required":["name","story_id"],"properties":{"name":{"type":"string"},"story_id":{"type":"integer"}}},
+"Task":{"type":"object","required":["id","name","story_id"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"story_id":{"type":"integer"}}}}}}`
+	}
+	const bad = `,"400":{"description":"bad","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Errors"}}}}`
+	const missing = `,"404":{"description":"no story","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Errors"}}}}`
+	for _, tc := range []struct {
+		name     string
+		statuses string
+		fw       framework.Name
+		want     int
+	}{
+		{"openapi: 400 declared, no 404", bad, framework.OpenAPI, 201},
+		{"openapi: 404 declared", bad + missing, framework.OpenAPI, 404},
+		{"openapi: 4XX declared", `,"4XX":{"description":"client error"}`, framework.OpenAPI, 404},
+		{"openapi: neither declared", "", framework.OpenAPI, 201},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sp, err := spec.Load([]byte(doc(tc.statuses)), "tasks.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := compiled(t, sp, tc.fw)
+			data, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Default: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Seed: 1})
+			h := http.Header{"Content-Type": {"application/json"}}
+			var stories []struct {
+				ID int `json:"id"`
+			}
+			if rec := serve(srv, request{target: "/stories"}); stdjson.Unmarshal(rec.Body.Bytes(), &stories) != nil || len(stories) == 0 {
+				t.Fatalf("GET /stories: %d %s", rec.Code, rec.Body)
+			}
+			if rec := serve(srv, request{method: "POST", target: "/tasks", header: h, body: fmt.Sprintf(`{"name":"t","story_id":%d}`, stories[0].ID)}); rec.Code != 201 {
+				t.Fatalf("a story there is: %d %s", rec.Code, rec.Body)
+			}
+			rec := serve(srv, request{method: "POST", target: "/tasks", header: h, body: `{"name":"t","story_id":987654}`})
+			if rec.Code != tc.want {
+				t.Fatalf("a story there is not: %d %s, want %d", rec.Code, rec.Body, tc.want)
+			}
+			if tc.want != 404 || tc.statuses == bad+missing {
+				conforms(t, sp, "POST", "/tasks", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes())
+			}
+		})
+	}
+}
+
+// A list's query parameter taking a list of values for a field holding
+// one (SmallRye's GET /api/schema/descriptors?id=1&id=3) lists the
+// records holding any of them, under the plain-OpenAPI profile.
+func TestListFilterByAListOfValues(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/descriptors":{"get":{"parameters":[{"name":"id","in":"query","schema":{"type":"array","items":{"type":"integer"}}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Descriptor"}}}}}}}}},
+"components":{"schemas":{"Descriptor":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "descriptors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := compiled(t, sp, framework.OpenAPI)
+	data, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Default: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Seed: 1})
+	var all []struct{ ID int }
+	if rec := serve(srv, request{target: "/descriptors"}); stdjson.Unmarshal(rec.Body.Bytes(), &all) != nil || len(all) < 3 {
+		t.Fatalf("GET /descriptors: %d %s", rec.Code, rec.Body)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []int
+	}{
+		{fmt.Sprintf("id=%d", all[0].ID), []int{all[0].ID}},
+		{fmt.Sprintf("id=%d&id=%d", all[0].ID, all[2].ID), []int{all[0].ID, all[2].ID}},
+		{"id=987654", nil},
+	} {
+		var got []struct{ ID int }
+		rec := serve(srv, request{target: "/descriptors?" + tc.query})
+		if stdjson.Unmarshal(rec.Body.Bytes(), &got) != nil || len(got) != len(tc.want) {
+			t.Errorf("?%s: %d %s, want ids %v", tc.query, rec.Code, rec.Body, tc.want)
+			continue
+		}
+		for i, r := range got {
+			if r.ID != tc.want[i] {
+				t.Errorf("?%s: %s, want ids %v", tc.query, rec.Body, tc.want)
+			}
+		}
+	}
+}
+
+// A record deleted in a state reads as gone by its key field too (GET
+// /tests/byName/{name} beside /tests/{id}), though the read declares no
+// 404 and answers any other name with its stand-in: a frontend deleting
+// and reading again expects its 404. A record written with the name
+// again reads as that record.
+func TestDeletedRecordGoneByItsKey(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{
+"/tests":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Test"}}}}}}},
+  "post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Test"}}}},
+  "responses":{"201":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Test"}}}}}}},
+"/tests/{id}":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Test"}}}}}},
+  "delete":{"responses":{"204":{"description":"gone"}}}},
+"/tests/byName/{name}":{"get":{"parameters":[{"name":"name","in":"path","required":true,"schema":{"type":"string"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Test"}}}}}}}},
+"components":{"schemas":{"Test":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}}}}}`
+	sp, err := spec.Load([]byte(doc), "tests.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := compiled(t, sp, framework.OpenAPI)
+	data, err := fixtures.Generate(m, fixtures.GenerateOptions{Seed: 3, Default: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, mock.Config{Spec: sp, Model: m, Data: data, Seed: 1})
+	h := http.Header{"Content-Type": {"application/json"}}
+	rec := serve(srv, request{method: "POST", target: "/tests", header: h, body: `{"id":0,"name":"nightly"}`})
+	var made struct{ ID int }
+	if rec.Code != 201 || stdjson.Unmarshal(rec.Body.Bytes(), &made) != nil {
+		t.Fatalf("POST /tests: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{target: "/tests/byName/nightly"}); rec.Code != 200 || !strings.Contains(rec.Body.String(), fmt.Sprintf(`"id":%d`, made.ID)) {
+		t.Fatalf("read by name: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{method: "DELETE", target: fmt.Sprintf("/tests/%d", made.ID)}); rec.Code != 204 {
+		t.Fatalf("DELETE: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{target: "/tests/byName/nightly"}); rec.Code != 404 {
+		t.Errorf("read by name after the delete: %d %s, want 404", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{target: "/tests/byName/another"}); rec.Code != 200 {
+		t.Errorf("read by a name never held: %d %s, want its stand-in", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{method: "POST", target: "/tests", header: h, body: `{"id":0,"name":"nightly"}`}); rec.Code != 201 {
+		t.Fatalf("POST /tests again: %d %s", rec.Code, rec.Body)
+	}
+	if rec := serve(srv, request{target: "/tests/byName/nightly"}); rec.Code != 200 {
+		t.Errorf("read by name once written again: %d %s", rec.Code, rec.Body)
 	}
 }

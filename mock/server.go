@@ -116,6 +116,9 @@ type Server struct {
 	lists  atomic.Pointer[listCache]
 	engine *scenarios.Engine
 	tokens tokens
+	// issuesJWTs: the contract has a login the mock answers with its own
+	// tokens (model.Login operations).
+	issuesJWTs bool
 	// accounts are Config.Accounts by username: each a record of the login
 	// collection (generated, the username and password set), or when the
 	// contract has none a record holding the password only.
@@ -321,6 +324,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Model.Framework == framework.OpenAPI {
 		s.oa = openapiprofile.New(cfg.Spec, s.fake, cfg.Seed)
 	}
+	for _, mo := range cfg.Model.Operations {
+		s.issuesJWTs = s.issuesJWTs || mo.Kind == model.Login
+	}
 	if err := s.openAccounts(cfg.Accounts); err != nil {
 		return nil, err
 	}
@@ -331,15 +337,12 @@ func New(cfg Config) (*Server, error) {
 	s.named = sync.OnceValue(s.namedValues)
 	s.shown = sync.OnceValue(s.shownObjects)
 	s.keys = map[*model.Collection]map[*model.Field]bool{}
-	for _, o := range s.model.Operations {
-		if o.Coll == nil || o.IDParam == "" {
-			continue
-		}
-		if f := o.Coll.Field(o.IDParam); f != nil && f != o.Coll.ID {
-			if s.keys[o.Coll] == nil {
-				s.keys[o.Coll] = map[*model.Field]bool{}
+	for _, c := range s.model.Collections {
+		for _, f := range c.Keys {
+			if s.keys[c] == nil {
+				s.keys[c] = map[*model.Field]bool{}
 			}
-			s.keys[o.Coll][f] = true
+			s.keys[c][f] = true
 		}
 	}
 	if cfg.Scenarios == nil {

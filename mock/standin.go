@@ -82,6 +82,7 @@ func (c *call) standInFor(coll *model.Collection, param string, op *openapi3.Ope
 	} else {
 		v, ok := c.paramJSON(param, by)
 		if !ok || c.view().removedBy(coll, by, v) {
+			// (a key a record this state deleted held reads as gone too)
 			return nil
 		}
 		want = v

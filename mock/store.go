@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"bytes"
 	clist "container/list" // "list" is the List operation
 	"sync"
 	"time"
@@ -76,10 +75,12 @@ type collOverlay struct {
 	addedAt map[string]int // key → index in added
 	nextID  int64          // integer ids: the next one to give
 	// removed are the keys deleted in this state and not written since:
-	// a read of one is a 404, never a stand-in (standIn). gone are the
-	// records deleted, for a read by another field (a slug).
+	// a read of one is a 404, never a stand-in (standIn).
 	removed map[string]bool
-	gone    []*fixtures.Record
+	// removedBy are, for each key field a path reads records by
+	// (Collection.Keys), the values (JSON) the records deleted in this
+	// state held, not held by a record written since: as removed.
+	removedBy map[*model.Field]map[string]bool
 }
 
 // view reads a state's records. It holds no lock; the caller holds the
@@ -102,20 +103,11 @@ func (v view) removed(c *model.Collection, key string) bool {
 	return co != nil && co.removed[key]
 }
 
-// removedBy reports whether a record of c this state deleted held want
-// (JSON) in field f, and no record holds it now: a read by that field
-// (/articles/{slug}) is then a 404, never a stand-in.
-func (v view) removedBy(c *model.Collection, f *model.Field, want []byte) bool {
+// removedBy reports whether a record of c deleted in this state held the
+// value val (JSON) of its key field f, and no record written since does.
+func (v view) removedBy(c *model.Collection, f *model.Field, val []byte) bool {
 	co := v.co(c)
-	if co == nil {
-		return false
-	}
-	for _, r := range co.gone {
-		if bytes.Equal(r.Value(f), want) {
-			return true
-		}
-	}
-	return false
+	return co != nil && co.removedBy[f][string(val)]
 }
 
 // get returns the record of c whose key is key.
@@ -244,17 +236,32 @@ func (s *state) writeable(c *model.Collection) *collOverlay {
 
 // put stores r (nil: deletes key) in c.
 func (s *state) put(c *model.Collection, key string, r *fixtures.Record) {
+	var old *fixtures.Record
+	if r == nil && len(c.Keys) > 0 {
+		old, _ = view{base: s.base, ov: s.ov}.get(c, key)
+	}
 	co := s.writeable(c)
 	if r != nil {
 		s.ov.bytes += int64(len(r.JSON))
 		delete(co.removed, key)
+		for _, f := range c.Keys {
+			delete(co.removedBy[f], string(r.Value(f)))
+		}
 	} else {
 		if co.removed == nil {
 			co.removed = map[string]bool{}
 		}
 		co.removed[key] = true
-		if old, ok := (view{base: s.base, ov: s.ov}).get(c, key); ok {
-			co.gone = append(co.gone, old)
+		if old != nil {
+			if co.removedBy == nil {
+				co.removedBy = map[*model.Field]map[string]bool{}
+			}
+			for _, f := range c.Keys {
+				if co.removedBy[f] == nil {
+					co.removedBy[f] = map[string]bool{}
+				}
+				co.removedBy[f][string(old.Value(f))] = true
+			}
 		}
 	}
 	if i, ok := co.addedAt[key]; ok {

@@ -14,6 +14,7 @@ import (
 	"github.com/moviemock/moviemock/internal/fastapi"
 	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/openapiprofile"
 )
 
 // Writes: create, replace, update and delete, as the usual FastAPI CRUD
@@ -265,8 +266,16 @@ func (c *call) newID(coll *model.Collection) []byte {
 }
 
 // refsMissing answers 404 when a relation field names a record its
-// collection, having records, does not have.
+// collection, having records, does not have. Under the plain-OpenAPI
+// profile an operation that declares no 404 (nor 4XX, nor default:
+// utoipa's POST /tasks declares 201 and 400) takes the reference as it
+// takes a key the mock has no record of on a read (standIn): a 404 would
+// answer what the document says it never does, and a 400 would call
+// values the schema accepts invalid.
 func (c *call) refsMissing(coll *model.Collection, vals [][]byte) bool {
+	if c.s.oa != nil && openapiprofile.Response(c.o.m.Op, http.StatusNotFound) == nil {
+		return false
+	}
 	v := c.view()
 	for _, f := range coll.Fields {
 		if f.Refers == nil || f.Embed != nil || f.Owner || vals[f.Index] == nil || string(vals[f.Index]) == "null" {

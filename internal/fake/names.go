@@ -357,20 +357,26 @@ func hexToken(st *state) string {
 }
 
 // jwt looks like an HS256 token: a fixed header, a small payload, a random
-// signature.
+// signature. Its exp is in 2100, past any clock a run sees: a token
+// answered where a client holds it to an exp in the future (the runner's
+// jwt_wellformed, a token refresh) does not expire as the calendar moves,
+// as one of a year's range does once that year is over.
 func jwt(st *state) string {
 	sub := st.subject
 	if sub == "" {
 		sub = strings.ToLower(st.f.Username())
 	}
 	payload := base64.RawURLEncoding.EncodeToString([]byte(`{"sub":"` + slugWith(sub, "_") +
-		`","exp":` + strconv.Itoa(st.f.IntRange(1767225600, 1798761600)) + `}`))
+		`","exp":` + strconv.Itoa(st.f.IntRange(jwtExpFrom, jwtExpFrom+365*24*3600)) + `}`))
 	sig := make([]byte, 32)
 	for i := range sig {
 		sig[i] = byte(st.f.IntN(256))
 	}
 	return "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + payload + "." + base64.RawURLEncoding.EncodeToString(sig)
 }
+
+// jwtExpFrom is 2100-01-01T00:00:00Z.
+const jwtExpFrom = 4102444800
 
 func scope(st *state) string {
 	var s []string

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 // check judges one generated value; obj is the whole object it came from.
@@ -373,5 +376,34 @@ func TestPatterns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A made-up access token is a JWT whose exp no run's clock reaches: a
+// client holding a token it is answered to an exp in the future (the
+// runner's jwt_wellformed) does not see it expire as the calendar moves.
+func TestJWTDoesNotExpire(t *testing.T) {
+	t.Parallel()
+	sp, err := spec.Load([]byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Token:\n      type: object\n      required: [access_token, refresh_token]\n      properties:\n        access_token: {type: string}\n        refresh_token: {type: string}\n"), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(sp)
+	horizon := time.Date(2099, 12, 31, 0, 0, 0, 0, time.UTC).Unix()
+	for seed := uint64(1); seed <= 50; seed++ {
+		var tok map[string]string
+		if err := json.Unmarshal(g.Append(nil, gofakeit.New(seed), "", sp.Doc.Components.Schemas["Token"]), &tok); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"access_token", "refresh_token"} {
+			parts := strings.Split(tok[name], ".")
+			var claims struct {
+				Exp int64 `json:"exp"`
+			}
+			raw, err := base64.RawURLEncoding.DecodeString(parts[min(1, len(parts)-1)])
+			if len(parts) != 3 || err != nil || json.Unmarshal(raw, &claims) != nil || claims.Exp < horizon {
+				t.Fatalf("seed %d: %s %q: exp %d, want a JWT whose exp is past %d", seed, name, tok[name], claims.Exp, horizon)
+			}
+		}
 	}
 }

@@ -40,6 +40,10 @@ type Collection struct {
 	// username names an account by: username, or email for accounts that
 	// register and log in with their email. Nil for other collections.
 	UserKey *Field
+	// Keys are the fields beside the id that a path parameter addresses
+	// the records by (GET /api/test/byName/{name}, GET /posts/{slug}):
+	// each names one record, so no two records hold the same value.
+	Keys    []*Field
 	Checker *spec.Checker // the loader's fast path; nil when the schema is beyond it
 	// Sparse: a record leaves out an optional field it has no value for,
 	// and never holds null where the field's schema refuses it (a

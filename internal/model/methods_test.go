@@ -5,6 +5,7 @@ import (
 
 	"github.com/moviemock/moviemock/internal/framework"
 	"github.com/moviemock/moviemock/internal/model"
+	"github.com/moviemock/moviemock/internal/spec"
 )
 
 const putCreates = "../../testdata/contracts/put-creates/openapi.json"
@@ -58,6 +59,40 @@ func TestDeleteBesideItsList(t *testing.T) {
 	for op, coll := range map[string]string{"deleteApp": "Application", "deleteClient": "Client"} {
 		if o := m.Operation(op); o.Kind != model.Delete || o.Coll != m.Collection(coll) || o.IDParam != "id" {
 			t.Errorf("%s: %v of %v by %q (%s), want the delete of %s by id", op, o.Kind, o.Coll, o.IDParam, o.Why, coll)
+		}
+	}
+}
+
+// A POST on a list's path answering a body of another media type than
+// JSON (SmallRye's POST /api/user/apikey: a text/plain key) creates no
+// record of the list's: it is answered from its schema. One answering no
+// body at all still creates them (TestMethodsUsedTheOtherWayRound).
+func TestPostAnsweringTextCreatesNothing(t *testing.T) {
+	t.Parallel()
+	doc := func(answer string) string {
+		return `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{"/keys":{
+"get":{"operationId":"listKeys","responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Key"}}}}}}},
+"post":{"operationId":"newKey","requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","properties":{"name":{"type":"string"}}}}}},
+  "responses":{"200":{"description":"ok"` + answer + `}}}}},
+"components":{"schemas":{"Key":{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"}}}}}}`
+	}
+	for _, tc := range []struct {
+		name, answer string
+		want         model.Kind
+	}{
+		{"text/plain", `,"content":{"text/plain":{"schema":{"type":"string"}}}`, model.Example},
+		{"no body", "", model.Create},
+	} {
+		sp, err := spec.Load([]byte(doc(tc.answer)), "keys.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := model.Compile(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := m.Operation("newKey"); o.Kind != tc.want {
+			t.Errorf("%s: %v (%s), want %v", tc.name, o.Kind, o.Why, tc.want)
 		}
 	}
 }

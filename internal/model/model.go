@@ -128,8 +128,22 @@ func Compile(sp *spec.Spec, opts ...Option) (*Model, error) {
 	}
 	m.findViews()
 	m.findFlags()
+	m.findKeys()
 	m.byProp, m.projections, m.itemPaths = nil, nil, nil
 	return m, nil
+}
+
+// findKeys sets each collection's Keys: the fields other than its id that
+// an operation's record parameter names.
+func (m *Model) findKeys() {
+	for _, o := range m.Operations {
+		if o.Coll == nil || o.IDParam == "" {
+			continue
+		}
+		if f := o.Coll.Field(o.IDParam); f != nil && f != o.Coll.ID && !slices.Contains(o.Coll.Keys, f) {
+			o.Coll.Keys = append(o.Coll.Keys, f)
+		}
+	}
 }
 
 // Collection returns the collection of the schema called name.

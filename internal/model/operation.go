@@ -479,10 +479,12 @@ func (m *Model) place(o *Operation) {
 		if coll != nil && shape == OneShape && jsonBody == nil && o.actionOn(m, coll, pathParams, last) {
 			return
 		}
-		if coll == nil && o.Response == nil && recBody != nil && m.Framework != framework.FastAPI && last == "" {
+		if coll == nil && o.Response == nil && o.Media == "" && recBody != nil && m.Framework != framework.FastAPI && last == "" {
 			// A create answering no body (201 with a Location, as
 			// Spring, Harbor and petstore 2.0's POST /pets do): of the
-			// records the same path lists.
+			// records the same path lists. Not one answering a body of
+			// another media type (SmallRye's text/plain key of POST
+			// /api/user/apikey): no record is that answer.
 			if l := m.listAt(o.Path); l != nil {
 				coll, shape = l, OneShape
 			}

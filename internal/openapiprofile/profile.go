@@ -250,6 +250,11 @@ func (p *Profile) render(op *openapi3.Operation, status int, problems []Problem)
 				if body, ok := b.value(schema, "", nil, 0); ok {
 					return cmp.Or(answered, media), body
 				}
+			} else if mt != nil && media == jsonMedia(resp) {
+				// JSON of any shape (SmallRye writes a 400 as
+				// application/json: {}): problem details fit it, in the
+				// media type declared.
+				return media, problemDetails(status, problems)
 			}
 		} else if text := textMedia(resp); text != "" {
 			return text + "; charset=utf-8", []byte(joined(problems))

@@ -561,3 +561,33 @@ components:
 		t.Errorf("%s %s, want application/vnd.goa.error {\"name\": …, \"id\": …, \"message\": …}", media, body)
 	}
 }
+
+// A refusal declared as JSON without a schema (SmallRye's 400:
+// application/json: {}) is answered with problem details, in the media
+// type declared rather than application/problem+json.
+func TestRenderSchemalessJSON(t *testing.T) {
+	t.Parallel()
+	for _, declared := range []string{"application/json", "application/vnd.api+json"} {
+		doc := `openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /x:
+    post:
+      responses:
+        "202": {description: OK, content: {application/json: {schema: {type: array}}}}
+        "400": {description: Bad, content: {` + declared + `: {}}}
+`
+		sp, err := spec.Load([]byte(doc), "schemaless.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := New(sp, fake.New(sp), 1)
+		media, body := p.Render(sp.Doc.Paths.Value("/x").Post, 400, []Problem{{In: "body", Field: "access", Detail: "is required"}})
+		var pd struct {
+			Status int `json:"status"`
+		}
+		if media != declared || json.Unmarshal(body, &pd) != nil || pd.Status != 400 {
+			t.Errorf("%s: %s %s, want problem details in %s", declared, media, body, declared)
+		}
+	}
+}

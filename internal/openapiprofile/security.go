@@ -91,9 +91,10 @@ type Outcome struct {
 
 // Check holds r to s. A credential the mock cannot verify is accepted when
 // present (any apiKey value, any bearer token, any well-formed basic
-// credentials); judge is asked about each token found and refuses those it
-// can tell are bad (the mock's own tokens, expired or tampered).
-func (s *Security) Check(r *http.Request, judge func(token string) bool) Outcome {
+// credentials); judge is asked about each token found, with the scheme it
+// was found for, and refuses those it can tell are bad (the mock's own
+// tokens, expired or tampered).
+func (s *Security) Check(r *http.Request, judge func(sc Scheme, token string) bool) Outcome {
 	var out Outcome
 	for _, alt := range s.Alternatives {
 		var tokens []string
@@ -104,7 +105,7 @@ func (s *Security) Check(r *http.Request, judge func(token string) bool) Outcome
 				ok = false
 				break
 			}
-			if tok != "" && judge != nil && !judge(tok) {
+			if tok != "" && judge != nil && !judge(sc, tok) {
 				out.Refused, ok = true, false
 				break
 			}
@@ -121,6 +122,18 @@ func (s *Security) Check(r *http.Request, judge func(token string) bool) Outcome
 	}
 	out.Challenge = s.Challenge()
 	return out
+}
+
+// Bearer reports whether sc takes a bearer token in the Authorization
+// header: an http bearer scheme, OAuth2 or OpenID Connect.
+func (sc Scheme) Bearer() bool {
+	switch sc.Type {
+	case "oauth2", "openIdConnect":
+		return true
+	case "http":
+		return sc.HTTP == "bearer"
+	}
+	return false
 }
 
 // credential is what r carries for sc: the token to judge ("" for basic

@@ -50,6 +50,37 @@ func TestLoadReadsWhatGeneratorsWrite(t *testing.T) {
 					t.Errorf("path parameter = %+v", p)
 				}
 			}},
+		{"security scheme with fields of another type (Litestar)", "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  securitySchemes:\n    BearerToken: {type: oauth2, in: header, name: Authorization, scheme: Bearer, bearerFormat: JWT, flows: {password: {tokenUrl: /login}}}\n",
+			"components.securitySchemes.BearerToken: ignoring in, name, bearerFormat, which a scheme of type oauth2 has not\ncomponents.securitySchemes.BearerToken.flows.password: scopes is missing: read as none",
+			func(t *testing.T, sp *Spec) {
+				if ss := sp.Doc.Components.SecuritySchemes["BearerToken"].Value; ss.In != "header" || ss.Name != "Authorization" || ss.BearerFormat != "JWT" || ss.Flows == nil || ss.Flows.Password.Scopes != nil {
+					t.Errorf("scheme = %+v, want the document's fields", ss)
+				}
+			}},
+		{"component name OpenAPI 3 does not allow (tsoa)", "openapi: 3.0.3\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: d\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Page[]'}\ncomponents:\n  schemas:\n    Page[]: {type: object, required: [result], properties: {result: {type: string}}}\n",
+			"components.schemas.Page[]: a name OpenAPI 3 does not allow (it allows a-z, A-Z, 0-9, '.', '_' and '-'): read as written",
+			func(t *testing.T, sp *Spec) {
+				if sp.Schema("Page[]") == nil || sp.Doc.Components.Schemas["Page_"] != nil {
+					t.Errorf("schemas = %v, want the document's names", sp.Doc.Components.Schemas)
+				}
+				if err := sp.Validate(sp.Schema("Page[]"), map[string]any{}, false); err == nil {
+					t.Error("Validate(Page[], {}) = nil, want result required")
+				}
+			}},
+		{"Swagger 2.0 habits in schemas (rswag)", "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    put:\n      parameters:\n        - {name: status, in: query, schema: {type: string, enum: {draft: Drafts, published: Published}}}\n      requestBody:\n        content:\n          multipart/form-data:\n            schema: {type: file}\n" + ok200 + "components:\n  schemas:\n    Blog: {type: object, required: true}\n",
+			"line 7: paths./a.put.parameters.schema.enum is a mapping of each value to its description: its keys are the values\nline 11: paths./a.put.requestBody.content.multipart/form-data.schema.type is file (Swagger 2.0's): read as a string of binary\nline 16: components.schemas.Blog.required is true, not a list of property names: ignored",
+			func(t *testing.T, sp *Spec) {
+				op := sp.Doc.Paths.Find("/a").Put
+				if e := op.Parameters[0].Value.Schema.Value.Enum; len(e) != 2 || e[0] != "draft" || e[1] != "published" {
+					t.Errorf("enum = %v, want [draft published]", e)
+				}
+				if b := op.RequestBody.Value.Content["multipart/form-data"].Schema.Value; !b.Type.Is("string") || b.Format != "binary" {
+					t.Errorf("file body = %s %s, want a string of binary", b.Type, b.Format)
+				}
+				if r := sp.Schema("Blog").Required; len(r) != 0 {
+					t.Errorf("Blog.required = %v, want none", r)
+				}
+			}},
 		{"tuple items in 3.1 (ogen)", "openapi: 3.1.0\ninfo: {title: x, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    T: {type: array, items: [{type: integer}, {type: boolean}], additionalItems: false}\n", "",
 			func(t *testing.T, sp *Spec) {
 				for _, tc := range []struct {
