@@ -65,6 +65,20 @@ func (r *resourceDef) keyParam() string {
 	return r.single + "Id"
 }
 
+// pathParam is the path parameter naming one of r's records.
+func (r *resourceDef) pathParam() obj {
+	p := obj{{"name", r.keyParam()}, {"in", "path"}, {"required", true}}
+	switch r.key {
+	case 0:
+		p.add("schema", obj{{"type", "integer"}, {"format", "int64"}})
+	case 1:
+		p.add("schema", obj{{"type", "string"}, {"format", "uuid"}})
+	case 2:
+		p.add("schema", obj{{"type", "string"}})
+	}
+	return p
+}
+
 // resourcesFromBytes builds a document of resources from data.
 func resourcesFromBytes(data []byte) []byte {
 	s := &src{b: data}
@@ -232,15 +246,7 @@ func addResource(s *src, r *resourceDef, v31 bool, errStyle int, schemas, paths 
 	create := obj{{"operationId", "create" + r.schema}, {"requestBody", body("New" + r.schema)}, {"responses", createResponses}}
 	paths.add("/"+r.plural, obj{{"get", list}, {"post", create}})
 
-	keyParam := obj{{"name", r.keyParam()}, {"in", "path"}, {"required", true}}
-	switch r.key {
-	case 0:
-		keyParam.add("schema", obj{{"type", "integer"}, {"format", "int64"}})
-	case 1:
-		keyParam.add("schema", obj{{"type", "string"}, {"format", "uuid"}})
-	case 2:
-		keyParam.add("schema", obj{{"type", "string"}})
-	}
+	keyParam := r.pathParam()
 	item := obj{{"parameters", []any{keyParam}}}
 	readResponses := append(obj{{"200", obj{{"description", "The record."}, {"content", one}}}}, notFound...)
 	if errStyle == 3 && s.one(2) {
@@ -279,15 +285,7 @@ func addNested(r *resourceDef, errStyle int, schemas, paths *obj) {
 		{"id", obj{{"type", "integer"}}}, {"body", obj{{"type", "string"}, {"minLength", 1}, {"maxLength", 500}}}}}})
 	schemas.add("NewComment", obj{{"type", "object"}, {"required", []string{"body"}}, {"properties", obj{
 		{"body", obj{{"type", "string"}, {"minLength", 1}, {"maxLength", 500}}}}}})
-	keyParam := obj{{"name", r.keyParam()}, {"in", "path"}, {"required", true}}
-	switch r.key {
-	case 0:
-		keyParam.add("schema", obj{{"type", "integer"}, {"format", "int64"}})
-	case 1:
-		keyParam.add("schema", obj{{"type", "string"}, {"format", "uuid"}})
-	case 2:
-		keyParam.add("schema", obj{{"type", "string"}})
-	}
+	keyParam := r.pathParam()
 	list := obj{{"200", obj{{"description", "Its comments."}, {"content", jsonContent(obj{{"type", "array"}, {"items", ref("Comment")}})}}}}
 	created := obj{{"201", obj{{"description", "Created."}, {"content", jsonContent(ref("Comment"))}}}}
 	paths.add("/"+r.plural+"/{"+r.keyParam()+"}/comments", obj{
