@@ -443,3 +443,28 @@ func TestKeysBackendPasses(t *testing.T) {
 		t.Errorf("failures on a correct backend:\n%s", strings.Join(f, "\n"))
 	}
 }
+
+// A DELETE naming no record that nothing secures is not sent without
+// --allow-destructive, and, left out on purpose, does not fail the run as
+// an operation the runner could build no case for.
+func TestUnsecuredWipeLeftOut(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"wipe","version":"1"},"paths":{
+"/messages":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"integer"}}}}}}}}},
+  "delete":{"operationId":"clearMessages","responses":{"204":{"description":"all gone"}}}}}}`
+	sp, m, srv := mockOf(t, []byte(doc), "openapi.json")
+	deletes := 0
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			deletes++
+		}
+		srv.ServeHTTP(w, r)
+	})
+	report := run(t, h, contract.Config{Spec: sp, Model: m})
+	if deletes > 0 {
+		t.Errorf("DELETE /messages was sent %d times", deletes)
+	}
+	if len(report.Untested) > 0 || report.Failures() > 0 {
+		t.Errorf("untested %v, %d failures: a DELETE left out on purpose fails the run", report.Untested, report.Failures())
+	}
+}

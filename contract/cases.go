@@ -998,7 +998,11 @@ func (b *builder) build(ops []*operation) {
 			// Any request it accepts deletes records the run did not
 			// create: only its refusals of missing or forged credentials
 			// are safe to test.
-			*b.notes = append(*b.notes, fmt.Sprintf("%s: a DELETE naming no record deletes records the run did not create: only its refusals without valid credentials are tested (--allow-destructive sends the rest)", o.id))
+			if o.secured || o.model != nil && o.model.Guarded {
+				*b.notes = append(*b.notes, fmt.Sprintf("%s: a DELETE naming no record deletes records the run did not create: only its refusals without valid credentials are tested (--allow-destructive sends the rest)", o.id))
+			} else {
+				*b.notes = append(*b.notes, fmt.Sprintf("%s: a DELETE naming no record deletes records the run did not create: not sent (--allow-destructive sends it)", o.id))
+			}
 			b.authCases(o, values{})
 			continue
 		}

@@ -611,12 +611,14 @@ func (r *runner) run(ctx context.Context) *Report {
 }
 
 // untested adds to the report the operations the runner could build no
-// case for. An operation left out on purpose (by --no-writes) is not one;
+// case for. An operation left out on purpose (by --no-writes, or a DELETE
+// naming no record without --allow-destructive) is not one;
 // one whose cases were skipped (an unresponsive target) has its skips
 // reported already.
 func (r *runner) untested(report *Report, ops []*operation) {
 	for _, o := range ops {
-		if r.cfg.NoWrites && o.unsafe() {
+		if r.cfg.NoWrites && o.unsafe() || o.wipes() && !r.cfg.AllowDestructive {
+			// left out on purpose, and a note says so
 			continue
 		}
 		if !slices.ContainsFunc(report.Results, func(res *Result) bool {
