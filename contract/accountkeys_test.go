@@ -468,3 +468,42 @@ func TestUnsecuredWipeLeftOut(t *testing.T) {
 		t.Errorf("untested %v, %d failures: a DELETE left out on purpose fails the run", report.Untested, report.Failures())
 	}
 }
+
+// A create whose records the contract cannot delete is sent its positive
+// cases and its refusals, not the random valid bodies that would each
+// leave one more record behind; a note says how many were not sent.
+func TestStayingCreatesNotGenerated(t *testing.T) {
+	t.Parallel()
+	const doc = `{"openapi":"3.0.3","info":{"title":"notes","version":"1"},"paths":{
+"/notes":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Note"}}}}}}},
+  "post":{"operationId":"createNote","requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/NewNote"}}}},
+    "responses":{"201":{"description":"made","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Note"}}}},"400":{"description":"refused"}}}},
+"/notes/{id}":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],
+  "responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Note"}}}},"404":{"description":"none"}}}}},
+"components":{"schemas":{
+"NewNote":{"type":"object","required":["title"],"properties":{"title":{"type":"string","maxLength":40}}},
+"Note":{"type":"object","required":["id","title"],"properties":{"id":{"type":"integer"},"title":{"type":"string"}}}}}}`
+	sp, m, srv := mockOf(t, []byte(doc), "openapi.json")
+	report := run(t, srv, contract.Config{Spec: sp, Model: m, Examples: 20})
+	generated, positive := 0, 0
+	for _, res := range report.Results {
+		if res.Case.Method != http.MethodPost {
+			continue
+		}
+		switch {
+		case res.Case.Kind == contract.Generated && res.Case.Expect != contract.ExpectRejection:
+			generated++
+		case res.Case.Kind == contract.Positive:
+			positive++
+		}
+	}
+	if generated > 0 || positive == 0 {
+		t.Errorf("POST /notes: %d generated valid cases sent, %d positive: want none and some", generated, positive)
+	}
+	if !strings.Contains(strings.Join(report.Notes, "\n"), "createNote: ") || !strings.Contains(strings.Join(report.Notes, "\n"), "generated valid bodies not sent") {
+		t.Errorf("no note on the bodies not sent: %q", report.Notes)
+	}
+	if f := failed(report); len(f) > 0 {
+		t.Errorf("failures on the mock: %v", f)
+	}
+}
