@@ -656,8 +656,8 @@ func (b *recBody) read(body []byte) (map[string]any, map[string]bool, []fastapi.
 	return out, set, items
 }
 
-// formOf writes a JSON object as the fields of a form of ins: a string as
-// itself, a number or a boolean as its JSON text, a list as its items
+// formOf writes a JSON object as the fields of a form of ins: a scalar as
+// a parameter carries it (valueText), a list as its items
 // (joined by listSep, as formBody takes them), an object as its JSON
 // text; null not at all. order is the fields written, in declaration
 // order.
@@ -676,11 +676,11 @@ func formOf(m map[string]any, ins []fastapi.Input) (form url.Values, order []str
 		for _, item := range items {
 			switch x := item.(type) {
 			case nil:
-			case string:
-				texts = append(texts, x)
-			default:
+			case map[string]any:
 				raw, _ := json.Marshal(x)
 				texts = append(texts, string(raw))
+			default:
+				texts = append(texts, valueText(x))
 			}
 		}
 		if len(texts) > 0 {

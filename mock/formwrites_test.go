@@ -3,18 +3,15 @@ package mock_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/moviemock/moviemock/internal/spec"
-	"github.com/moviemock/moviemock/mock"
 )
 
 // A create and an update that take only a form store the fields sent, as
@@ -24,16 +21,7 @@ import (
 // the declared 400, and changes nothing.
 func TestFormBodiedWrites(t *testing.T) {
 	t.Parallel()
-	const doc = "../testdata/contracts/form-writes/openapi.yaml"
-	raw, err := os.ReadFile(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := spec.Load(raw, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(newServer(t, mock.Config{Spec: sp, Seed: 1}))
+	ts := httptest.NewServer(contractServer(t, "../testdata/contracts/form-writes/openapi.yaml", nil, nil))
 	t.Cleanup(ts.Close)
 	send := func(method, path, ct, body string, want int) map[string]any {
 		t.Helper()
@@ -60,7 +48,7 @@ func TestFormBodiedWrites(t *testing.T) {
 	if !reflect.DeepEqual(made, want) {
 		t.Fatalf("the create answered %v, want %v", made, want)
 	}
-	at := "/widgets/" + jsonText(made["id"])
+	at := fmt.Sprintf("/widgets/%v", made["id"])
 	if got := send("GET", at, "", "", 200); !reflect.DeepEqual(got, want) {
 		t.Errorf("GET %s: %v, want the record the form made", at, got)
 	}
@@ -93,9 +81,4 @@ func TestFormBodiedWrites(t *testing.T) {
 	if !found {
 		t.Errorf("the widget the form made is not listed")
 	}
-}
-
-func jsonText(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
